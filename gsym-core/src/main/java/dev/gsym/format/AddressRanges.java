@@ -1,0 +1,76 @@
+package dev.gsym.format;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * A sorted set of non-empty, non-adjacent ranges: inserting merges overlapping or touching ranges
+ * and drops empty ones (LLVM's {@code AddressRanges}).
+ */
+public final class AddressRanges {
+  private final ArrayList<AddressRange> ranges = new ArrayList<>(2);
+
+  public AddressRanges() {}
+
+  public static List<AddressRange> normalize(List<AddressRange> in) {
+    AddressRanges set = new AddressRanges();
+    for (AddressRange r : in) set.insert(r);
+    return set.toList();
+  }
+
+  public void insert(AddressRange r) {
+    if (r.isEmpty()) return;
+    // Find the first range whose end >= r.start (could touch or overlap).
+    int i = 0;
+    int n = ranges.size();
+    // Fast path: append at the end.
+    if (n == 0 || Long.compareUnsigned(ranges.get(n - 1).end(), r.start()) < 0) {
+      ranges.add(r);
+      return;
+    }
+    while (i < n && Long.compareUnsigned(ranges.get(i).end(), r.start()) < 0) i++;
+    long start = r.start();
+    long end = r.end();
+    int j = i;
+    while (j < n && Long.compareUnsigned(ranges.get(j).start(), end) <= 0) {
+      if (Long.compareUnsigned(ranges.get(j).start(), start) < 0) start = ranges.get(j).start();
+      if (Long.compareUnsigned(ranges.get(j).end(), end) > 0) end = ranges.get(j).end();
+      j++;
+    }
+    ranges.subList(i, j).clear();
+    ranges.add(i, new AddressRange(start, end));
+  }
+
+  public boolean contains(long addr) {
+    for (AddressRange r : ranges) if (r.contains(addr)) return true;
+    return false;
+  }
+
+  public boolean contains(AddressRange r) {
+    for (AddressRange x : ranges) if (x.contains(r)) return true;
+    return false;
+  }
+
+  /** The range containing {@code addr}, or null. */
+  public AddressRange rangeContaining(long addr) {
+    for (AddressRange r : ranges) if (r.contains(addr)) return r;
+    return null;
+  }
+
+  public boolean isEmpty() {
+    return ranges.isEmpty();
+  }
+
+  public int size() {
+    return ranges.size();
+  }
+
+  public AddressRange get(int i) {
+    return ranges.get(i);
+  }
+
+  public List<AddressRange> toList() {
+    return Collections.unmodifiableList(new ArrayList<>(ranges));
+  }
+}

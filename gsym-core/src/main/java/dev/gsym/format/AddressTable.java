@@ -1,0 +1,78 @@
+package dev.gsym.format;
+
+import dev.gsym.io.ByteView;
+import dev.gsym.io.GsymFormatException;
+import dev.gsym.io.GsymWriter;
+
+/**
+ * The sorted function start addresses, as offsets from the header's BaseAddress, each
+ * AddrOffSize (1, 2, 4 or 8) bytes. A bound view over the file: nothing is copied.
+ */
+public record AddressTable(ByteView view, long offset, int entrySize, int count) {
+
+  /** Binds the table that follows the header (aligned to the entry size). */
+  public static AddressTable decode(ByteView v, Header h) {
+    int size = h.addrOffSize();
+    long offset = alignTo(Header.SIZE, size);
+    long bytes = h.numAddresses() * size;
+    if (!v.has(offset, bytes)) throw new GsymFormatException(v.source(), offset, "failed to read address table");
+    return new AddressTable(v, offset, size, (int) h.numAddresses());
+  }
+
+  static long alignTo(long v, long align) {
+    return (v + align - 1) / align * align;
+  }
+
+  /** The byte offset just past the table. */
+  public long end() {
+    return offset + (long) count * entrySize;
+  }
+
+  /** The i-th offset (unsigned). */
+  public long get(int i) {
+    long at = offset + (long) i * entrySize;
+    return switch (entrySize) {
+      case 1 -> view.u8(at);
+      case 2 -> view.u16(at);
+      case 4 -> view.u32(at);
+      default -> view.u64(at);
+    };
+  }
+
+  /** Number of entries whose offset is &lt;= {@code off} (unsigned), i.e. std::upper_bound. */
+  public int upperBound(long off) {
+    int lo = 0;
+    int hi = count;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (Long.compareUnsigned(get(mid), off) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Writes the table (aligned to the entry size). */
+  public static void encode(GsymWriter w, long[] offsets, int entrySize) {
+    w.alignTo(entrySize);
+    for (long o : offsets) w.uN(o, entrySize);
+  }
+
+  /** The "Address Table:" block of llvm-gsymutil's dump. */
+  public void dump(StringBuilder sb, long baseAddress) {
+    sb.append("Address Table:\n");
+    sb.append("INDEX  OFFSET").append(switch (entrySize) {
+      case 1 -> "8 ";
+      case 2 -> "16";
+      case 4 -> "32";
+      default -> "64";
+    }).append(" (ADDRESS)\n");
+    sb.append("====== =============================== \n");
+    int digits = entrySize == 1 ? 2 : entrySize == 2 ? 4 : 8;
+    for (int i = 0; i < count; i++) {
+      long o = get(i);
+      sb.append('[').append(String.format("%4d", i)).append("] ");
+      Hex.append(sb, o, digits).append(" (");
+      Hex.append(sb, baseAddress + o, 16).append(")\n");
+    }
+  }
+}

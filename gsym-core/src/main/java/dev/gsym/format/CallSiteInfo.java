@@ -1,0 +1,57 @@
+package dev.gsym.format;
+
+import dev.gsym.io.Cursor;
+import dev.gsym.io.GsymWriter;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One call site of a function: its return address (relative to the function start), flags and
+ * regular expressions naming the functions it may call.
+ *
+ * <pre>
+ * ENCODING
+ *   u64 ReturnOffset   u8 Flags (bit0 InternalCall, bit1 ExternalCall)
+ *   u32 NumRegex, NumRegex x u32 strp
+ * </pre>
+ *
+ * @param matchRegex string-table offsets of the regular expressions
+ */
+public record CallSiteInfo(long returnOffset, int flags, List<Integer> matchRegex) {
+  public static final int INTERNAL_CALL = 1;
+  public static final int EXTERNAL_CALL = 2;
+
+  public CallSiteInfo {
+    matchRegex = List.copyOf(matchRegex);
+  }
+
+  public static CallSiteInfo decode(Cursor c) {
+    if (!c.has(8)) throw c.error("missing ReturnOffset");
+    long returnOffset = c.u64();
+    if (!c.has(1)) throw c.error("missing Flags");
+    int flags = c.u8();
+    if (!c.has(4)) throw c.error("missing MatchRegex count");
+    long n = c.u32();
+    List<Integer> regex = new ArrayList<>();
+    for (long i = 0; i < n; i++) {
+      if (!c.has(4)) throw c.error("missing MatchRegex entry");
+      regex.add(c.s32());
+    }
+    return new CallSiteInfo(returnOffset, flags, regex);
+  }
+
+  public void encode(GsymWriter w) {
+    w.u64(returnOffset);
+    w.u8(flags);
+    w.u32(matchRegex.size());
+    for (int r : matchRegex) w.u32(Integer.toUnsignedLong(r));
+  }
+
+  /** "InternalCall | ExternalCall", or "None". */
+  public String flagsText() {
+    List<String> parts = new ArrayList<>(2);
+    if ((flags & INTERNAL_CALL) != 0) parts.add("InternalCall");
+    if ((flags & EXTERNAL_CALL) != 0) parts.add("ExternalCall");
+    return parts.isEmpty() ? "None" : String.join(" | ", parts);
+  }
+}

@@ -1,0 +1,33 @@
+package dev.gsym.format;
+
+import dev.gsym.io.Cursor;
+import dev.gsym.io.GsymWriter;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The call sites of a function (InfoType 4).
+ *
+ * <pre>
+ * ENCODING
+ *   u32 NumCallSites, NumCallSites x CallSiteInfo
+ * </pre>
+ */
+public record CallSiteInfoCollection(List<CallSiteInfo> callSites) {
+  public CallSiteInfoCollection {
+    callSites = List.copyOf(callSites);
+  }
+
+  public static CallSiteInfoCollection decode(Cursor c) {
+    if (!c.has(4)) throw c.error("missing CallSiteInfo count");
+    long n = c.u32();
+    List<CallSiteInfo> list = new ArrayList<>();
+    for (long i = 0; i < n; i++) list.add(CallSiteInfo.decode(c));
+    return new CallSiteInfoCollection(list);
+  }
+
+  public void encode(GsymWriter w) {
+    w.u32(callSites.size());
+    for (CallSiteInfo cs : callSites) cs.encode(w);
+  }
+}

@@ -1,0 +1,80 @@
+package dev.gsym.format;
+
+import dev.gsym.io.ByteView;
+import dev.gsym.io.GsymFormatException;
+import dev.gsym.io.GsymWriter;
+import java.util.List;
+
+/**
+ * The file table: u32 NumFiles, then NumFiles x {u32 Dir, u32 Base} string offsets. Entry 0 is
+ * always {0, 0}, "no file".
+ */
+public record FileTable(ByteView view, long offset, int count) {
+
+  /** Binds the table that follows the address-info table (aligned to 4). */
+  public static FileTable decode(ByteView v, AddressInfoTable infos) {
+    long offset = AddressTable.alignTo(infos.end(), 4);
+    if (!v.has(offset, 4)) throw new GsymFormatException(v.source(), offset, "failed to read file table");
+    long n = v.u32(offset);
+    if (!v.has(offset + 4, n * 8)) {
+      throw new GsymFormatException(v.source(), offset, "failed to read file table");
+    }
+    return new FileTable(v, offset, (int) n);
+  }
+
+  /** The entry at {@code index}, or null if the index is out of range. */
+  public FileEntry get(long index) {
+    if (index < 0 || index >= count) return null;
+    long at = offset + 4 + index * 8;
+    return new FileEntry(view.s32(at), view.s32(at + 4));
+  }
+
+  public static void encode(GsymWriter w, List<FileEntry> files) {
+    w.alignTo(4);
+    w.u32(files.size());
+    for (FileEntry f : files) {
+      w.u32(Integer.toUnsignedLong(f.dir()));
+      w.u32(Integer.toUnsignedLong(f.base()));
+    }
+  }
+
+  /** "Dir + sep + Base" as LLVM renders paths ('\' if Dir has a '\' and no '/'). */
+  public static void appendPath(StringBuilder sb, String dir, String base) {
+    if (!dir.isEmpty()) {
+      sb.append(dir).append(dir.indexOf('\\') >= 0 && dir.indexOf('/') < 0 ? '\\' : '/');
+    }
+    sb.append(base);
+  }
+
+  /** The "Files:" block of llvm-gsymutil's dump. */
+  public void dump(StringBuilder sb, StringTable strings) {
+    sb.append("Files:\n");
+    sb.append("INDEX  DIRECTORY  BASENAME   PATH\n");
+    sb.append("====== ========== ========== ==============================\n");
+    for (int i = 0; i < count; i++) {
+      FileEntry f = get(i);
+      sb.append('[').append(String.format("%4d", i)).append("] ");
+      Hex.append(sb, Integer.toUnsignedLong(f.dir()), 8).append(' ');
+      Hex.append(sb, Integer.toUnsignedLong(f.base()), 8).append(' ');
+      dumpFile(sb, f, strings);
+      sb.append('\n');
+    }
+  }
+
+  /**
+   * A file as the dump prints it: nothing for {0, 0}, the path, or {@code <invalid-file>} for a
+   * missing entry or one whose strings are both empty.
+   */
+  public static void dumpFile(StringBuilder sb, FileEntry f, StringTable strings) {
+    if (f != null) {
+      if (f.dir() == 0 && f.base() == 0) return;
+      String dir = strings.get(f.dir());
+      String base = strings.get(f.base());
+      if (!dir.isEmpty() || !base.isEmpty()) {
+        appendPath(sb, dir, base);
+        return;
+      }
+    }
+    sb.append("<invalid-file>");
+  }
+}

@@ -1,0 +1,185 @@
+package dev.gsym.format;
+
+import dev.gsym.io.Cursor;
+import dev.gsym.io.GsymFormatException;
+import dev.gsym.io.GsymWriter;
+
+/**
+ * Everything known about one function: its range, name and optional line table, inline tree,
+ * merged functions and call sites. The start address is not stored in the record; it comes from
+ * the address table.
+ *
+ * <pre>
+ * ENCODING
+ *   u32 Size   u32 Name (strp, non-zero)
+ *   repeat { u32 InfoType, u32 InfoLength, u8[InfoLength] } until InfoType 0 (EndOfList, length 0)
+ *   InfoTypes: 1 LineTable, 2 InlineInfo, 3 MergedFunctionsInfo, 4 CallSiteInfo, written in that order
+ * </pre>
+ *
+ * @param name string-table offset of the name
+ * @param lineTable null if none
+ * @param inlineInfo null if none
+ * @param mergedFunctions null if none
+ * @param callSites null if none
+ */
+public record FunctionInfo(AddressRange range, int name, LineTable lineTable, InlineInfo inlineInfo,
+    MergedFunctionsInfo mergedFunctions, CallSiteInfoCollection callSites) {
+
+  public static final int END_OF_LIST = 0;
+  public static final int LINE_TABLE_INFO = 1;
+  public static final int INLINE_INFO = 2;
+  public static final int MERGED_FUNCTIONS_INFO = 3;
+  public static final int CALL_SITE_INFO = 4;
+
+  /** A function with only a range and a name (e.g. from a symbol table). */
+  public FunctionInfo(AddressRange range, int name) {
+    this(range, name, null, null, null, null);
+  }
+
+  public long startAddress() {
+    return range.start();
+  }
+
+  /** Has a line table, inline info or call sites. */
+  public boolean hasRichInfo() {
+    return lineTable != null || inlineInfo != null || callSites != null;
+  }
+
+  public FunctionInfo withRange(AddressRange r) {
+    return new FunctionInfo(r, name, lineTable, inlineInfo, mergedFunctions, callSites);
+  }
+
+  public FunctionInfo withName(int n) {
+    return new FunctionInfo(range, n, lineTable, inlineInfo, mergedFunctions, callSites);
+  }
+
+  public FunctionInfo withMergedFunctions(MergedFunctionsInfo m) {
+    return new FunctionInfo(range, name, lineTable, inlineInfo, m, callSites);
+  }
+
+  public FunctionInfo withCallSites(CallSiteInfoCollection cs) {
+    return new FunctionInfo(range, name, lineTable, inlineInfo, mergedFunctions, cs);
+  }
+
+  /** LLVM's equality: range, name, line table and inline info (not merged functions or call sites). */
+  public boolean sameAs(FunctionInfo o) {
+    return range.equals(o.range) && name == o.name && java.util.Objects.equals(lineTable, o.lineTable)
+        && java.util.Objects.equals(inlineInfo, o.inlineInfo);
+  }
+
+  /** LLVM's sort order: range, then inline info (by node count), then line table. */
+  public static int compare(FunctionInfo a, FunctionInfo b) {
+    int c = a.range.compareTo(b.range);
+    if (c != 0) return c;
+    c = InlineInfo.compare(a.inlineInfo, b.inlineInfo);
+    if (c != 0) return c;
+    return LineTable.compare(a.lineTable, b.lineTable);
+  }
+
+  /**
+   * Decodes a whole record. Unknown InfoTypes are an error, as in LLVM's decode; error details use
+   * LLVM's wording with offsets relative to the record start.
+   */
+  public static FunctionInfo decode(Cursor c, long start) {
+    long recordStart = c.position();
+    if (!c.has(4)) throw err(c, recordStart, "missing FunctionInfo Size");
+    long size = c.u32();
+    if (!c.has(4)) throw err(c, recordStart, "missing FunctionInfo Name");
+    int name = c.s32();
+    if (name == 0) {
+      throw relErr(c, c.position() - 4, recordStart, "invalid FunctionInfo Name value 0x00000000");
+    }
+    LineTable lt = null;
+    InlineInfo ii = null;
+    MergedFunctionsInfo mf = null;
+    CallSiteInfoCollection cs = null;
+    while (true) {
+      if (!c.has(4)) throw err(c, recordStart, "missing FunctionInfo InfoType value");
+      int type = c.s32();
+      if (!c.has(4)) throw err(c, recordStart, "missing FunctionInfo InfoType length");
+      long len = c.u32();
+      if (!c.has(len)) {
+        throw err(c, recordStart, "missing FunctionInfo data for InfoType " + Integer.toUnsignedLong(type));
+      }
+      long payloadAt = c.position();
+      Cursor body = c.split(len);
+      switch (type) {
+        case END_OF_LIST -> {
+          return new FunctionInfo(new AddressRange(start, start + size), name, lt, ii, mf, cs);
+        }
+        case LINE_TABLE_INFO -> lt = LineTable.decode(body, start);
+        case INLINE_INFO -> ii = InlineInfo.decode(body, start);
+        case MERGED_FUNCTIONS_INFO -> mf = MergedFunctionsInfo.decode(body, start);
+        case CALL_SITE_INFO -> cs = CallSiteInfoCollection.decode(body);
+        default -> throw relErr(c, payloadAt - 8, recordStart,
+            "unsupported InfoType " + Integer.toUnsignedLong(type));
+      }
+    }
+  }
+
+  private static GsymFormatException err(Cursor c, long recordStart, String what) {
+    return relErr(c, c.position(), recordStart, what);
+  }
+
+  private static GsymFormatException relErr(Cursor c, long at, long recordStart, String what) {
+    return c.view().error(at, Hex.hex32(at - recordStart) + ": " + what);
+  }
+
+  /** Encodes the record (no leading alignment: the caller aligns top-level records to 4). */
+  public void encode(GsymWriter w) {
+    if (name == 0) {
+      throw new GsymFormatException("FunctionInfo", -1, "attempted to encode invalid FunctionInfo object");
+    }
+    long size = range.size();
+    if (Long.compareUnsigned(size, 0xffffffffL) > 0) {
+      throw new GsymFormatException("FunctionInfo", -1, "function " + range + " is 4 GiB or larger");
+    }
+    w.u32(size);
+    w.u32(Integer.toUnsignedLong(name));
+    if (lineTable != null) {
+      int at = chunk(w, LINE_TABLE_INFO);
+      lineTable.encode(w, range.start());
+      patch(w, at);
+    }
+    if (inlineInfo != null) {
+      int at = chunk(w, INLINE_INFO);
+      inlineInfo.encode(w, range.start());
+      patch(w, at);
+    }
+    if (mergedFunctions != null) {
+      int at = chunk(w, MERGED_FUNCTIONS_INFO);
+      mergedFunctions.encode(w);
+      patch(w, at);
+    }
+    if (callSites != null) {
+      int at = chunk(w, CALL_SITE_INFO);
+      callSites.encode(w);
+      patch(w, at);
+    }
+    w.u32(END_OF_LIST);
+    w.u32(0);
+  }
+
+  private static int chunk(GsymWriter w, int type) {
+    w.u32(type);
+    return w.reserveU32();
+  }
+
+  private static void patch(GsymWriter w, int lenAt) {
+    w.patchU32(lenAt, w.length() - lenAt - 4);
+  }
+
+  /** LLVM's operator&lt;&lt;: range and raw name offset, then line table, inline info, call sites. */
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder();
+    range.appendTo(sb).append(": Name=").append(Hex.hex32(Integer.toUnsignedLong(name))).append('\n');
+    if (lineTable != null) sb.append(lineTable).append('\n');
+    if (inlineInfo != null) sb.append(inlineInfo).append('\n');
+    if (callSites != null) {
+      for (CallSiteInfo c : callSites.callSites()) sb.append(c).append('\n');
+      sb.append('\n');
+    }
+    return sb.toString();
+  }
+}

@@ -1,0 +1,227 @@
+package dev.gsym.format;
+
+import dev.gsym.io.Cursor;
+import dev.gsym.io.GsymFormatException;
+import dev.gsym.io.GsymWriter;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A tree of inlined calls (InfoType 2). The top node covers the function; each child is an inlined
+ * call with its ranges, name and call site.
+ *
+ * <pre>
+ * ENCODING InlineInfo(BaseAddr)
+ *   ULEB NumRanges, NumRanges x { ULEB start - BaseAddr, ULEB size }
+ *   if NumRanges == 0: end of a sibling list, nothing follows
+ *   u8 HasChildren   u32 Name (strp)   ULEB CallFile   ULEB CallLine
+ *   if HasChildren: children encoded as InlineInfo(first range start of this node), then ULEB 0
+ * </pre>
+ *
+ * @param ranges sorted, merged, non-empty ranges
+ * @param name string-table offset of the function name
+ * @param callFile file index of the call site (0 = none)
+ * @param callLine line of the call site
+ */
+public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int callLine,
+    List<InlineInfo> children) {
+
+  /** Deepest nesting accepted when decoding: bounds recursion on hostile input. */
+  public static final int MAX_DEPTH = 1024;
+
+  public InlineInfo {
+    ranges = AddressRanges.normalize(ranges);
+    children = List.copyOf(children);
+  }
+
+  public boolean isValid() {
+    return !ranges.isEmpty();
+  }
+
+  /** Total number of nodes below this one (LLVM orders InlineInfos by it). */
+  public long totalChildren() {
+    long n = children.size();
+    for (InlineInfo c : children) n += c.totalChildren();
+    return n;
+  }
+
+  public static int compare(InlineInfo a, InlineInfo b) {
+    if (a == b) return 0;
+    if (a == null) return -1;
+    if (b == null) return 1;
+    return Long.compare(a.totalChildren(), b.totalChildren());
+  }
+
+  /** Decodes the tree whose top node is at {@code c}; {@code base} is the function start. */
+  public static InlineInfo decode(Cursor c, long base) {
+    InlineInfo ii = decodeNode(c, base, 0);
+    // A top node without non-empty ranges decodes (as in LLVM) to an invalid, empty InlineInfo.
+    return ii != null ? ii : new InlineInfo(List.of(), 0, 0, 0, List.of());
+  }
+
+  private static List<AddressRange> decodeRanges(Cursor c, long base) {
+    if (!c.has(1)) throw c.error("missing InlineInfo address ranges data");
+    long n = c.uleb();
+    if (n == 0) return List.of();
+    AddressRanges set = new AddressRanges();
+    for (long i = 0; i < n; i++) {
+      long start = base + c.uleb();
+      long size = c.uleb();
+      set.insert(new AddressRange(start, start + size));
+    }
+    return set.toList();
+  }
+
+  /** Returns null for a terminator (no non-empty range). */
+  private static InlineInfo decodeNode(Cursor c, long base, int depth) {
+    if (depth > MAX_DEPTH) throw c.error("InlineInfo nested deeper than " + MAX_DEPTH + " levels");
+    List<AddressRange> ranges = decodeRanges(c, base);
+    if (ranges.isEmpty()) return null;
+    if (!c.has(1)) throw c.error("missing InlineInfo uint8_t indicating children");
+    boolean hasChildren = c.u8() != 0;
+    if (!c.has(4)) throw c.error("missing InlineInfo uint32_t for name");
+    int name = c.s32();
+    if (!c.has(1)) throw c.error("missing ULEB128 for InlineInfo call file");
+    int callFile = (int) c.uleb();
+    if (!c.has(1)) throw c.error("missing ULEB128 for InlineInfo call line");
+    int callLine = (int) c.uleb();
+    List<InlineInfo> children = new ArrayList<>();
+    if (hasChildren) {
+      long childBase = ranges.getFirst().start();
+      while (true) {
+        InlineInfo child = decodeNode(c, childBase, depth + 1);
+        if (child == null) break;
+        children.add(child);
+      }
+    }
+    return new InlineInfo(ranges, name, callFile, callLine, children);
+  }
+
+  /** Encodes this tree; {@code base} is the function start for the top node. */
+  public void encode(GsymWriter w, long base) {
+    if (!isValid()) {
+      throw new GsymFormatException("InlineInfo", -1, "attempted to encode invalid InlineInfo object");
+    }
+    w.uleb(ranges.size());
+    for (AddressRange r : ranges) {
+      w.uleb(r.start() - base);
+      w.uleb(r.size());
+    }
+    boolean hasChildren = !children.isEmpty();
+    w.u8(hasChildren ? 1 : 0);
+    w.u32(Integer.toUnsignedLong(name));
+    w.uleb(Integer.toUnsignedLong(callFile));
+    w.uleb(Integer.toUnsignedLong(callLine));
+    if (hasChildren) {
+      long childBase = ranges.getFirst().start();
+      AddressRanges mine = new AddressRanges();
+      for (AddressRange r : ranges) mine.insert(r);
+      for (InlineInfo child : children) {
+        for (AddressRange r : child.ranges) {
+          if (!mine.contains(r)) {
+            throw new GsymFormatException("InlineInfo", -1, "child range not contained in parent");
+          }
+        }
+        child.encode(w, childBase);
+      }
+      w.uleb(0);
+    }
+  }
+
+  /**
+   * Resolves the inline frames for {@code addr} (see {@link InlineFrames}) from encoded bytes
+   * without building the tree: subtrees that do not contain the address are skipped.
+   *
+   * @param frames receives frames from the deepest inlined call outwards
+   */
+  public static void lookup(Cursor c, long base, long addr, InlineFrames frames) {
+    visit(c, base, addr, frames, 0);
+  }
+
+  /** Receives each inline node containing the address, deepest first. */
+  public interface InlineFrames {
+    /**
+     * @param name string offset of the inlined function's name
+     * @param callFile file index of its call site
+     * @param callLine line of its call site
+     * @param firstRangeStart start of the node's first range
+     */
+    void frame(int name, int callFile, int callLine, long firstRangeStart);
+  }
+
+  /** Returns true to stop scanning siblings (terminator or a node containing addr). */
+  private static boolean visit(Cursor c, long base, long addr, InlineFrames frames, int depth) {
+    if (depth > MAX_DEPTH) throw c.error("InlineInfo nested deeper than " + MAX_DEPTH + " levels");
+    if (!c.has(1)) throw c.error("missing InlineInfo address ranges data");
+    long n = c.uleb();
+    if (n == 0) return true;
+    boolean contains = false;
+    long firstStart = 0;
+    boolean firstSet = false;
+    for (long i = 0; i < n; i++) {
+      long start = base + c.uleb();
+      long size = c.uleb();
+      if (size == 0) continue;
+      if (!firstSet || Long.compareUnsigned(start, firstStart) < 0) {
+        firstStart = start;
+        firstSet = true;
+      }
+      if (Long.compareUnsigned(addr, start) >= 0 && Long.compareUnsigned(addr - start, size) < 0) {
+        contains = true;
+      }
+    }
+    if (!firstSet) return true; // only empty ranges: LLVM treats the node as a terminator
+    boolean hasChildren = c.u8() != 0;
+    int name = c.s32();
+    int callFile = (int) c.uleb();
+    int callLine = (int) c.uleb();
+    if (!contains) {
+      if (hasChildren) skipChildren(c, depth + 1);
+      return false;
+    }
+    if (hasChildren) {
+      while (!visit(c, firstStart, addr, frames, depth + 1)) {
+        // keep scanning siblings
+      }
+    }
+    frames.frame(name, callFile, callLine, firstStart);
+    return true;
+  }
+
+  private static void skipChildren(Cursor c, int depth) {
+    if (depth > MAX_DEPTH) throw c.error("InlineInfo nested deeper than " + MAX_DEPTH + " levels");
+    while (true) {
+      long n = c.uleb();
+      if (n == 0) return;
+      for (long i = 0; i < n; i++) {
+        c.uleb();
+        c.uleb();
+      }
+      boolean hasChildren = c.u8() != 0;
+      c.skip(4);
+      c.uleb();
+      c.uleb();
+      if (hasChildren) skipChildren(c, depth + 1);
+    }
+  }
+
+  /** LLVM's operator&lt;&lt;: "[a - b) [c - d) Name=0x… CallFile=… CallLine=…" per node, indented. */
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder();
+    appendRaw(sb, 0);
+    return sb.toString();
+  }
+
+  private void appendRaw(StringBuilder sb, int indent) {
+    sb.repeat(' ', indent);
+    for (int i = 0; i < ranges.size(); i++) {
+      if (i > 0) sb.append(' ');
+      ranges.get(i).appendTo(sb);
+    }
+    sb.append(" Name = ").append(Hex.hex32(Integer.toUnsignedLong(name)))
+        .append(", CallFile = ").append(Integer.toUnsignedLong(callFile))
+        .append(", CallLine = ").append(Integer.toUnsignedLong(callLine)).append('\n');
+    for (InlineInfo child : children) child.appendRaw(sb, indent + 2);
+  }
+}

@@ -1,0 +1,237 @@
+package dev.gsym.format;
+
+import dev.gsym.io.Cursor;
+import dev.gsym.io.GsymFormatException;
+import dev.gsym.io.GsymWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A function's line table (InfoType 1): rows of address, file and line, stored as a tiny
+ * line-program.
+ *
+ * <pre>
+ * ENCODING
+ *   SLEB MinDelta   SLEB MaxDelta   ULEB FirstLine
+ *   opcodes: 0x00 EndSequence | 0x01 SetFile ULEB | 0x02 AdvancePC ULEB (row)
+ *            | 0x03 AdvanceLine SLEB | 0x04..0xff special (row):
+ *              adj = op - 4; line += MinDelta + adj % (MaxDelta - MinDelta + 1);
+ *              addr += adj / (MaxDelta - MinDelta + 1)
+ * </pre>
+ *
+ * Decoding starts at the function start address, file 1 and FirstLine.
+ */
+public record LineTable(List<LineEntry> rows) {
+  static final int END_SEQUENCE = 0x00;
+  static final int SET_FILE = 0x01;
+  static final int ADVANCE_PC = 0x02;
+  static final int ADVANCE_LINE = 0x03;
+  static final int FIRST_SPECIAL = 0x04;
+  /** LLVM's MaxLineRange: widest window of line deltas special opcodes cover. */
+  static final long MAX_LINE_RANGE = 14;
+
+  public LineTable {
+    rows = List.copyOf(rows);
+  }
+
+  public boolean isEmpty() {
+    return rows.isEmpty();
+  }
+
+  public int size() {
+    return rows.size();
+  }
+
+  public LineEntry first() {
+    return rows.getFirst();
+  }
+
+  /** Receives rows while parsing; return false to stop. */
+  @FunctionalInterface
+  public interface RowVisitor {
+    boolean row(long address, int file, int line);
+  }
+
+  /** Runs the line program in {@code c} starting at {@code base}, feeding rows to {@code v}. */
+  public static void parse(Cursor c, long base, RowVisitor v) {
+    if (!c.has(1)) throw c.error("missing LineTable MinDelta");
+    long minDelta = c.sleb();
+    if (!c.has(1)) throw c.error("missing LineTable MaxDelta");
+    long maxDelta = c.sleb();
+    if (!c.has(1)) throw c.error("missing LineTable FirstLine");
+    int line = (int) c.uleb();
+    long lineRange = maxDelta - minDelta + 1;
+    long addr = base;
+    int file = 1;
+    while (true) {
+      if (!c.has(1)) throw c.error("EOF found before EndSequence");
+      int op = c.u8();
+      switch (op) {
+        case END_SEQUENCE -> {
+          return;
+        }
+        case SET_FILE -> {
+          if (!c.has(1)) throw c.error("EOF found before SetFile value");
+          file = (int) c.uleb();
+        }
+        case ADVANCE_PC -> {
+          if (!c.has(1)) throw c.error("EOF found before AdvancePC value");
+          addr += c.uleb();
+          if (!v.row(addr, file, line)) return;
+        }
+        case ADVANCE_LINE -> {
+          if (!c.has(1)) throw c.error("EOF found before AdvanceLine value");
+          line += (int) c.sleb();
+        }
+        default -> {
+          if (lineRange <= 0) {
+            throw c.error("invalid LineTable delta range [" + minDelta + ", " + maxDelta + "]");
+          }
+          long adj = op - FIRST_SPECIAL;
+          line += (int) (minDelta + adj % lineRange);
+          addr += adj / lineRange;
+          if (!v.row(addr, file, line)) return;
+        }
+      }
+    }
+  }
+
+  /** Decodes a whole table; {@code base} is the function's start address. */
+  public static LineTable decode(Cursor c, long base) {
+    List<LineEntry> rows = new ArrayList<>();
+    parse(c, base, (a, f, l) -> rows.add(new LineEntry(a, f, l)));
+    return new LineTable(rows);
+  }
+
+  /**
+   * The last row whose address is at most {@code addr} (LLVM 22 semantics).
+   *
+   * @throws LookupException "address 0x… is not in the line table" when no row qualifies
+   */
+  public static LineEntry lookup(Cursor c, long base, long addr) {
+    long[] best = {0, 0, 0};
+    boolean[] found = {false};
+    parse(c, base, (a, f, l) -> {
+      if (Long.compareUnsigned(a, addr) > 0) return false;
+      best[0] = a;
+      best[1] = f;
+      best[2] = l;
+      found[0] = true;
+      return true;
+    });
+    if (!found[0]) throw new LookupException("address " + Hex.hex(addr) + " is not in the line table");
+    return new LineEntry(best[0], (int) best[1], (int) best[2]);
+  }
+
+  /** Encodes the rows exactly as LLVM does (same delta window, same opcodes). */
+  public void encode(GsymWriter w, long base) {
+    if (rows.isEmpty()) throw new GsymFormatException("LineTable", -1, "attempted to encode empty LineTable");
+    long minDelta = Long.MAX_VALUE;
+    long maxDelta = Long.MIN_VALUE;
+    if (rows.size() == 1) {
+      minDelta = 0;
+      maxDelta = 0;
+    } else {
+      TreeMap<Long, Integer> histogram = new TreeMap<>();
+      long prevLine = Integer.toUnsignedLong(rows.getFirst().line());
+      for (int i = 1; i < rows.size(); i++) {
+        long curLine = Integer.toUnsignedLong(rows.get(i).line());
+        long d = curLine - prevLine;
+        prevLine = curLine;
+        histogram.merge(d, 1, Integer::sum);
+        minDelta = Math.min(minDelta, d);
+        maxDelta = Math.max(maxDelta, d);
+      }
+      if (maxDelta - minDelta > MAX_LINE_RANGE) {
+        // Choose the window of MAX_LINE_RANGE that covers the most deltas (first one on ties).
+        List<Map.Entry<Long, Integer>> deltas = new ArrayList<>(histogram.entrySet());
+        long bestCount = 0;
+        int bestIndex = 0;
+        int bestEnd = 0;
+        for (int i = 0; i < deltas.size(); i++) {
+          long first = deltas.get(i).getKey();
+          long count = 0;
+          int j = i;
+          for (; j < deltas.size() && deltas.get(j).getKey() - first <= MAX_LINE_RANGE; j++) {
+            count += deltas.get(j).getValue();
+          }
+          if (count > bestCount) {
+            bestCount = count;
+            bestIndex = i;
+            bestEnd = j - 1;
+          }
+        }
+        minDelta = deltas.get(bestIndex).getKey();
+        maxDelta = deltas.get(bestEnd).getKey();
+      }
+      if (minDelta == maxDelta && minDelta > 0 && minDelta < MAX_LINE_RANGE) minDelta = 0;
+    }
+    w.sleb(minDelta);
+    w.sleb(maxDelta);
+    w.uleb(Integer.toUnsignedLong(rows.getFirst().line()));
+    long lineRange = maxDelta - minDelta + 1;
+    long prevAddr = base;
+    int prevFile = 1;
+    long prevLine = Integer.toUnsignedLong(rows.getFirst().line());
+    for (LineEntry row : rows) {
+      if (Long.compareUnsigned(row.address(), base) < 0) {
+        throw new GsymFormatException("LineTable", -1, "LineEntry has address " + Hex.hex(row.address())
+            + " which is less than the function start address " + Hex.hex(base));
+      }
+      if (Long.compareUnsigned(row.address(), prevAddr) < 0) {
+        throw new GsymFormatException("LineTable", -1, "LineEntry in LineTable not in ascending order");
+      }
+      if (row.file() != prevFile) {
+        w.u8(SET_FILE);
+        w.uleb(Integer.toUnsignedLong(row.file()));
+        prevFile = row.file();
+      }
+      long addrDelta = row.address() - prevAddr;
+      long curLine = Integer.toUnsignedLong(row.line());
+      long lineDelta = curLine - prevLine;
+      boolean special = false;
+      if (lineDelta >= minDelta && lineDelta <= maxDelta && Long.compareUnsigned(addrDelta, 255) <= 0) {
+        long op = (lineDelta - minDelta) + addrDelta * lineRange + FIRST_SPECIAL;
+        if (op <= 255) {
+          w.u8((int) op);
+          special = true;
+        }
+      }
+      if (!special) {
+        if (lineDelta != 0) {
+          w.u8(ADVANCE_LINE);
+          w.sleb(lineDelta);
+        }
+        w.u8(ADVANCE_PC);
+        w.uleb(addrDelta);
+      }
+      prevAddr = row.address();
+      prevLine = curLine;
+    }
+    w.u8(END_SEQUENCE);
+  }
+
+  /** Lexicographic order by row count, then row addresses (LLVM's LineTable operator&lt;). */
+  public static int compare(LineTable a, LineTable b) {
+    if (a == b) return 0;
+    if (a == null) return -1;
+    if (b == null) return 1;
+    int c = Integer.compare(a.rows.size(), b.rows.size());
+    if (c != 0) return c;
+    for (int i = 0; i < a.rows.size(); i++) {
+      c = Long.compareUnsigned(a.rows.get(i).address(), b.rows.get(i).address());
+      if (c != 0) return c;
+    }
+    return 0;
+  }
+
+  /** One "addr=…, file=…, line=…" line per row (LLVM's operator&lt;&lt;). */
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder();
+    for (LineEntry e : rows) sb.append(e).append('\n');
+    return sb.toString();
+  }
+}

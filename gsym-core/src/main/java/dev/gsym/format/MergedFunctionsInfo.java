@@ -1,0 +1,56 @@
+package dev.gsym.format;
+
+import dev.gsym.io.Cursor;
+import dev.gsym.io.GsymWriter;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Functions folded onto the same address range as the one holding them (InfoType 3). Each child
+ * starts at the holding function's start address.
+ *
+ * <pre>
+ * ENCODING
+ *   u32 Count, Count x { u32 Length, FunctionInfo record of Length bytes (no padding) }
+ * </pre>
+ */
+public record MergedFunctionsInfo(List<FunctionInfo> mergedFunctions) {
+  public MergedFunctionsInfo {
+    mergedFunctions = List.copyOf(mergedFunctions);
+  }
+
+  /** Decodes; {@code base} is the holding function's start address. */
+  public static MergedFunctionsInfo decode(Cursor c, long base) {
+    if (!c.has(4)) throw c.error("missing MergedFunctionsInfo count");
+    long n = c.u32();
+    List<FunctionInfo> list = new ArrayList<>();
+    for (long i = 0; i < n; i++) {
+      if (!c.has(4)) throw c.error("missing MergedFunctionsInfo function length");
+      long len = c.u32();
+      if (!c.has(len)) throw c.error("missing MergedFunctionsInfo function data");
+      list.add(FunctionInfo.decode(c.split(len), base));
+    }
+    return new MergedFunctionsInfo(list);
+  }
+
+  /** Cursors over each child record, without decoding them. */
+  public static List<Cursor> childRecords(Cursor c) {
+    long n = c.u32();
+    List<Cursor> list = new ArrayList<>();
+    for (long i = 0; i < n; i++) {
+      long len = c.u32();
+      list.add(c.split(len));
+    }
+    return list;
+  }
+
+  public void encode(GsymWriter w) {
+    w.u32(mergedFunctions.size());
+    for (FunctionInfo fi : mergedFunctions) {
+      int lenAt = w.reserveU32();
+      int start = w.length();
+      fi.encode(w);
+      w.patchU32(lenAt, w.length() - start);
+    }
+  }
+}

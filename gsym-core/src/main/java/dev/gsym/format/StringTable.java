@@ -1,0 +1,45 @@
+package dev.gsym.format;
+
+import dev.gsym.io.ByteView;
+import dev.gsym.io.GsymFormatException;
+
+/**
+ * The string table: NUL-terminated UTF-8 strings; offset 0 is the empty string. A bound view.
+ */
+public record StringTable(ByteView view) {
+
+  public static StringTable decode(ByteView file, Header h) {
+    if (!file.has(h.strtabOffset(), h.strtabSize())) {
+      throw new GsymFormatException(file.source(), h.strtabOffset(), "failed to read string table");
+    }
+    return new StringTable(file.slice(h.strtabOffset(), h.strtabSize()));
+  }
+
+  /** The string at {@code strp} (unsigned); offsets past the table give "". */
+  public String get(int strp) {
+    return get(Integer.toUnsignedLong(strp));
+  }
+
+  public String get(long offset) {
+    if (offset < 0 || offset >= view.size()) return "";
+    return view.cString(offset);
+  }
+
+  /** The "String table:" block of llvm-gsymutil's dump: every string from offset 0 on. */
+  public void dump(StringBuilder sb) {
+    sb.append("String table:\n");
+    long size = view.size();
+    long off = 0;
+    while (off < size) {
+      String s = view.cString(off);
+      Hex.append(sb, off, 8).append(": \"").append(s).append("\"\n");
+      off += utf8Length(view, off) + 1;
+    }
+  }
+
+  private static long utf8Length(ByteView v, long at) {
+    long end = at;
+    while (end < v.size() && v.u8(end) != 0) end++;
+    return end - at;
+  }
+}

@@ -1,0 +1,152 @@
+package dev.gsym.io;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A read-only window over bytes (usually a memory-mapped file) with a fixed byte order. Reads take
+ * positions relative to the view; errors report absolute offsets ({@link #fileOffset()} + position)
+ * and the source name, as {@link GsymFormatException}.
+ */
+public final class ByteView {
+  private final MemorySegment seg;
+  private final long fileOffset;
+  private final ByteOrder order;
+  private final String source;
+  private final ValueLayout.OfShort u16;
+  private final ValueLayout.OfInt u32;
+  private final ValueLayout.OfLong u64;
+
+  private static final ValueLayout.OfShort LE16 =
+      ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+  private static final ValueLayout.OfInt LE32 =
+      ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+  private static final ValueLayout.OfLong LE64 =
+      ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+  private static final ValueLayout.OfShort BE16 =
+      ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+  private static final ValueLayout.OfInt BE32 =
+      ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+  private static final ValueLayout.OfLong BE64 =
+      ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
+  public ByteView(MemorySegment seg, long fileOffset, ByteOrder order, String source) {
+    this.seg = seg;
+    this.fileOffset = fileOffset;
+    this.order = order;
+    this.source = source;
+    boolean le = order == ByteOrder.LITTLE_ENDIAN;
+    this.u16 = le ? LE16 : BE16;
+    this.u32 = le ? LE32 : BE32;
+    this.u64 = le ? LE64 : BE64;
+  }
+
+  /** A view over a heap byte array, for tests and in-memory data. */
+  public static ByteView of(byte[] bytes, ByteOrder order, String source) {
+    return new ByteView(MemorySegment.ofArray(bytes), 0, order, source);
+  }
+
+  public long size() {
+    return seg.byteSize();
+  }
+
+  public ByteOrder order() {
+    return order;
+  }
+
+  public String source() {
+    return source;
+  }
+
+  /** Absolute offset of this view's first byte in its source. */
+  public long fileOffset() {
+    return fileOffset;
+  }
+
+  public MemorySegment segment() {
+    return seg;
+  }
+
+  /** Builds a format error at a position of this view. */
+  public GsymFormatException error(long at, String detail) {
+    return new GsymFormatException(source, fileOffset + at, detail);
+  }
+
+  private GsymFormatException eof(long at, int n) {
+    return error(at, "unexpected end of data: " + n + " byte(s) needed, " + Math.max(0, size() - at)
+        + " available");
+  }
+
+  /** True if {@code n} bytes starting at {@code at} lie inside the view. */
+  public boolean has(long at, long n) {
+    return at >= 0 && n >= 0 && at <= size() && n <= size() - at;
+  }
+
+  public int u8(long at) {
+    if (at < 0 || at >= size()) throw eof(at, 1);
+    return seg.get(ValueLayout.JAVA_BYTE, at) & 0xff;
+  }
+
+  public int u16(long at) {
+    if (!has(at, 2)) throw eof(at, 2);
+    return seg.get(u16, at) & 0xffff;
+  }
+
+  /** The u32 at {@code at} as the raw 32 bits (use {@link Integer#toUnsignedLong} for its value). */
+  public int s32(long at) {
+    if (!has(at, 4)) throw eof(at, 4);
+    return seg.get(u32, at);
+  }
+
+  public long u32(long at) {
+    return Integer.toUnsignedLong(s32(at));
+  }
+
+  public long u64(long at) {
+    if (!has(at, 8)) throw eof(at, 8);
+    return seg.get(u64, at);
+  }
+
+  /** Unsigned integer of 1, 2, 4 or 8 bytes. */
+  public long uN(long at, int n) {
+    return switch (n) {
+      case 1 -> u8(at);
+      case 2 -> u16(at);
+      case 4 -> u32(at);
+      case 8 -> u64(at);
+      default -> throw new IllegalArgumentException("bad integer size " + n);
+    };
+  }
+
+  /** A sub-view of exactly {@code len} bytes at {@code at}. */
+  public ByteView slice(long at, long len) {
+    if (!has(at, len)) throw eof(at, (int) Math.min(len, Integer.MAX_VALUE));
+    return new ByteView(seg.asSlice(at, len), fileOffset + at, order, source);
+  }
+
+  /** A sequential cursor starting at {@code at}. */
+  public Cursor cursor(long at) {
+    return new Cursor(this, at);
+  }
+
+  /** Copies {@code len} bytes at {@code at}. */
+  public byte[] bytes(long at, int len) {
+    if (!has(at, len)) throw eof(at, len);
+    return seg.asSlice(at, len).toArray(ValueLayout.JAVA_BYTE);
+  }
+
+  /**
+   * The UTF-8 string from {@code at} up to (not including) the next NUL or the end of the view.
+   */
+  public String cString(long at) {
+    long size = size();
+    long end = at;
+    while (end < size && seg.get(ValueLayout.JAVA_BYTE, end) != 0) end++;
+    if (end == at) return "";
+    long len = end - at;
+    if (len > Integer.MAX_VALUE - 16) throw error(at, "string too long");
+    return new String(seg.asSlice(at, len).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+  }
+}

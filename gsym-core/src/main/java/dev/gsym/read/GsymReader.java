@@ -1,0 +1,351 @@
+package dev.gsym.read;
+
+import dev.gsym.format.AddressInfoTable;
+import dev.gsym.format.AddressRange;
+import dev.gsym.format.AddressTable;
+import dev.gsym.format.CallSiteInfo;
+import dev.gsym.format.CallSiteInfoCollection;
+import dev.gsym.format.FileEntry;
+import dev.gsym.format.FileTable;
+import dev.gsym.format.FunctionInfo;
+import dev.gsym.format.Header;
+import dev.gsym.format.Hex;
+import dev.gsym.format.InlineInfo;
+import dev.gsym.format.LineEntry;
+import dev.gsym.format.LineTable;
+import dev.gsym.format.LookupException;
+import dev.gsym.format.MergedFunctionsInfo;
+import dev.gsym.format.StringTable;
+import dev.gsym.io.ByteView;
+import dev.gsym.io.Cursor;
+import dev.gsym.io.GsymFormatException;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads a GSYM file through a memory mapping. Opening validates the header and the bounds of every
+ * table; FunctionInfo records are decoded only when a lookup needs one. Immutable and thread-safe;
+ * {@link #close()} unmaps the file.
+ */
+public final class GsymReader implements AutoCloseable {
+  private final Arena arena;
+  private final ByteView file;
+  private final Header header;
+  private final AddressTable addresses;
+  private final AddressInfoTable infoOffsets;
+  private final FileTable files;
+  private final StringTable strings;
+
+  private GsymReader(Arena arena, MemorySegment seg, String source) {
+    this.arena = arena;
+    ByteOrder order = Header.detectByteOrder(seg, source);
+    this.file = new ByteView(seg, 0, order, source);
+    this.header = Header.decode(file);
+    this.addresses = AddressTable.decode(file, header);
+    this.infoOffsets = AddressInfoTable.decode(file, addresses);
+    this.files = FileTable.decode(file, infoOffsets);
+    this.strings = StringTable.decode(file, header);
+  }
+
+  /** Maps and validates {@code path}. */
+  public static GsymReader open(Path path) throws IOException {
+    Arena arena = Arena.ofShared();
+    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+      MemorySegment seg = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
+      return new GsymReader(arena, seg, path.toString());
+    } catch (IOException | RuntimeException e) {
+      arena.close();
+      throw e;
+    }
+  }
+
+  /** Reads GSYM bytes held in memory. */
+  public static GsymReader of(byte[] bytes, String source) {
+    return new GsymReader(null, MemorySegment.ofArray(bytes), source);
+  }
+
+  /** Unmaps the file; the reader must not be used afterwards. */
+  @Override
+  public void close() {
+    if (arena != null) arena.close();
+  }
+
+  public Header header() {
+    return header;
+  }
+
+  public ByteOrder byteOrder() {
+    return file.order();
+  }
+
+  public String source() {
+    return file.source();
+  }
+
+  public int numFunctions() {
+    return addresses.count();
+  }
+
+  /** The string at string-table offset {@code strp}. */
+  public String string(int strp) {
+    return strings.get(strp);
+  }
+
+  /** File-table entry {@code index}, or null if out of range. */
+  public FileEntry file(long index) {
+    return files.get(index);
+  }
+
+  public int numFiles() {
+    return files.count();
+  }
+
+  /** Start address of the function at {@code index}. */
+  public long functionAddress(int index) {
+    return header.baseAddress() + addresses.get(index);
+  }
+
+  /** Absolute file offset of the FunctionInfo record at {@code index}. */
+  public long functionInfoOffset(int index) {
+    return infoOffsets.get(index);
+  }
+
+  private Cursor record(int index) {
+    long at = infoOffsets.get(index);
+    if (at >= file.size()) {
+      throw file.error(infoOffsets.offset() + 4L * index,
+          "FunctionInfo offset " + Hex.hex32(at) + " is past the end of the file");
+    }
+    return file.cursor(at);
+  }
+
+  /** Fully decodes the FunctionInfo at {@code index}. */
+  public FunctionInfo functionInfoAtIndex(int index) {
+    return FunctionInfo.decode(record(index), functionAddress(index));
+  }
+
+  /** Index of the entry that answers for {@code addr} (llvm's selection rules). */
+  public int indexForAddress(long addr) {
+    long base = header.baseAddress();
+    if (Long.compareUnsigned(addr, base) < 0) throw notInGsym(addr);
+    long off = addr - base;
+    int i = addresses.upperBound(off) - 1;
+    if (i < 0) throw notInGsym(addr);
+    long first = addresses.get(i);
+    while (i > 0 && addresses.get(i - 1) == first) i--;
+    long start = base + first;
+    for (int j = i; j < addresses.count() && addresses.get(j) == first; j++) {
+      long size = record(j).view().u32(infoOffsets.get(j));
+      if (size == 0 || Long.compareUnsigned(addr - start, size) < 0) return j;
+    }
+    throw notInGsym(addr);
+  }
+
+  private static LookupException notInGsym(long addr) {
+    return new LookupException("address " + Hex.hex(addr) + " is not in GSYM");
+  }
+
+  /** The decoded FunctionInfo that answers for {@code addr}. */
+  public FunctionInfo functionInfo(long addr) {
+    return functionInfoAtIndex(indexForAddress(addr));
+  }
+
+  /**
+   * Symbolicates {@code addr}.
+   *
+   * @throws LookupException with llvm-gsymutil's message if the address cannot be resolved
+   */
+  public LookupResult lookup(long addr) {
+    int index = indexForAddress(addr);
+    try {
+      return lookupInRecord(record(index), functionAddress(index), addr, null);
+    } catch (GsymFormatException e) {
+      throw new LookupException(e.getMessage());
+    }
+  }
+
+  /**
+   * The primary result and one per merged function at {@code addr} (llvm's lookupAll): if any
+   * merged function cannot answer, the whole lookup fails.
+   */
+  public List<LookupResult> lookupAll(long addr) {
+    int index = indexForAddress(addr);
+    long start = functionAddress(index);
+    try {
+      Cursor[] merged = new Cursor[1];
+      List<LookupResult> results = new ArrayList<>();
+      results.add(lookupInRecord(record(index), start, addr, merged));
+      if (merged[0] != null) {
+        for (Cursor child : MergedFunctionsInfo.childRecords(merged[0])) {
+          results.add(lookupInRecord(child, start, addr, null));
+        }
+      }
+      return results;
+    } catch (GsymFormatException e) {
+      throw new LookupException(e.getMessage());
+    }
+  }
+
+  /** LLVM's FunctionInfo::lookup over an encoded record. */
+  private LookupResult lookupInRecord(Cursor c, long start, long addr, Cursor[] mergedOut) {
+    if (!c.has(8)) throw new LookupException("FunctionInfo data is truncated");
+    long size = c.u32();
+    int nameStrp = c.s32();
+    AddressRange range = new AddressRange(start, start + size);
+    if (size > 0 && !range.contains(addr)) throw notInGsym(addr);
+    if (nameStrp == 0) throw new LookupException(Hex.hex32(4) + ": invalid FunctionInfo Name value 0x0");
+    String funcName = strings.get(nameStrp);
+    LineEntry row = null;
+    Cursor inline = null;
+    List<String> regex = List.of();
+    while (true) {
+      if (!c.has(8)) throw new LookupException("FunctionInfo data is truncated");
+      int type = c.s32();
+      long len = c.u32();
+      if (!c.has(len)) throw new LookupException("FunctionInfo data is truncated");
+      Cursor body = c.split(len);
+      if (type == FunctionInfo.END_OF_LIST) break;
+      switch (type) {
+        case FunctionInfo.LINE_TABLE_INFO -> row = LineTable.lookup(body, start, addr);
+        case FunctionInfo.INLINE_INFO -> inline = body;
+        case FunctionInfo.MERGED_FUNCTIONS_INFO -> {
+          if (mergedOut != null) mergedOut[0] = body;
+        }
+        case FunctionInfo.CALL_SITE_INFO -> regex = callSiteRegex(body, addr - start);
+        default -> { /* unknown chunks are skipped in lookups */ }
+      }
+    }
+    List<SourceLocation> locs = new ArrayList<>(inline != null ? 4 : 1);
+    if (row == null) {
+      locs.add(new SourceLocation(funcName, "", "", 0, addr - start));
+      return new LookupResult(addr, range, funcName, locs, regex);
+    }
+    FileEntry f = fileOrThrow(row.file());
+    locs.add(new SourceLocation(funcName, strings.get(f.dir()), strings.get(f.base()), row.line(),
+        addr - start));
+    if (inline != null) {
+      InlineInfo.lookup(inline, start, addr, (name, callFile, callLine, firstStart) -> {
+        FileEntry cf = fileOrThrow(Integer.toUnsignedLong(callFile));
+        if (cf.dir() == 0 && cf.base() == 0) return;
+        SourceLocation last = locs.getLast();
+        locs.set(locs.size() - 1, new SourceLocation(strings.get(name), last.dir(), last.base(),
+            last.line(), addr - firstStart));
+        locs.add(new SourceLocation(last.name(), strings.get(cf.dir()), strings.get(cf.base()),
+            callLine, last.offset()));
+      });
+    }
+    return new LookupResult(addr, range, funcName, locs, regex);
+  }
+
+  private FileEntry fileOrThrow(long index) {
+    FileEntry f = files.get(index);
+    if (f == null) throw new LookupException("failed to extract file[" + index + "]");
+    return f;
+  }
+
+  private List<String> callSiteRegex(Cursor body, long returnOffset) {
+    CallSiteInfoCollection all = CallSiteInfoCollection.decode(body);
+    for (CallSiteInfo cs : all.callSites()) {
+      if (cs.returnOffset() == returnOffset) {
+        List<String> out = new ArrayList<>(cs.matchRegex().size());
+        for (int r : cs.matchRegex()) out.add(strings.get(r));
+        return out;
+      }
+    }
+    return List.of();
+  }
+
+  // ---------------------------------------------------------------- dump
+
+  /** The whole-file dump, byte-identical to {@code llvm-gsymutil FILE}. */
+  public void dump(StringBuilder sb) {
+    header.dump(sb);
+    sb.append('\n');
+    addresses.dump(sb, header.baseAddress());
+    sb.append('\n');
+    infoOffsets.dump(sb);
+    sb.append('\n');
+    files.dump(sb, strings);
+    sb.append('\n');
+    strings.dump(sb);
+    sb.append('\n');
+    for (int i = 0; i < addresses.count(); i++) {
+      sb.append("FunctionInfo @ ");
+      Hex.append(sb, infoOffsets.get(i), 8).append(": ");
+      FunctionInfo fi;
+      try {
+        fi = functionInfoAtIndex(i);
+      } catch (GsymFormatException e) {
+        sb.append("FunctionInfo:").append(e.detail()).append('\n');
+        continue;
+      }
+      dump(sb, fi, 0);
+    }
+  }
+
+  /** One FunctionInfo with resolved names and paths, as in llvm-gsymutil's dump. */
+  public void dump(StringBuilder sb, FunctionInfo fi, int indent) {
+    sb.repeat(' ', indent);
+    fi.range().appendTo(sb).append(" \"").append(strings.get(fi.name())).append("\"\n");
+    if (fi.lineTable() != null) {
+      sb.repeat(' ', indent).append("LineTable:\n");
+      for (LineEntry e : fi.lineTable().rows()) {
+        sb.repeat(' ', indent).append("  ");
+        Hex.append(sb, e.address(), 16).append(' ');
+        if (e.file() != 0) FileTable.dumpFile(sb, files.get(Integer.toUnsignedLong(e.file())), strings);
+        sb.append(':').append(Integer.toUnsignedLong(e.line())).append('\n');
+      }
+    }
+    if (fi.inlineInfo() != null) dumpInline(sb, fi.inlineInfo(), indent);
+    if (fi.callSites() != null) {
+      sb.repeat(' ', indent).append("CallSites (by relative return offset):\n");
+      for (CallSiteInfo cs : fi.callSites().callSites()) {
+        sb.repeat(' ', indent).append("  ");
+        Hex.append(sb, cs.returnOffset(), 4).append(" Flags[").append(cs.flagsText()).append(']');
+        if (!cs.matchRegex().isEmpty()) {
+          sb.append(" MatchRegex[");
+          for (int i = 0; i < cs.matchRegex().size(); i++) {
+            if (i > 0) sb.append(';');
+            sb.append(strings.get(cs.matchRegex().get(i)));
+          }
+          sb.append(']');
+        }
+        sb.append('\n');
+      }
+    }
+    if (fi.mergedFunctions() != null) {
+      List<FunctionInfo> merged = fi.mergedFunctions().mergedFunctions();
+      for (int i = 0; i < merged.size(); i++) {
+        sb.append("++ Merged FunctionInfos[").append(i).append("]:\n");
+        dump(sb, merged.get(i), 4);
+      }
+    }
+  }
+
+  private void dumpInline(StringBuilder sb, InlineInfo ii, int indent) {
+    if (indent == 0) sb.append("InlineInfo:\n");
+    else sb.repeat(' ', indent);
+    for (int i = 0; i < ii.ranges().size(); i++) {
+      if (i > 0) sb.append(' ');
+      ii.ranges().get(i).appendTo(sb);
+    }
+    sb.append(' ').append(strings.get(ii.name()));
+    if (ii.callFile() != 0) {
+      FileEntry f = files.get(Integer.toUnsignedLong(ii.callFile()));
+      if (f != null) {
+        sb.append(" called from ");
+        FileTable.dumpFile(sb, f, strings);
+        sb.append(':').append(Integer.toUnsignedLong(ii.callLine()));
+      }
+    }
+    sb.append('\n');
+    for (InlineInfo child : ii.children()) dumpInline(sb, child, indent + 2);
+  }
+}

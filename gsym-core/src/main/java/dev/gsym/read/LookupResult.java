@@ -1,0 +1,49 @@
+package dev.gsym.read;
+
+import dev.gsym.format.AddressRange;
+import dev.gsym.format.Hex;
+import java.util.List;
+
+/**
+ * The answer for one address: the containing function and its source locations, deepest inlined
+ * frame first and the concrete function last.
+ *
+ * @param callSiteFuncRegex regular expressions of the call site whose return address is the lookup
+ *     address, if the function records call sites
+ */
+public record LookupResult(long lookupAddress, AddressRange functionRange, String functionName,
+    List<SourceLocation> locations, List<String> callSiteFuncRegex) {
+
+  public LookupResult {
+    locations = List.copyOf(locations);
+    callSiteFuncRegex = List.copyOf(callSiteFuncRegex);
+  }
+
+  /** The same result without call-site regexes. */
+  public LookupResult withoutCallSites() {
+    return callSiteFuncRegex.isEmpty() ? this
+        : new LookupResult(lookupAddress, functionRange, functionName, locations, List.of());
+  }
+
+  /**
+   * llvm-gsymutil's text: "HEX64(addr): " + locations joined by a newline and 20 spaces, inlined
+   * frames marked " [inlined]", then call-site regexes if any, and a final newline.
+   */
+  public StringBuilder appendTo(StringBuilder sb) {
+    Hex.append(sb, lookupAddress, 16).append(": ");
+    for (int i = 0; i < locations.size(); i++) {
+      if (i > 0) sb.append('\n').repeat(' ', 20);
+      locations.get(i).appendTo(sb);
+      if (i + 1 != locations.size()) sb.append(" [inlined]");
+    }
+    if (!callSiteFuncRegex.isEmpty()) {
+      sb.append("\n      CallSites: ").append(String.join(", ", callSiteFuncRegex));
+    }
+    return sb.append('\n');
+  }
+
+  @Override
+  public String toString() {
+    return appendTo(new StringBuilder()).toString();
+  }
+}

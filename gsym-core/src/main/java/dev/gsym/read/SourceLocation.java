@@ -1,0 +1,37 @@
+package dev.gsym.read;
+
+import dev.gsym.format.FileTable;
+
+/**
+ * One frame of a lookup result.
+ *
+ * @param name function name (the inlined function for inlined frames)
+ * @param dir directory of the source file ("" if none)
+ * @param base base name of the source file ("" if none)
+ * @param line source line (unsigned 32-bit)
+ * @param offset byte offset of the address from the start of the function or inlined range
+ */
+public record SourceLocation(String name, String dir, String base, int line, long offset) {
+
+  /** True if the location has a file. */
+  public boolean hasFile() {
+    return !dir.isEmpty() || !base.isEmpty();
+  }
+
+  /** "name [+ offset] [@ path:line]" exactly as llvm-gsymutil prints a location. */
+  public StringBuilder appendTo(StringBuilder sb) {
+    sb.append(name);
+    if (offset > 0) sb.append(" + ").append(offset);
+    if (hasFile()) {
+      sb.append(" @ ");
+      FileTable.appendPath(sb, dir, base.isEmpty() ? "<invalid-file>" : base);
+      sb.append(':').append(Integer.toUnsignedLong(line));
+    }
+    return sb;
+  }
+
+  @Override
+  public String toString() {
+    return appendTo(new StringBuilder()).toString();
+  }
+}

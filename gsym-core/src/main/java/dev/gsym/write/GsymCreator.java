@@ -1,0 +1,471 @@
+package dev.gsym.write;
+
+import dev.gsym.format.AddressInfoTable;
+import dev.gsym.format.AddressRange;
+import dev.gsym.format.AddressRanges;
+import dev.gsym.format.AddressTable;
+import dev.gsym.format.FileEntry;
+import dev.gsym.format.FileTable;
+import dev.gsym.format.FunctionInfo;
+import dev.gsym.format.Header;
+import dev.gsym.format.Hex;
+import dev.gsym.format.InlineInfo;
+import dev.gsym.format.LineEntry;
+import dev.gsym.format.LineTable;
+import dev.gsym.format.MergedFunctionsInfo;
+import dev.gsym.io.GsymFormatException;
+import dev.gsym.io.GsymWriter;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+
+/**
+ * Builds a GSYM file in three stages, as LLVM's GsymCreator: add strings, files and
+ * FunctionInfos (thread-safe, from any number of producers); {@link #finalize(Diagnostics)} once
+ * (sort, de-duplicate, resolve overlaps); then {@link #save} or {@link #encode}.
+ */
+public final class GsymCreator {
+  private final Object lock = new Object();
+  private final StringTableBuilder strings = new StringTableBuilder();
+  private final HashMap<FileEntry, Integer> fileIndex = new HashMap<>();
+  private final List<FileEntry> files = new ArrayList<>();
+  private List<FunctionInfo> funcs = new ArrayList<>();
+  private Long baseAddress;
+  private byte[] uuid = new byte[0];
+  private AddressRanges validTextRanges;
+  private boolean finalized;
+  private boolean isSegment;
+
+  public GsymCreator() {
+    insertFile("", PathStyle.POSIX);
+  }
+
+  /** Adds {@code s} to the string table (if new) and returns its offset; "" is 0. */
+  public int insertString(String s) {
+    synchronized (lock) {
+      return strings.add(s);
+    }
+  }
+
+  /** The string at an offset this creator returned. */
+  public String getString(int strp) {
+    synchronized (lock) {
+      return strings.get(strp);
+    }
+  }
+
+  /** Adds a file by path (split into directory and base name) and returns its index. */
+  public int insertFile(String path, PathStyle style) {
+    String dir = style.parentPath(path);
+    String base = style.filename(path);
+    synchronized (lock) {
+      int d = strings.add(dir);
+      int b = strings.add(base);
+      return insertFileEntry(new FileEntry(d, b));
+    }
+  }
+
+  /** Adds a file by path with POSIX rules. */
+  public int insertFile(String path) {
+    return insertFile(path, PathStyle.POSIX);
+  }
+
+  private int insertFileEntry(FileEntry fe) {
+    Integer idx = fileIndex.get(fe);
+    if (idx != null) return idx;
+    int i = files.size();
+    fileIndex.put(fe, i);
+    files.add(fe);
+    return i;
+  }
+
+  /** The file entry at {@code index}. */
+  public FileEntry getFile(int index) {
+    synchronized (lock) {
+      return files.get(index);
+    }
+  }
+
+  public void addFunctionInfo(FunctionInfo fi) {
+    synchronized (lock) {
+      if (finalized) throw new IllegalStateException("GsymCreator already finalized");
+      funcs.add(fi);
+    }
+  }
+
+  public int numFunctionInfos() {
+    synchronized (lock) {
+      return funcs.size();
+    }
+  }
+
+  /** A snapshot of the FunctionInfos (sorted and de-duplicated once finalized). */
+  public List<FunctionInfo> functionInfos() {
+    synchronized (lock) {
+      return List.copyOf(funcs);
+    }
+  }
+
+  public void setBaseAddress(long base) {
+    synchronized (lock) {
+      baseAddress = base;
+    }
+  }
+
+  public void setUUID(byte[] id) {
+    synchronized (lock) {
+      uuid = id.clone();
+    }
+  }
+
+  /** Executable address ranges: used to extend a trailing size-0 function. */
+  public void setValidTextRanges(AddressRanges ranges) {
+    synchronized (lock) {
+      validTextRanges = ranges;
+    }
+  }
+
+  public boolean isValidTextAddress(long addr) {
+    synchronized (lock) {
+      return validTextRanges == null || validTextRanges.contains(addr);
+    }
+  }
+
+  /**
+   * Folds FunctionInfos with identical ranges into MergedFunctionsInfo of the first one (llvm's
+   * {@code --merged-functions}); call before adding symbol-table entries.
+   */
+  public void prepareMergedFunctions(Diagnostics out) {
+    synchronized (lock) {
+      if (funcs.size() < 2) return;
+      funcs.sort(FunctionInfo::compare); // List.sort is stable
+      List<FunctionInfo> top = new ArrayList<>();
+      List<List<FunctionInfo>> children = new ArrayList<>();
+      top.add(funcs.getFirst());
+      children.add(null);
+      for (int i = 1; i < funcs.size(); i++) {
+        FunctionInfo cur = funcs.get(i);
+        int t = top.size() - 1;
+        if (top.get(t).range().equals(cur.range())) {
+          List<FunctionInfo> kids = children.get(t);
+          if (kids == null) {
+            kids = new ArrayList<>();
+            children.set(t, kids);
+          } else if (kids.getLast().sameAs(cur)) {
+            continue;
+          }
+          kids.add(cur);
+        } else {
+          top.add(cur);
+          children.add(null);
+        }
+      }
+      int merged = funcs.size() - top.size();
+      if (merged != 0) out.log("Have " + merged + " merged functions as children of other functions\n");
+      List<FunctionInfo> result = new ArrayList<>(top.size());
+      for (int i = 0; i < top.size(); i++) {
+        List<FunctionInfo> kids = children.get(i);
+        result.add(kids == null ? top.get(i) : top.get(i).withMergedFunctions(new MergedFunctionsInfo(kids)));
+      }
+      funcs = result;
+    }
+  }
+
+  /**
+   * Sorts, removes duplicates and resolves overlaps exactly as llvm-gsymutil 22: an identical
+   * duplicate is dropped; of two entries with the same range the later-sorting (richer) wins;
+   * overlapping different ranges are both kept (with a warning); a size-0 entry is replaced by a
+   * following entry that contains its start; a trailing size-0 function is extended to the end of
+   * its text range.
+   */
+  public void finalize(Diagnostics out) {
+    synchronized (lock) {
+      if (finalized) throw new IllegalStateException("already finalized");
+      finalized = true;
+      if (isSegment) return;
+      int before = funcs.size();
+      if (before > 1) {
+        funcs.sort(FunctionInfo::compare);
+        ArrayList<FunctionInfo> kept = new ArrayList<>(before);
+        kept.add(funcs.getFirst());
+        for (int i = 1; i < before; i++) {
+          FunctionInfo prev = kept.getLast();
+          FunctionInfo curr = funcs.get(i);
+          boolean rangesEqual = prev.range().equals(curr.range());
+          if (rangesEqual || prev.range().intersects(curr.range())) {
+            if (rangesEqual) {
+              if (!prev.sameAs(curr)) {
+                if (prev.hasRichInfo() && curr.hasRichInfo()) {
+                  out.report("Duplicate address ranges with different debug info.", sb -> sb
+                      .append("warning: same address range contains different debug info. Removing:\n")
+                      .append(prev).append("\nIn favor of this one:\n").append(curr).append('\n'));
+                }
+                kept.set(kept.size() - 1, curr);
+              }
+            } else {
+              out.report("Overlapping function ranges", sb -> sb
+                  .append("warning: function ranges overlap:\n").append(prev).append('\n')
+                  .append(curr).append('\n'));
+              kept.add(curr);
+            }
+          } else if (prev.range().size() == 0 && curr.range().contains(prev.range().start())) {
+            kept.set(kept.size() - 1, curr);
+          } else {
+            kept.add(curr);
+          }
+        }
+        funcs = kept;
+      }
+      if (!funcs.isEmpty() && funcs.getLast().range().size() == 0 && validTextRanges != null) {
+        FunctionInfo last = funcs.getLast();
+        AddressRange text = validTextRanges.rangeContaining(last.startAddress());
+        if (text != null) {
+          funcs.set(funcs.size() - 1, last.withRange(new AddressRange(last.startAddress(), text.end())));
+        }
+      }
+      out.log("Pruned " + (before - funcs.size()) + " functions, ended with " + funcs.size() + " total\n");
+    }
+  }
+
+  /** The header's BaseAddress: the one set, else the first function's start. */
+  private Long effectiveBaseAddress() {
+    if (baseAddress != null) return baseAddress;
+    return funcs.isEmpty() ? null : funcs.getFirst().startAddress();
+  }
+
+  private int addressOffsetSize() {
+    Long base = effectiveBaseAddress();
+    if (base == null || funcs.isEmpty()) return 1;
+    long delta = funcs.getLast().startAddress() - base;
+    if (Long.compareUnsigned(delta, 0xffL) <= 0) return 1;
+    if (Long.compareUnsigned(delta, 0xffffL) <= 0) return 2;
+    if (Long.compareUnsigned(delta, 0xffffffffL) <= 0) return 4;
+    return 8;
+  }
+
+  /** Encodes the finalized GSYM to bytes. */
+  public byte[] encode(ByteOrder order) {
+    try {
+      ByteArrayOutputStream records = new ByteArrayOutputStream();
+      byte[] prefix;
+      synchronized (lock) {
+        Layout layout = layout();
+        long[] infoOffsets = writeRecords(records, layout.recordsStart(), order);
+        prefix = prefix(layout, infoOffsets, order);
+      }
+      byte[] out = new byte[prefix.length + records.size()];
+      System.arraycopy(prefix, 0, out, 0, prefix.length);
+      System.arraycopy(records.toByteArray(), 0, out, prefix.length, records.size());
+      return out;
+    } catch (IOException e) {
+      throw new AssertionError(e); // in-memory streams do not fail
+    }
+  }
+
+  /**
+   * Writes the finalized GSYM to {@code path} through a temporary file in the same directory that
+   * is renamed into place, so a failure never leaves a partial file.
+   */
+  public void save(Path path, ByteOrder order) throws IOException {
+    synchronized (lock) {
+      Layout layout = layout();
+      Path dir = path.toAbsolutePath().getParent();
+      Path tmp = Files.createTempFile(dir, "." + path.getFileName() + ".", ".tmp");
+      try {
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING)) {
+          ch.position(layout.recordsStart());
+          OutputStream os = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16);
+          long[] infoOffsets = writeRecords(os, layout.recordsStart(), order);
+          os.flush();
+          ByteBuffer bb = ByteBuffer.wrap(prefix(layout, infoOffsets, order));
+          long at = 0;
+          while (bb.hasRemaining()) at += ch.write(bb, at);
+        }
+        try {
+          Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+          Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING);
+        }
+      } finally {
+        Files.deleteIfExists(tmp);
+      }
+    }
+  }
+
+  /**
+   * Splits the finalized functions into GSYM files of about {@code segmentSize} bytes named
+   * {@code <path>-0x<first function address>} (llvm's {@code --segment-size}). Merged functions
+   * and call sites are not copied into segments, as in llvm.
+   *
+   * @return the paths written
+   */
+  public List<Path> saveSegments(Path path, ByteOrder order, long segmentSize) throws IOException {
+    if (segmentSize <= 0) throw new IllegalArgumentException("invalid segment size zero");
+    List<GsymCreator> segments = new ArrayList<>();
+    synchronized (lock) {
+      if (!finalized) throw new IllegalStateException("GsymCreator wasn't finalized prior to encoding");
+      int idx = 0;
+      while (idx < funcs.size()) {
+        GsymCreator seg = new GsymCreator();
+        seg.isSegment = true;
+        seg.baseAddress = baseAddress;
+        seg.uuid = uuid;
+        long funcBytes = 0;
+        for (; idx < funcs.size(); idx++) {
+          long est = seg.headerAndTableSize();
+          if (est + funcBytes >= segmentSize) {
+            if (funcBytes == 0) {
+              throw new IllegalArgumentException("a segment size of " + segmentSize
+                  + " is to small to fit any function infos, specify a larger value");
+            }
+            break;
+          }
+          funcBytes += align4(seg.copyFunctionInfo(this, funcs.get(idx)));
+        }
+        seg.finalize(Diagnostics.silent());
+        segments.add(seg);
+      }
+    }
+    List<Path> written = new ArrayList<>();
+    for (GsymCreator seg : segments) {
+      Path p = path.resolveSibling(path.getFileName() + "-" + Hex.hex(seg.funcs.getFirst().startAddress()));
+      seg.save(p, order);
+      written.add(p);
+    }
+    return written;
+  }
+
+  private static long align4(long v) {
+    return (v + 3) & ~3L;
+  }
+
+  private long headerAndTableSize() {
+    long n = funcs.size();
+    return Header.SIZE + n * addressOffsetSize() + n * 4 + files.size() * 8L + strings.size();
+  }
+
+  /** Copies name, line table and inline info of {@code fi} from {@code src}; returns its encoded size. */
+  private long copyFunctionInfo(GsymCreator src, FunctionInfo fi) {
+    int name = strings.add(src.strings.get(fi.name()));
+    LineTable lt = null;
+    if (fi.lineTable() != null) {
+      List<LineEntry> rows = new ArrayList<>(fi.lineTable().size());
+      for (LineEntry e : fi.lineTable().rows()) {
+        rows.add(new LineEntry(e.address(), copyFile(src, e.file()), e.line()));
+      }
+      lt = new LineTable(rows);
+    }
+    InlineInfo ii = fi.inlineInfo() == null ? null : copyInline(src, fi.inlineInfo());
+    FunctionInfo copy = new FunctionInfo(fi.range(), name, lt, ii, null, null);
+    funcs.add(copy);
+    GsymWriter w = new GsymWriter(ByteOrder.nativeOrder());
+    copy.encode(w);
+    return w.length();
+  }
+
+  private int copyFile(GsymCreator src, int index) {
+    if (index == 0) return 0;
+    FileEntry fe = src.files.get(index);
+    int dir = fe.dir() == 0 ? 0 : strings.add(src.strings.get(fe.dir()));
+    int base = strings.add(src.strings.get(fe.base()));
+    return insertFileEntry(new FileEntry(dir, base));
+  }
+
+  private InlineInfo copyInline(GsymCreator src, InlineInfo ii) {
+    int name = strings.add(src.strings.get(ii.name()));
+    int callFile = ii.callFile() == 0 ? 0 : copyFile(src, ii.callFile());
+    List<InlineInfo> kids = new ArrayList<>(ii.children().size());
+    for (InlineInfo c : ii.children()) kids.add(copyInline(src, c));
+    return new InlineInfo(ii.ranges(), name, callFile, ii.callLine(), kids);
+  }
+
+  // ------------------------------------------------------------------ encoding
+
+  private record Layout(Header header, long prefixSize, long recordsStart) {}
+
+  private Layout layout() {
+    if (funcs.isEmpty()) throw new GsymFormatException("GsymCreator", -1, "no functions to encode");
+    if (!finalized) {
+      throw new GsymFormatException("GsymCreator", -1, "GsymCreator wasn't finalized prior to encoding");
+    }
+    if (uuid.length > Header.MAX_UUID_SIZE) {
+      throw new GsymFormatException("GsymCreator", -1, "invalid UUID size " + uuid.length);
+    }
+    long base = effectiveBaseAddress();
+    int offSize = addressOffsetSize();
+    long n = funcs.size();
+    for (FunctionInfo fi : funcs) {
+      if (Long.compareUnsigned(fi.startAddress(), base) < 0) {
+        throw new GsymFormatException("GsymCreator", -1, "function at " + Hex.hex(fi.startAddress())
+            + " is below the base address " + Hex.hex(base));
+      }
+    }
+    long addrEnd = Header.SIZE + n * offSize;
+    long infoEnd = alignTo(addrEnd, 4) + n * 4;
+    long strtabOffset = alignTo(infoEnd, 4) + 4 + files.size() * 8L;
+    long strtabSize = strings.size();
+    long prefixSize = strtabOffset + strtabSize;
+    if (prefixSize > 0xffffffffL) {
+      throw new GsymFormatException("GsymCreator", -1, "tables exceed the 4 GiB limit of GSYM version 1");
+    }
+    Header h = new Header(Header.VERSION, offSize, base, n, strtabOffset, strtabSize, uuid);
+    return new Layout(h, prefixSize, alignTo(prefixSize, 4));
+  }
+
+  private static long alignTo(long v, long a) {
+    return (v + a - 1) / a * a;
+  }
+
+  /** Streams the 4-aligned FunctionInfo records from absolute position {@code start}. */
+  private long[] writeRecords(OutputStream os, long start, ByteOrder order) throws IOException {
+    long[] offsets = new long[funcs.size()];
+    GsymWriter w = new GsymWriter(order);
+    long pos = start;
+    byte[] zeros = new byte[4];
+    for (int i = 0; i < funcs.size(); i++) {
+      int pad = (int) ((4 - (pos & 3)) & 3);
+      os.write(zeros, 0, pad);
+      pos += pad;
+      if (pos > 0xffffffffL) {
+        throw new GsymFormatException("GsymCreator", -1,
+            "FunctionInfo offset exceeds the 4 GiB limit of GSYM version 1");
+      }
+      offsets[i] = pos;
+      w.reset();
+      funcs.get(i).encode(w);
+      w.writeTo(os);
+      pos += w.length();
+    }
+    return offsets;
+  }
+
+  /** Header, address table, address-info table, file table and string table, padded to 4. */
+  private byte[] prefix(Layout layout, long[] infoOffsets, ByteOrder order) {
+    Header h = layout.header();
+    GsymWriter w = new GsymWriter(order, 0, (int) Math.min(Integer.MAX_VALUE - 8, layout.recordsStart()));
+    h.encode(w);
+    long[] addrOffsets = new long[funcs.size()];
+    for (int i = 0; i < addrOffsets.length; i++) addrOffsets[i] = funcs.get(i).startAddress() - h.baseAddress();
+    AddressTable.encode(w, addrOffsets, h.addrOffSize());
+    AddressInfoTable.encode(w, infoOffsets);
+    FileTable.encode(w, files);
+    if (w.position() != h.strtabOffset()) throw new AssertionError("layout mismatch");
+    strings.encode(w);
+    w.alignTo(4);
+    return w.toByteArray();
+  }
+}

@@ -142,7 +142,7 @@ public final class GsymReader implements AutoCloseable {
     while (i > 0 && addresses.get(i - 1) == first) i--;
     long start = base + first;
     for (int j = i; j < addresses.count() && addresses.get(j) == first; j++) {
-      long size = record(j).view().u32(infoOffsets.get(j));
+      long size = record(j).u32();
       if (size == 0 || Long.compareUnsigned(addr - start, size) < 0) return j;
     }
     throw notInGsym(addr);
@@ -163,8 +163,8 @@ public final class GsymReader implements AutoCloseable {
    * @throws LookupException with llvm-gsymutil's message if the address cannot be resolved
    */
   public LookupResult lookup(long addr) {
-    int index = indexForAddress(addr);
     try {
+      int index = indexForAddress(addr);
       return lookupInRecord(record(index), functionAddress(index), addr, null);
     } catch (GsymFormatException e) {
       throw new LookupException(e.getMessage());
@@ -176,9 +176,9 @@ public final class GsymReader implements AutoCloseable {
    * merged function cannot answer, the whole lookup fails.
    */
   public List<LookupResult> lookupAll(long addr) {
-    int index = indexForAddress(addr);
-    long start = functionAddress(index);
     try {
+      int index = indexForAddress(addr);
+      long start = functionAddress(index);
       Cursor[] merged = new Cursor[1];
       List<LookupResult> results = new ArrayList<>();
       results.add(lookupInRecord(record(index), start, addr, merged));

@@ -1,0 +1,28 @@
+package dev.gsym.testing;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Locates the repository's src-test-data directory from any module's tests. */
+public final class TestData {
+  private TestData() {}
+
+  /** The repository root (system property gsym.repo.root, else the nearest parent with src-test-data). */
+  public static Path repoRoot() {
+    String prop = System.getProperty("gsym.repo.root");
+    if (prop != null && !prop.isEmpty() && Files.isDirectory(Path.of(prop, "src-test-data"))) {
+      return Path.of(prop);
+    }
+    Path p = Path.of("").toAbsolutePath();
+    while (p != null) {
+      if (Files.isDirectory(p.resolve("src-test-data"))) return p;
+      p = p.getParent();
+    }
+    throw new IllegalStateException("cannot find src-test-data above " + Path.of("").toAbsolutePath());
+  }
+
+  /** A path below src-test-data. */
+  public static Path path(String first, String... more) {
+    return repoRoot().resolve("src-test-data").resolve(Path.of(first, more));
+  }
+}

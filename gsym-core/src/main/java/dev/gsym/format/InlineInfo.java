@@ -205,23 +205,26 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
     }
   }
 
-  /** LLVM's operator&lt;&lt;: "[a - b) [c - d) Name=0x… CallFile=… CallLine=…" per node, indented. */
+  /**
+   * LLVM's operator&lt;&lt; (used in finalize warnings), quirks included: one line per node with no
+   * indentation, and "CallLine = " followed by the call FILE, as llvm-gsymutil 22 prints it.
+   */
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder();
-    appendRaw(sb, 0);
+    appendRaw(sb);
     return sb.toString();
   }
 
-  private void appendRaw(StringBuilder sb, int indent) {
-    sb.repeat(' ', indent);
+  private void appendRaw(StringBuilder sb) {
+    if (!isValid()) return;
     for (int i = 0; i < ranges.size(); i++) {
       if (i > 0) sb.append(' ');
       ranges.get(i).appendTo(sb);
     }
     sb.append(" Name = ").append(Hex.hex32(Integer.toUnsignedLong(name)))
         .append(", CallFile = ").append(Integer.toUnsignedLong(callFile))
-        .append(", CallLine = ").append(Integer.toUnsignedLong(callLine)).append('\n');
-    for (InlineInfo child : children) child.appendRaw(sb, indent + 2);
+        .append(", CallLine = ").append(Integer.toUnsignedLong(callFile)).append('\n');
+    for (InlineInfo child : children) child.appendRaw(sb);
   }
 }

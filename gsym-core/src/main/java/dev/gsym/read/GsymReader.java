@@ -266,6 +266,16 @@ public final class GsymReader implements AutoCloseable {
 
   /** The whole-file dump, byte-identical to {@code llvm-gsymutil FILE}. */
   public void dump(StringBuilder sb) {
+    try {
+      dump((Appendable) sb);
+    } catch (IOException e) {
+      throw new AssertionError(e); // StringBuilder does not throw
+    }
+  }
+
+  /** Streams the whole-file dump to {@code out} in chunks, so large files need little memory. */
+  public void dump(Appendable out) throws IOException {
+    StringBuilder sb = new StringBuilder(1 << 16);
     header.dump(sb);
     sb.append('\n');
     addresses.dump(sb, header.baseAddress());
@@ -277,6 +287,10 @@ public final class GsymReader implements AutoCloseable {
     strings.dump(sb);
     sb.append('\n');
     for (int i = 0; i < addresses.count(); i++) {
+      if (sb.length() >= 1 << 16) {
+        out.append(sb);
+        sb.setLength(0);
+      }
       sb.append("FunctionInfo @ ");
       Hex.append(sb, infoOffsets.get(i), 8).append(": ");
       FunctionInfo fi;
@@ -288,6 +302,7 @@ public final class GsymReader implements AutoCloseable {
       }
       dump(sb, fi, 0);
     }
+    out.append(sb);
   }
 
   /** One FunctionInfo with resolved names and paths, as in llvm-gsymutil's dump. */

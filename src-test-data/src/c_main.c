@@ -2,7 +2,6 @@
    two-level and multi-range inlining at -O2, a function in a second text
    section, and a cold path (gcc -O2 splits it into foo.cold). */
 #include <stdio.h>
-#include <stdlib.h>
 #include "c_util.h"
 
 static int counter;
@@ -31,16 +30,28 @@ __attribute__((noinline)) int outer(int x) {
   return a * b;
 }
 
-__attribute__((noinline, section(".text.extra"))) int in_other_section(int x) {
+/* A separate executable output section (not merged into .text). */
+__attribute__((noinline, section("extra_text"))) int in_other_section(int x) {
   return bump(x) + 11;
 }
 
+__attribute__((cold, noinline)) void report(int a) {
+  fprintf(stderr, "bad divisor for %d\n", a);
+}
+
+/* gcc -O2 moves the unlikely block into checked_div.cold (DW_AT_ranges). */
 __attribute__((noinline)) int checked_div(int a, int b) {
-  if (__builtin_expect(b == 0, 0)) {
-    fprintf(stderr, "division by zero (%d)\n", a);
-    abort();
+  int r = 0;
+  for (int i = 0; i < a; i++) {
+    if (b == i) {
+      report(a);
+      fprintf(stderr, "skipping %d\n", i);
+      r += 3;
+      continue;
+    }
+    r += a / b;
   }
-  return a / b;
+  return r;
 }
 
 int main(int argc, char **argv) {
@@ -48,7 +59,7 @@ int main(int argc, char **argv) {
   int v = outer(argc);
   v += in_other_section(v);
   v += util_sum(argc, v);
-  v += checked_div(v, argc);
+  v += checked_div(argc, v);
   printf("%d\n", v + bump(1));
   return 0;
 }

@@ -72,6 +72,8 @@ for b in c-clang-O0 c-clang-O2 c-gcc-O2 cpp-gcc-O2; do
 done
 convert "$GSYM22" icf-clang-O2-gold icf-clang-O2-gold.merged.gsym --merged-functions
 convert "$GSYM22" icf-clang-O2-gold icf-clang-O2-gold.merged-callsites.gsym --merged-functions --dwarf-callsites
+# Segmented output (--segment-size): files gsym/c-clang-O2.seg.gsym-0x<start>
+convert "$GSYM22" c-clang-O2 c-clang-O2.seg.gsym --segment-size=400
 
 # run KIND DIR FILE ADDRS OUT FLAGS...   (runs inside DIR so the header names just FILE)
 run() {

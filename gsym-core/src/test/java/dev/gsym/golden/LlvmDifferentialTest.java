@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -57,8 +57,8 @@ class LlvmDifferentialTest {
     return null;
   }
 
-  @BeforeAll
-  static void requireLlvm() {
+  @BeforeEach
+  void requireLlvm() {
     assumeTrue(tool() != null, TOOL + " not on PATH");
   }
 

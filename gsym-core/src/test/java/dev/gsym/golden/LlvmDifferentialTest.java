@@ -77,6 +77,8 @@ class LlvmDifferentialTest {
     out.add(Arguments.of("api-merged-callsites.gsym", (Writer) LlvmDifferentialTest::mergedCallSites));
     out.add(Arguments.of("api-merged-callsites-be.gsym", (Writer) p -> mergedCallSites(p, ByteOrder.BIG_ENDIAN)));
     out.add(Arguments.of("api-line-deltas-off4.gsym", (Writer) LlvmDifferentialTest::lineDeltas));
+    out.add(Arguments.of("api-odd-rows.gsym", (Writer) LlvmDifferentialTest::oddRows));
+    out.add(Arguments.of("api-bad-file-index.gsym", (Writer) LlvmDifferentialTest::badFileIndex));
     return out.stream();
   }
 
@@ -216,8 +218,8 @@ class LlvmDifferentialTest {
     c.addFunctionInfo(fi(0x10000, 0x30000, c.insertString("deltas"),
         rows(0x10000, f1, 1, 0x10001, f1, 1, 0x10002, f1, 14, 0x10003, f1, 0, 0x10100, f1, 100000,
             0x10101, f2, 99990, 0x20000, f2, 5, 0x20000, f2, 6, 0x2fff0, f1, 7), null));
-    c.addFunctionInfo(fi(0x1_0001_0000L, 0x1_0001_0010L, c.insertString("far"),
-        rows(0x1_0001_0008L, f2, 3), null));
+    c.addFunctionInfo(fi(0x1001_0000L, 0x1001_0010L, c.insertString("far"),
+        rows(0x1001_0008L, f2, 3), null));
     save(c, p, ByteOrder.LITTLE_ENDIAN);
   }
 
@@ -242,7 +244,7 @@ class LlvmDifferentialTest {
     Path ld = tmp.resolve("shape-ld.gsym");
     lineDeltas(ld);
     try (GsymReader r = GsymReader.open(ld)) {
-      assertThat(r.header().addrOffSize()).isEqualTo(8);
+      assertThat(r.header().addrOffSize()).isEqualTo(4);
     }
     Path mc = tmp.resolve("shape-mc.gsym");
     mergedCallSites(mc);
@@ -250,6 +252,40 @@ class LlvmDifferentialTest {
       assertThat(Golden.dump(r)).contains("++ Merged FunctionInfos[1]:", "CallSites (by relative return offset):",
           "MatchRegex[^fold_a$;fold_.*]");
     }
+  }
+
+  /**
+   * Line rows with file 0, a first row after the function start, duplicate
+   * row addresses, an inline node whose call file is 0, a 1-byte UUID.
+   */
+  static void oddRows(Path p) throws IOException {
+    GsymCreator c = new GsymCreator();
+    int f = c.insertFile("/odd/x.c");
+    c.setUUID(new byte[] {(byte) 0xab});
+    // (name 0 is refused by the encoder, as LLVM's FunctionInfo::isValid)
+    c.addFunctionInfo(fi(0x10, 0x20, c.insertString("first"), rows(0x10, f, 1), null));
+    c.addFunctionInfo(fi(0x20, 0x30, c.insertString("file0"), rows(0x20, 0, 5, 0x24, f, 6), null));
+    c.addFunctionInfo(fi(0x30, 0x40, c.insertString("late_first_row"), rows(0x38, f, 8), null));
+    c.addFunctionInfo(fi(0x40, 0x50, c.insertString("dup_rows"),
+        rows(0x40, f, 1, 0x44, f, 2, 0x44, f, 3, 0x44, f, 2, 0x48, f, 9), null));
+    int outer = c.insertString("outer0");
+    c.addFunctionInfo(fi(0x50, 0x60, outer, rows(0x50, f, 20, 0x54, f, 21),
+        new InlineInfo(List.of(r(0x50, 0x60)), outer, 0, 0, List.of(
+            new InlineInfo(List.of(r(0x52, 0x58)), c.insertString("callfile0"), 0, 7, List.of(
+                new InlineInfo(List.of(r(0x54, 0x56)), c.insertString("deep"), f, 9, List.of())))))));
+    save(c, p, ByteOrder.LITTLE_ENDIAN);
+  }
+
+  /** Line rows and an inline call file pointing past the end of the file table. */
+  static void badFileIndex(Path p) throws IOException {
+    GsymCreator c = new GsymCreator();
+    int f = c.insertFile("/bad/y.c");
+    c.addFunctionInfo(fi(0x100, 0x110, c.insertString("bad_row"), rows(0x100, f, 1, 0x108, 7, 2), null));
+    int n = c.insertString("bad_inline");
+    c.addFunctionInfo(fi(0x110, 0x120, n, rows(0x110, f, 3),
+        new InlineInfo(List.of(r(0x110, 0x120)), n, 0, 0, List.of(
+            new InlineInfo(List.of(r(0x112, 0x118)), c.insertString("x"), 9, 4, List.of())))));
+    save(c, p, ByteOrder.LITTLE_ENDIAN);
   }
 
   // ------------------------------------------------------------------ running llvm

@@ -16,9 +16,9 @@ class GoldenDumpTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("dumps")
   void dumpMatchesLlvm(Golden.Entry e) throws Exception {
-    assertThat(e.exit()).as("llvm exit status").isZero();
+    assertThat(e.exit()).as("llvm exit status for %s", e).isZero();
     try (GsymReader r = GsymReader.open(e.gsym())) {
-      assertThat(Golden.dump(r)).isEqualTo(e.expectedText());
+      assertThat(Golden.dump(r)).as("dump of %s", e).isEqualTo(e.expectedText());
     }
   }
 }

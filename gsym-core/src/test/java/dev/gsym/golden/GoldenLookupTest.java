@@ -30,7 +30,7 @@ class GoldenLookupTest {
     List<Long> addrs = e.addresses();
     assertThat(addrs).isNotEmpty();
     try (GsymReader r = GsymReader.open(e.gsym())) {
-      assertThat(Golden.lookupText(r, e.file(), addrs)).isEqualTo(e.expectedText());
+      assertThat(Golden.lookupText(r, e.file(), addrs)).as("lookups in %s", e).isEqualTo(e.expectedText());
     }
   }
 
@@ -38,7 +38,7 @@ class GoldenLookupTest {
   @MethodSource("verbose")
   void verboseLookupsMatchLlvm(Golden.Entry e) throws Exception {
     try (GsymReader r = GsymReader.open(e.gsym())) {
-      assertThat(Golden.verboseText(r, e.file(), e.addresses())).isEqualTo(e.expectedText());
+      assertThat(Golden.verboseText(r, e.file(), e.addresses())).as("verbose lookups in %s", e).isEqualTo(e.expectedText());
     }
   }
 
@@ -46,7 +46,7 @@ class GoldenLookupTest {
   @MethodSource("merged")
   void mergedLookupsMatchLlvm(Golden.Entry e) throws Exception {
     try (GsymReader r = GsymReader.open(e.gsym())) {
-      assertThat(Golden.mergedText(r, e.file(), e.addresses())).isEqualTo(e.expectedText());
+      assertThat(Golden.mergedText(r, e.file(), e.addresses())).as("merged lookups in %s", e).isEqualTo(e.expectedText());
     }
   }
 }

@@ -78,6 +78,8 @@ class LlvmDifferentialTest {
     out.add(Arguments.of("api-merged-callsites-be.gsym", (Writer) p -> mergedCallSites(p, ByteOrder.BIG_ENDIAN)));
     out.add(Arguments.of("api-line-deltas-off4.gsym", (Writer) LlvmDifferentialTest::lineDeltas));
     out.add(Arguments.of("api-odd-rows.gsym", (Writer) LlvmDifferentialTest::oddRows));
+    out.add(Arguments.of("api-kernel-addresses.gsym", (Writer) LlvmDifferentialTest::kernelAddresses));
+    out.add(Arguments.of("api-merged-odd.gsym", (Writer) LlvmDifferentialTest::mergedOdd));
     out.add(Arguments.of("api-bad-file-index.gsym", (Writer) LlvmDifferentialTest::badFileIndex));
     return out.stream();
   }
@@ -276,6 +278,41 @@ class LlvmDifferentialTest {
     save(c, p, ByteOrder.LITTLE_ENDIAN);
   }
 
+  /** Addresses at the top of the 64-bit space (unsigned arithmetic), 4-byte offsets, big endian. */
+  static void kernelAddresses(Path p) throws IOException {
+    GsymCreator c = new GsymCreator();
+    int f = c.insertFile("/k/sched.c");
+    long b = 0xffff_ffff_8100_0000L;
+    int k1 = c.insertString("kfunc");
+    c.addFunctionInfo(fi(b, b + 0x100, k1, rows(b, f, 10, b + 0x80, f, 12),
+        new InlineInfo(List.of(r(b, b + 0x100)), k1, 0, 0, List.of(
+            new InlineInfo(List.of(r(b + 0x10, b + 0x20), r(b + 0x90, b + 0xa0)), c.insertString("kinl"), f, 11,
+                List.of())))));
+    c.addFunctionInfo(new FunctionInfo(r(0xffff_ffff_ff00_0000L, 0xffff_ffff_ff00_0000L), c.insertString("top_zero")));
+    c.addFunctionInfo(fi(0xffff_ffff_fff0_0000L, 0xffff_ffff_fff0_0010L, c.insertString("last"),
+        rows(0xffff_ffff_fff0_0000L, f, 99), null));
+    save(c, p, ByteOrder.BIG_ENDIAN);
+  }
+
+  /**
+   * Merged functions where a child has no line table, a child with a late first row (so the
+   * merged lookup fails for low addresses) and call sites on the primary.
+   */
+  static void mergedOdd(Path p) throws IOException {
+    GsymCreator c = new GsymCreator();
+    int f = c.insertFile("/mo/m.c");
+    int a = c.insertString("prim");
+    FunctionInfo noLines = new FunctionInfo(r(0x100, 0x120), c.insertString("child_nolines"));
+    FunctionInfo late = fi(0x100, 0x120, c.insertString("child_late"), rows(0x110, f, 5), null);
+    CallSiteInfoCollection cs = new CallSiteInfoCollection(List.of(
+        new CallSiteInfo(0x4, CallSiteInfo.EXTERNAL_CALL, List.of(c.insertString("callee.*")))));
+    c.addFunctionInfo(new FunctionInfo(r(0x100, 0x120), a, rows(0x100, f, 1, 0x104, f, 2), null,
+        new MergedFunctionsInfo(List.of(noLines, late)), cs));
+    c.addFunctionInfo(new FunctionInfo(r(0x120, 0x130), c.insertString("after"), null, null,
+        new MergedFunctionsInfo(List.of(new FunctionInfo(r(0x120, 0x130), c.insertString("after2")))), null));
+    save(c, p, ByteOrder.LITTLE_ENDIAN);
+  }
+
   /** Line rows and an inline call file pointing past the end of the file table. */
   static void badFileIndex(Path p) throws IOException {
     GsymCreator c = new GsymCreator();
@@ -372,25 +409,25 @@ class LlvmDifferentialTest {
     writer.write(file);
 
     Run dump = llvm(dir, List.of(name));
-    assertThat(dump.exit()).as("llvm-gsymutil-22 exit for dump of our file").isZero();
+    assertThat(dump.exit()).as("llvm-gsymutil-22 exit for dump of %s", name).isZero();
     List<Long> addrs = addresses(dump.out());
     try (GsymReader r = GsymReader.open(file)) {
-      assertThat(Golden.dump(r)).as("dump").isEqualTo(dump.out());
+      assertThat(Golden.dump(r)).as("%s: dump", name).isEqualTo(dump.out());
 
       List<String> args = addressArgs(addrs);
       args.add(name);
-      assertThat(Golden.lookupText(r, name, addrs)).as("--address")
+      assertThat(Golden.lookupText(r, name, addrs)).as("%s: --address", name)
           .isEqualTo(llvm(dir, args).out());
 
       args = addressArgs(addrs, "--verbose");
       args.add(name);
-      assertThat(Golden.verboseText(r, name, addrs)).as("--verbose --address")
+      assertThat(Golden.verboseText(r, name, addrs)).as("%s: --verbose --address", name)
           .isEqualTo(llvm(dir, args).out());
 
       if (dump.out().contains("Merged FunctionInfos")) {
         args = addressArgs(addrs, "--merged-functions");
         args.add(name);
-        assertThat(Golden.mergedText(r, name, addrs)).as("--merged-functions --address")
+        assertThat(Golden.mergedText(r, name, addrs)).as("%s: --merged-functions --address", name)
             .isEqualTo(llvm(dir, args).out());
       }
     }

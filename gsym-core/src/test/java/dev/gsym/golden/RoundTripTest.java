@@ -33,10 +33,10 @@ class RoundTripTest {
     byte[] ours = Rebuild.rebuild(e.gsym());
     if (!java.util.Arrays.equals(orig, ours)) {
       int i = java.util.Arrays.mismatch(orig, ours);
-      assertThat(hexAround(ours, i)).as("first difference at 0x%x (orig %d bytes, ours %d)", i,
+      assertThat(hexAround(ours, i)).as("%s: first difference at 0x%x (orig %d bytes, ours %d)", e, i,
           orig.length, ours.length).isEqualTo(hexAround(orig, i));
     }
-    assertThat(ours).isEqualTo(orig);
+    assertThat(ours).as("%s rebuilt", e).isEqualTo(orig);
   }
 
   /**

@@ -38,6 +38,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Files written by OUR GsymCreator (every golden file rebuilt, plus API-built files with unusual
  * shapes) are dumped and looked up by the live llvm-gsymutil-22 and by our reader; the texts must
  * be identical. Skipped when llvm-gsymutil-22 is not on PATH (or -Dgsym.llvm.gsymutil=PATH).
+ * -Dgsym.diff.keep=DIR keeps a copy of every file written.
  */
 class LlvmDifferentialTest {
   static final String TOOL = "llvm-gsymutil-22";
@@ -81,6 +82,10 @@ class LlvmDifferentialTest {
     out.add(Arguments.of("api-kernel-addresses.gsym", (Writer) LlvmDifferentialTest::kernelAddresses));
     out.add(Arguments.of("api-merged-odd.gsym", (Writer) LlvmDifferentialTest::mergedOdd));
     out.add(Arguments.of("api-bad-file-index.gsym", (Writer) LlvmDifferentialTest::badFileIndex));
+    for (int seed = 1; seed <= 24; seed++) {
+      int sd = seed;
+      out.add(Arguments.of("api-random-" + seed + ".gsym", (Writer) p -> random(p, sd)));
+    }
     return out.stream();
   }
 
@@ -313,6 +318,122 @@ class LlvmDifferentialTest {
     save(c, p, ByteOrder.LITTLE_ENDIAN);
   }
 
+  /**
+   * Seeded random shapes: byte order, base, UUID length, size-0 and overlapping functions, line
+   * tables with big/negative deltas and file 0 rows, inline trees with multi-range nodes and
+   * CallFile 0, merged functions and call sites.
+   */
+  static void random(Path p, int seed) throws IOException {
+    java.util.Random rnd = new java.util.Random(seed * 7919L);
+    GsymCreator c = new GsymCreator();
+    int nFiles = 1 + rnd.nextInt(6);
+    int[] files = new int[nFiles + 1];
+    for (int i = 1; i <= nFiles; i++) {
+      files[i] = rnd.nextInt(8) == 0 ? c.insertFile("C:\\r\\w" + i + ".c", PathStyle.WINDOWS)
+          : c.insertFile((rnd.nextBoolean() ? "/r/d" + rnd.nextInt(3) + "/" : "") + "f" + i + ".c");
+    }
+    String[] pool = {"alpha", "beta", "gamma", "delta", "_ZN2ns3fooEv", "main", "x", "lambda$1"};
+    if (rnd.nextInt(3) == 0) {
+      byte[] uuid = new byte[1 + rnd.nextInt(20)];
+      rnd.nextBytes(uuid);
+      c.setUUID(uuid);
+    }
+    long addr = switch (rnd.nextInt(4)) {
+      case 0 -> 0x1000L;
+      case 1 -> 0x400000L + rnd.nextInt(0x1000);
+      case 2 -> 0x7f00_0000_0000L;
+      default -> rnd.nextInt(0x100);
+    };
+    if (rnd.nextInt(3) == 0) c.setBaseAddress(Math.max(0, addr - rnd.nextInt(0x100)) & ~0xfL);
+    int nFuncs = 1 + rnd.nextInt(40);
+    for (int i = 0; i < nFuncs; i++) {
+      long start = addr;
+      long size = rnd.nextInt(6) == 0 ? 0 : 1 + rnd.nextInt(rnd.nextInt(8) == 0 ? 0x3000 : 0x80);
+      FunctionInfo f = randomFunction(rnd, c, files, pool, start, size, true);
+      c.addFunctionInfo(f);
+      if (rnd.nextInt(10) == 0 && size > 2) {
+        long s2 = start + 1 + rnd.nextInt((int) size - 1);
+        c.addFunctionInfo(randomFunction(rnd, c, files, pool, s2, 1 + rnd.nextInt(0x40), false));
+      }
+      addr = start + (rnd.nextInt(5) == 0 ? size + rnd.nextInt(0x100) : size);
+      if (rnd.nextInt(20) == 0) addr += 0x1_0000L * (1 + rnd.nextInt(0x100));
+    }
+    save(c, p, rnd.nextBoolean() ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN);
+  }
+
+  static FunctionInfo randomFunction(java.util.Random rnd, GsymCreator c, int[] files, String[] pool,
+      long start, long size, boolean extras) {
+    int name = c.insertString(pool[rnd.nextInt(pool.length)] + (rnd.nextBoolean() ? "" : "_" + rnd.nextInt(50)));
+    LineTable lt = size > 0 && rnd.nextInt(4) != 0 ? randomLines(rnd, files, start, size) : null;
+    InlineInfo ii = null;
+    if (size > 1 && rnd.nextInt(3) == 0) {
+      ii = new InlineInfo(List.of(r(start, start + size)), name, 0, 0,
+          randomInlineChildren(rnd, c, files, pool, List.of(r(start, start + size)), 0));
+    }
+    MergedFunctionsInfo merged = null;
+    CallSiteInfoCollection cs = null;
+    if (extras && size > 0 && rnd.nextInt(8) == 0) {
+      List<FunctionInfo> kids = new ArrayList<>();
+      int n = 1 + rnd.nextInt(3);
+      for (int k = 0; k < n; k++) kids.add(randomFunction(rnd, c, files, pool, start, size, false));
+      merged = new MergedFunctionsInfo(kids);
+    }
+    if (extras && size > 0 && rnd.nextInt(6) == 0) {
+      List<CallSiteInfo> sites = new ArrayList<>();
+      TreeSet<Long> offs = new TreeSet<>();
+      int n = 1 + rnd.nextInt(4);
+      for (int k = 0; k < n; k++) offs.add((long) rnd.nextInt((int) size + 1));
+      for (long o : offs) {
+        List<Integer> rx = new ArrayList<>();
+        for (int k = rnd.nextInt(3); k > 0; k--) rx.add(c.insertString(pool[rnd.nextInt(pool.length)] + ".*"));
+        sites.add(new CallSiteInfo(o, rnd.nextInt(4), rx));
+      }
+      cs = new CallSiteInfoCollection(sites);
+    }
+    return new FunctionInfo(r(start, start + size), name, lt, ii, merged, cs);
+  }
+
+  static LineTable randomLines(java.util.Random rnd, int[] files, long start, long size) {
+    List<LineEntry> rows = new ArrayList<>();
+    long a = start + (rnd.nextInt(6) == 0 ? rnd.nextInt((int) size) : 0);
+    int line = 1 + rnd.nextInt(200);
+    int n = 1 + rnd.nextInt(12);
+    for (int k = 0; k < n && a < start + size; k++) {
+      int file = rnd.nextInt(15) == 0 ? 0 : files[1 + rnd.nextInt(files.length - 1)];
+      rows.add(new LineEntry(a, file, line));
+      a += rnd.nextInt(4) == 0 ? 0 : rnd.nextInt(rnd.nextInt(5) == 0 ? 300 : 12);
+      line += switch (rnd.nextInt(6)) {
+        case 0 -> -rnd.nextInt(Math.min(line, 40));
+        case 1 -> rnd.nextInt(100000);
+        default -> rnd.nextInt(8);
+      };
+      if (line < 0) line = 0;
+    }
+    return new LineTable(rows);
+  }
+
+  static List<InlineInfo> randomInlineChildren(java.util.Random rnd, GsymCreator c, int[] files,
+      String[] pool, List<AddressRange> parent, int depth) {
+    List<InlineInfo> kids = new ArrayList<>();
+    if (depth >= 4) return kids;
+    int n = rnd.nextInt(depth == 0 ? 4 : 3);
+    for (int k = 0; k < n; k++) {
+      List<AddressRange> ranges = new ArrayList<>();
+      for (AddressRange pr : parent) {
+        if (pr.size() < 2 || rnd.nextInt(3) == 0) continue;
+        long s = pr.start() + rnd.nextInt((int) Math.min(pr.size() - 1, 1 << 20));
+        long e = s + 1 + rnd.nextInt((int) Math.min(pr.end() - s, 1 << 20));
+        ranges.add(r(s, Math.min(e, pr.end())));
+      }
+      if (ranges.isEmpty()) continue;
+      int callFile = rnd.nextInt(8) == 0 ? 0 : files[1 + rnd.nextInt(files.length - 1)];
+      InlineInfo probe = new InlineInfo(ranges, 0, 0, 0, List.of());
+      kids.add(new InlineInfo(ranges, c.insertString(pool[rnd.nextInt(pool.length)]), callFile,
+          rnd.nextInt(500), randomInlineChildren(rnd, c, files, pool, probe.ranges(), depth + 1)));
+    }
+    return kids;
+  }
+
   /** Line rows and an inline call file pointing past the end of the file table. */
   static void badFileIndex(Path p) throws IOException {
     GsymCreator c = new GsymCreator();
@@ -407,6 +528,11 @@ class LlvmDifferentialTest {
     Path dir = Files.createDirectories(tmp.resolve("d-" + name));
     Path file = dir.resolve(name);
     writer.write(file);
+    String keep = System.getProperty("gsym.diff.keep"); // debugging: keep the files we wrote
+    if (keep != null && !keep.isEmpty()) {
+      Files.createDirectories(Path.of(keep));
+      Files.copy(file, Path.of(keep, name), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
 
     Run dump = llvm(dir, List.of(name));
     assertThat(dump.exit()).as("llvm-gsymutil-22 exit for dump of %s", name).isZero();

@@ -45,11 +45,6 @@ final class Golden {
       return out;
     }
 
-    /** True for files produced by llvm (all files in gsym/ and vectors/). */
-    boolean llvmWritten() {
-      return true;
-    }
-
     @Override
     public String toString() {
       return dir + "/" + file;

@@ -7,7 +7,6 @@ import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import dev.gsym.write.PathStyle;
 import java.io.IOException;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,9 +67,5 @@ final class Rebuild {
     for (int i = 0; i < r.numFunctions(); i++) c.addFunctionInfo(r.functionInfoAtIndex(i));
     c.finalize(Diagnostics.silent());
     return c;
-  }
-
-  static ByteOrder order(GsymReader r) {
-    return r.byteOrder();
   }
 }

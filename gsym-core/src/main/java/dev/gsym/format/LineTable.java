@@ -108,7 +108,8 @@ public record LineTable(List<LineEntry> rows) {
   /**
    * The last row whose address is at most {@code addr} (LLVM 22 semantics).
    *
-   * @throws LookupException "address 0x… is not in the line table" when no row qualifies
+   * @throws LookupException "address 0x… is not in the line table" when no row qualifies, or
+   *     when that row has file index 0 (LLVM's LineEntry::isValid is {@code File != 0})
    */
   public static LineEntry lookup(Cursor c, long base, long addr) {
     long[] best = {0, 0, 0};
@@ -121,7 +122,7 @@ public record LineTable(List<LineEntry> rows) {
       found[0] = true;
       return true;
     });
-    if (!found[0]) throw new LookupException("address " + Hex.hex(addr) + " is not in the line table");
+    if (!found[0] || best[1] == 0) throw new LookupException("address " + Hex.hex(addr) + " is not in the line table");
     return new LineEntry(best[0], (int) best[1], (int) best[2]);
   }
 

@@ -8,11 +8,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code gsymutil dump FILE...}: the same as {@code gsymutil FILE...}. */
-@Command(name = "dump", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(name = "dump",
     description = "Dump GSYM files (header, tables, strings and every FunctionInfo), as llvm-gsymutil"
         + " FILE... does.")
 final class DumpCommand implements Callable<Integer> {
   private final Session session;
+
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help and exit.")
+  boolean help;
 
   @Option(names = "--verbose", description = "On errors, also print the stack trace.")
   boolean verbose;

@@ -53,6 +53,11 @@ public final class GsymUtil {
     Session session = new Session(in, w, err);
     int status;
     try {
+      String grouped = badShortOptionGroup(args);
+      if (grouped != null) {
+        err.println(grouped);
+        return 1;
+      }
       CommandLine cl = commandLine(session);
       cl.setOut(new PrintWriter(w, false));
       cl.setErr(new PrintWriter(err, true));
@@ -67,6 +72,28 @@ public final class GsymUtil {
       status = 1;
     }
     return status;
+  }
+
+  /**
+   * llvm parses "-abc" as the grouped short options -a -b -c and reports the first unknown one;
+   * picocli would take unknown trailing letters as a positional argument.
+   */
+  static String badShortOptionGroup(String[] args) {
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      if (a.equals("--") || a.equals("dump") || a.equals("lookup")) return null;
+      if (a.equals("--address") || a.equals("--lookup") || a.equals("--merged-functions-filter")) {
+        i++;
+        continue;
+      }
+      if (a.length() > 2 && a.charAt(0) == '-' && a.charAt(1) != '-') {
+        for (int j = 1; j < a.length(); j++) {
+          char c = a.charAt(j);
+          if (c != 'h' && c != 'v') return "unknown argument '-" + c + "'";
+        }
+      }
+    }
+    return null;
   }
 
   static CommandLine commandLine(Session session) {

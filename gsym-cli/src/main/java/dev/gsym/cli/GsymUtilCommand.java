@@ -23,24 +23,27 @@ import picocli.CommandLine.Parameters;
     usageHelpAutoWidth = true,
     synopsisHeading = "Usage:%n",
     customSynopsis = {
-        "  gsymutil [--dump] [--verbose] FILE...                    dump GSYM files",
-        "  gsymutil --address ADDR [--address ADDR]... [--verbose]",
-        "           [--merged-functions [--merged-functions-filter=REGEX]...] FILE...",
-        "                                                           look addresses up in each FILE",
+        "  gsymutil [--dump] [--verbose] FILE...",
+        "  gsymutil --address=ADDR... [--verbose] [--merged-functions",
+        "           [--merged-functions-filter=REGEX]...] FILE...",
         "  gsymutil --addresses-from-stdin [--verbose] [--merged-functions ...]",
-        "                                                           look up '<addr> <gsym-path>' lines",
         "  gsymutil dump [--verbose] FILE...",
-        "  gsymutil lookup [--verbose] [--merged-functions ...] -f FILE [-f FILE]... ADDR...",
-        "  gsymutil (-h | --help | -v | --version)",
+        "  gsymutil lookup [--verbose] [--merged-functions ...] -f FILE... ADDR...",
+        "  gsymutil -h | --help | -v | --version",
     },
     description = {
         "",
-        "Dumps GSYM files and symbolicates addresses with them; output is identical to"
-            + " llvm-gsymutil's (LLVM 22).",
+        "Dumps GSYM files and symbolicates addresses with them, with the output of"
+            + " llvm-gsymutil (LLVM 22). Files given without an address are dumped;"
+            + " --address (alias --lookup) looks every address up in every FILE;"
+            + " --addresses-from-stdin reads '<addr> <gsym-path>' lines and prints each result"
+            + " followed by an empty line. The dump and lookup commands are the same as"
+            + " the first two forms (name a file called dump or lookup as ./dump).",
         "Addresses use C notation: 0x/0X hex, 0b binary, leading 0 octal, otherwise decimal.",
         "Lookups that fail print an 'error:' line and do not change the exit status; unreadable or"
             + " invalid files and bad arguments exit with status 1.",
     },
+    parameterListHeading = "%nArguments:%n",
     optionListHeading = "%nOptions:%n",
     commandListHeading = "%nCommands:%n")
 final class GsymUtilCommand implements Callable<Integer> {

@@ -12,12 +12,15 @@ import picocli.CommandLine.Parameters;
  * {@code gsymutil lookup -f FILE ADDR...}: the same output as
  * {@code gsymutil --address ADDR... FILE}.
  */
-@Command(name = "lookup", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(name = "lookup",
     sortOptions = false,
     description = "Look addresses up in GSYM files; prints what llvm-gsymutil --address ADDR... FILE"
         + " prints (a 'Looking up addresses in' header per file).")
 final class LookupCommand implements Callable<Integer> {
   private final Session session;
+
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help and exit.")
+  boolean help;
 
   @Option(names = {"-f", "--file"}, paramLabel = "FILE", required = true,
       description = "GSYM file to look the addresses up in. Repeatable.")

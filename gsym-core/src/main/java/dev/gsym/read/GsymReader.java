@@ -120,8 +120,8 @@ public final class GsymReader implements AutoCloseable {
   private Cursor record(int index) {
     long at = infoOffsets.get(index);
     if (at >= file.size()) {
-      throw file.error(infoOffsets.offset() + 4L * index,
-          "FunctionInfo offset " + Hex.hex32(at) + " is past the end of the file");
+      // llvm-gsymutil's wording, e.g. "invalid address info offset 0x164"
+      throw file.error(infoOffsets.offset() + 4L * index, "invalid address info offset " + Hex.hex(at));
     }
     return file.cursor(at);
   }
@@ -167,7 +167,7 @@ public final class GsymReader implements AutoCloseable {
       int index = indexForAddress(addr);
       return lookupInRecord(record(index), functionAddress(index), addr, null);
     } catch (GsymFormatException e) {
-      throw new LookupException(e.getMessage());
+      throw new LookupException(e.detail());
     }
   }
 
@@ -189,7 +189,7 @@ public final class GsymReader implements AutoCloseable {
       }
       return results;
     } catch (GsymFormatException e) {
-      throw new LookupException(e.getMessage());
+      throw new LookupException(e.detail());
     }
   }
 

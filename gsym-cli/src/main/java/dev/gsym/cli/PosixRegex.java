@@ -82,7 +82,7 @@ final class PosixRegex {
           out.append(c);
           i++;
         }
-        case '^', '$' -> {
+        case '^', '$', '.' -> {
           out.append(c);
           atomSeen = true;
           i++;

@@ -54,7 +54,7 @@ class BadInputTest {
 
   @Test
   void truncatedFiles() throws Exception {
-    for (Path p : truncations(5, VECTORS)) {
+    for (Path p : truncations(9, VECTORS)) {
       CliRun dump = CliRun.run(p.toString());
       assertWellBehaved(dump, p);
       String[] args = Arrays.copyOf(LOOKUP, LOOKUP.length + 1);
@@ -121,7 +121,7 @@ class BadInputTest {
   void truncatedDumpsMatchLlvm() throws Exception {
     Path exe = LlvmDifferentialTest.llvmExecutable();
     org.junit.jupiter.api.Assumptions.assumeTrue(exe != null, "llvm-gsymutil-22 is not on PATH");
-    for (Path p : truncations(11, Arrays.stream(VECTORS).filter(v -> !v.equals("B.gsym"))
+    for (Path p : truncations(23, Arrays.stream(VECTORS).filter(v -> !v.equals("B.gsym"))
         .toArray(String[]::new))) {
       Process proc = new ProcessBuilder(exe.toString(), p.toString())
           .redirectError(ProcessBuilder.Redirect.DISCARD).redirectInput(new File("/dev/null")).start();

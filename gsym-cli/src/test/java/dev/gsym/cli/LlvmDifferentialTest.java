@@ -174,6 +174,19 @@ class LlvmDifferentialTest {
     }
     tests.add(dynamicTest("all files: --addresses-from-stdin interleaved",
         () -> compare(exe, mixed.toString(), List.of("--addresses-from-stdin"))));
+    // filter expressions (POSIX ERE as llvm::Regex reads them, invalid ones match nothing), each
+    // over every file in one run
+    List<Long> union = new ArrayList<>();
+    for (Path file : files) union.addAll(interestingAddresses(file));
+    for (String re : new String[] {"_b$", "^.wice", "[[:digit:]]", "\\w", "a{x", "[]a]", "(w)\\1",
+        "", "[", "*a", "a||b", "o{1,2}", "^(top|merged_.*)$", "[^a-m]", ".", "\\.", "[a-]", "[-_]",
+        "[[:upper:]]", "^_+[a-z]"}) {
+      List<String> head = new ArrayList<>(List.of("--merged-functions", "--merged-functions-filter=" + re));
+      List<Long> addrs = union.stream().distinct().toList();
+      List<String> a = args(head, addrs, files.getFirst().toString());
+      for (Path file : files.subList(1, files.size())) a.add(file.toString());
+      tests.add(dynamicTest("all files: --merged-functions-filter=" + re, () -> compare(exe, "", a)));
+    }
     tests.add(dynamicTest("all files: dumped in one run",
         () -> compare(exe, "", files.stream().map(Path::toString).toList())));
     return tests.stream();

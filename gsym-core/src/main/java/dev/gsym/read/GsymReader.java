@@ -141,8 +141,12 @@ public final class GsymReader implements AutoCloseable {
     long first = addresses.get(i);
     while (i > 0 && addresses.get(i - 1) == first) i--;
     long start = base + first;
-    for (int j = i; j < addresses.count() && addresses.get(j) == first; j++) {
-      long size = record(j).u32();
+    for (int j = i; j < addresses.count(); j++) {
+      // As llvm: the record is fetched (and its offset validated) before the start address is
+      // compared, and a size that cannot be read (fewer than 4 bytes left) reads as 0.
+      Cursor c = record(j);
+      if (addresses.get(j) != first) break;
+      long size = c.has(4) ? c.u32() : 0;
       if (size == 0 || Long.compareUnsigned(addr - start, size) < 0) return j;
     }
     throw notInGsym(addr);
@@ -195,12 +199,26 @@ public final class GsymReader implements AutoCloseable {
 
   /** LLVM's FunctionInfo::lookup over an encoded record. */
   private LookupResult lookupInRecord(Cursor c, long start, long addr, Cursor[] mergedOut) {
-    if (!c.has(8)) throw new LookupException("FunctionInfo data is truncated");
-    long size = c.u32();
-    int nameStrp = c.s32();
+    // llvm's DataExtractor reads 0 (without advancing) where fewer than 4 bytes remain, and the
+    // lookup stops only if nothing at all follows the size; checked against llvm-gsymutil-22 on
+    // truncated files
+    long read = 0;
+    long size = 0;
+    if (c.has(4)) {
+      size = c.u32();
+      read = 4;
+    }
     AddressRange range = new AddressRange(start, start + size);
     if (size > 0 && !range.contains(addr)) throw notInGsym(addr);
-    if (nameStrp == 0) throw new LookupException(Hex.hex32(4) + ": invalid FunctionInfo Name value 0x0");
+    if (!c.has(1)) throw new LookupException("FunctionInfo data is truncated");
+    int nameStrp = 0;
+    if (c.has(4)) {
+      nameStrp = c.s32();
+      read += 4;
+    }
+    if (nameStrp == 0) {
+      throw new LookupException(Hex.hex32(read - 4) + ": invalid FunctionInfo Name value 0x00000000");
+    }
     String funcName = strings.get(nameStrp);
     LineEntry row = null;
     Cursor inline = null;

@@ -28,4 +28,29 @@ class TruncatedRecordLookupTest {
     assertThat(sb.toString())
         .contains("FunctionInfo @ 0x00000164: FunctionInfo:invalid address info offset 0x164\n");
   }
+
+  private static String lookupError(String vector, int length, long addr) throws Exception {
+    byte[] whole = Files.readAllBytes(TestData.path("vectors", vector));
+    GsymReader r = GsymReader.of(Arrays.copyOf(whole, length), vector + "-" + length);
+    try {
+      return r.lookup(addr).toString();
+    } catch (LookupException e) {
+      return e.getMessage();
+    }
+  }
+
+  /** Records cut short: the messages llvm-gsymutil-22 prints for the same truncated files. */
+  @Test
+  void llvmMessagesForTruncatedRecords() throws Exception {
+    // exactly the size is left
+    assertThat(lookupError("E.gsym", 140, 0x1141)).isEqualTo("FunctionInfo data is truncated");
+    // less than the size is left: size and name read as 0, offset 0 - 4 wraps
+    assertThat(lookupError("A.gsym", 245, 0x1141))
+        .isEqualTo("0xfffffffffffffffc: invalid FunctionInfo Name value 0x00000000");
+    // part of the name is left
+    assertThat(lookupError("B.gsym", 90, 0x401005))
+        .isEqualTo("0x00000000: invalid FunctionInfo Name value 0x00000000");
+    // the following entry's record is fetched before its start address is compared
+    assertThat(lookupError("E.gsym", 168, 0x2008)).isEqualTo("invalid address info offset 0xbc");
+  }
 }

@@ -40,8 +40,7 @@ final class Modes {
   static int dump(Session s, List<String> files) {
     for (String path : files) {
       try (GsymReader gsym = s.open(path)) {
-        gsym.dump(s.sb);
-        s.emit();
+        gsym.dump(s.sb, sb -> s.emit()); // streamed in 64 KiB pieces
       } catch (GsymFormatException e) {
         s.sb.setLength(0);
         throw Session.fileError(path, e.detail(), e);

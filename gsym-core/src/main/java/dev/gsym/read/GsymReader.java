@@ -28,6 +28,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Reads a GSYM file through a memory mapping. Opening validates the header and the bounds of every
@@ -284,6 +285,16 @@ public final class GsymReader implements AutoCloseable {
 
   /** The whole-file dump, byte-identical to {@code llvm-gsymutil FILE}. */
   public void dump(StringBuilder sb) {
+    dump(sb, null);
+  }
+
+  /**
+   * The whole-file dump, handing {@code sb} to {@code drain} whenever it holds 64 KiB or more (and
+   * before returning) so that large files are dumped with bounded memory; {@code drain} is expected
+   * to write out and clear the buffer. With a null {@code drain}, everything is appended to
+   * {@code sb}.
+   */
+  public void dump(StringBuilder sb, Consumer<StringBuilder> drain) {
     header.dump(sb);
     sb.append('\n');
     addresses.dump(sb, header.baseAddress());
@@ -305,7 +316,9 @@ public final class GsymReader implements AutoCloseable {
         continue;
       }
       dump(sb, fi, 0);
+      if (drain != null && sb.length() >= 1 << 16) drain.accept(sb);
     }
+    if (drain != null) drain.accept(sb);
   }
 
   /** One FunctionInfo with resolved names and paths, as in llvm-gsymutil's dump. */

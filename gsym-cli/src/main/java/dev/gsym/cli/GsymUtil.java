@@ -101,6 +101,7 @@ public final class GsymUtil {
     cl.addSubcommand("dump", new CommandLine(new DumpCommand(session)));
     cl.addSubcommand("lookup", new CommandLine(new LookupCommand(session)));
     cl.setOverwrittenOptionsAllowed(true);
+    cl.setAllowOptionsAsOptionParameters(true); // llvm takes the next argument as the value, whatever it is
     cl.setParameterExceptionHandler((ex, a) -> parameterError(session, ex));
     cl.setExecutionExceptionHandler((ex, c, parseResult) -> executionError(session, ex));
     return cl;

@@ -279,6 +279,13 @@ class VectorTranscriptTest {
     assertRun(CliRun.run("--address", "zz", "--address", "yy", f), 1, "",
         "gsymutil: for the --address option: 'zz' value invalid for uint argument!\n");
     assertRun(CliRun.run(f, "--address"), 1, "", "--address: missing argument\n");
+    // like llvm, the next argument is the value even if it looks like an option
+    assertRun(CliRun.run("--address", "--verbose", f), 1, "",
+        "gsymutil: for the --address option: '--verbose' value invalid for uint argument!\n");
+    String g = v("t3gm.gsym");
+    assertRun(CliRun.run("--merged-functions", "--merged-functions-filter", "--verbose", "--address",
+        "0x6c0", g), 0, "Looking up addresses in \"" + g + "\":\n"
+        + "Found 0 functions at address 0x00000000000006c0:\n", "");
   }
 
   @Test

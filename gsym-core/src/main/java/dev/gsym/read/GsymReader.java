@@ -28,6 +28,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Reads a GSYM file through a memory mapping. Opening validates the header and the bounds of every
@@ -120,8 +121,8 @@ public final class GsymReader implements AutoCloseable {
   private Cursor record(int index) {
     long at = infoOffsets.get(index);
     if (at >= file.size()) {
-      throw file.error(infoOffsets.offset() + 4L * index,
-          "FunctionInfo offset " + Hex.hex32(at) + " is past the end of the file");
+      // llvm-gsymutil's wording, e.g. "invalid address info offset 0x164"
+      throw file.error(infoOffsets.offset() + 4L * index, "invalid address info offset " + Hex.hex(at));
     }
     return file.cursor(at);
   }
@@ -141,8 +142,12 @@ public final class GsymReader implements AutoCloseable {
     long first = addresses.get(i);
     while (i > 0 && addresses.get(i - 1) == first) i--;
     long start = base + first;
-    for (int j = i; j < addresses.count() && addresses.get(j) == first; j++) {
-      long size = record(j).u32();
+    for (int j = i; j < addresses.count(); j++) {
+      // As llvm: the record is fetched (and its offset validated) before the start address is
+      // compared, and a size that cannot be read (fewer than 4 bytes left) reads as 0.
+      Cursor c = record(j);
+      if (addresses.get(j) != first) break;
+      long size = c.has(4) ? c.u32() : 0;
       if (size == 0 || Long.compareUnsigned(addr - start, size) < 0) return j;
     }
     throw notInGsym(addr);
@@ -167,7 +172,7 @@ public final class GsymReader implements AutoCloseable {
       int index = indexForAddress(addr);
       return lookupInRecord(record(index), functionAddress(index), addr, null);
     } catch (GsymFormatException e) {
-      throw new LookupException(e.getMessage());
+      throw new LookupException(e.detail());
     }
   }
 
@@ -189,18 +194,32 @@ public final class GsymReader implements AutoCloseable {
       }
       return results;
     } catch (GsymFormatException e) {
-      throw new LookupException(e.getMessage());
+      throw new LookupException(e.detail());
     }
   }
 
   /** LLVM's FunctionInfo::lookup over an encoded record. */
   private LookupResult lookupInRecord(Cursor c, long start, long addr, Cursor[] mergedOut) {
-    if (!c.has(8)) throw new LookupException("FunctionInfo data is truncated");
-    long size = c.u32();
-    int nameStrp = c.s32();
+    // llvm's DataExtractor reads 0 (without advancing) where fewer than 4 bytes remain, and the
+    // lookup stops only if nothing at all follows the size; checked against llvm-gsymutil-22 on
+    // truncated files
+    long read = 0;
+    long size = 0;
+    if (c.has(4)) {
+      size = c.u32();
+      read = 4;
+    }
     AddressRange range = new AddressRange(start, start + size);
     if (size > 0 && !range.contains(addr)) throw notInGsym(addr);
-    if (nameStrp == 0) throw new LookupException(Hex.hex32(4) + ": invalid FunctionInfo Name value 0x0");
+    if (!c.has(1)) throw new LookupException("FunctionInfo data is truncated");
+    int nameStrp = 0;
+    if (c.has(4)) {
+      nameStrp = c.s32();
+      read += 4;
+    }
+    if (nameStrp == 0) {
+      throw new LookupException(Hex.hex32(read - 4) + ": invalid FunctionInfo Name value 0x00000000");
+    }
     String funcName = strings.get(nameStrp);
     LineEntry row = null;
     Cursor inline = null;
@@ -266,16 +285,16 @@ public final class GsymReader implements AutoCloseable {
 
   /** The whole-file dump, byte-identical to {@code llvm-gsymutil FILE}. */
   public void dump(StringBuilder sb) {
-    try {
-      dump((Appendable) sb);
-    } catch (IOException e) {
-      throw new AssertionError(e); // StringBuilder does not throw
-    }
+    dump(sb, null);
   }
 
-  /** Streams the whole-file dump to {@code out} in chunks, so large files need little memory. */
-  public void dump(Appendable out) throws IOException {
-    StringBuilder sb = new StringBuilder(1 << 16);
+  /**
+   * The whole-file dump, handing {@code sb} to {@code drain} whenever it holds 64 KiB or more (and
+   * before returning) so that large files are dumped with bounded memory; {@code drain} is expected
+   * to write out and clear the buffer. With a null {@code drain}, everything is appended to
+   * {@code sb}.
+   */
+  public void dump(StringBuilder sb, Consumer<StringBuilder> drain) {
     header.dump(sb);
     sb.append('\n');
     addresses.dump(sb, header.baseAddress());
@@ -287,10 +306,6 @@ public final class GsymReader implements AutoCloseable {
     strings.dump(sb);
     sb.append('\n');
     for (int i = 0; i < addresses.count(); i++) {
-      if (sb.length() >= 1 << 16) {
-        out.append(sb);
-        sb.setLength(0);
-      }
       sb.append("FunctionInfo @ ");
       Hex.append(sb, infoOffsets.get(i), 8).append(": ");
       FunctionInfo fi;
@@ -301,8 +316,9 @@ public final class GsymReader implements AutoCloseable {
         continue;
       }
       dump(sb, fi, 0);
+      if (drain != null && sb.length() >= 1 << 16) drain.accept(sb);
     }
-    out.append(sb);
+    if (drain != null) drain.accept(sb);
   }
 
   /** One FunctionInfo with resolved names and paths, as in llvm-gsymutil's dump. */

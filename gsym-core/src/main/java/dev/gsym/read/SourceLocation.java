@@ -9,9 +9,15 @@ import dev.gsym.format.FileTable;
  * @param dir directory of the source file ("" if none)
  * @param base base name of the source file ("" if none)
  * @param line source line (unsigned 32-bit)
- * @param offset byte offset of the address from the start of the function or inlined range
+ * @param offset byte offset of the address from the start of the function or inlined range; an
+ *     unsigned 32-bit value as in LLVM (larger differences wrap, e.g. for addresses far above a
+ *     size-0 function)
  */
 public record SourceLocation(String name, String dir, String base, int line, long offset) {
+
+  public SourceLocation {
+    offset &= 0xFFFF_FFFFL; // llvm's SourceLocation::Offset is a uint32_t
+  }
 
   /** True if the location has a file. */
   public boolean hasFile() {

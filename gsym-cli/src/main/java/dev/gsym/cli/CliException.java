@@ -1,0 +1,26 @@
+package dev.gsym.cli;
+
+/**
+ * Ends the command with {@code exitCode} after printing {@code message} (one line, no stack trace)
+ * on stderr, or on stdout where llvm-gsymutil prints that error on stdout.
+ */
+final class CliException extends RuntimeException {
+  final int exitCode;
+  final boolean toStdout;
+
+  CliException(String message, int exitCode, boolean toStdout, Throwable cause) {
+    super(message, cause, false, false);
+    this.exitCode = exitCode;
+    this.toStdout = toStdout;
+  }
+
+  /** An error reported on stderr with exit status 1. */
+  static CliException stderr(String message) {
+    return new CliException(message, 1, false, null);
+  }
+
+  /** An error llvm-gsymutil reports on stdout, with exit status 1. */
+  static CliException stdout(String message) {
+    return new CliException(message, 1, true, null);
+  }
+}

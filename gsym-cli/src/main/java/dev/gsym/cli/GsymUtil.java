@@ -1,0 +1,216 @@
+package dev.gsym.cli;
+
+import java.io.BufferedWriter;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.InputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.MissingParameterException;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.UnmatchedArgumentException;
+
+/**
+ * {@code gsymutil}: dumps GSYM files and looks addresses up in them with llvm-gsymutil-22's exact
+ * output, error messages and exit codes. {@link #run} is the whole program and can be called
+ * in-process; {@link #main} only connects it to the process streams.
+ */
+public final class GsymUtil {
+  /** The name printed where llvm-gsymutil prints its argv[0]. */
+  static final String TOOL_NAME = "gsymutil";
+
+  private GsymUtil() {}
+
+  public static void main(String[] args) {
+    PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false,
+        StandardCharsets.UTF_8);
+    PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true,
+        StandardCharsets.UTF_8);
+    int status = run(args, System.in, out, err);
+    out.flush();
+    err.flush();
+    System.exit(status);
+  }
+
+  /**
+   * Runs gsymutil with {@code args}, reading stdin from {@code in}. Stdout text is written to
+   * {@code out} through one buffered UTF-8 writer; diagnostics go to {@code err}. Never throws.
+   *
+   * @return the exit status
+   */
+  public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+    Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+    Session session = new Session(in, w, err);
+    int status;
+    try {
+      String grouped = badShortOptionGroup(args);
+      if (grouped != null) {
+        err.println(grouped);
+        return 1;
+      }
+      CommandLine cl = commandLine(session);
+      cl.setOut(new PrintWriter(w, false));
+      cl.setErr(new PrintWriter(err, true));
+      status = cl.execute(args);
+    } catch (RuntimeException | Error e) {
+      status = internalError(session, e);
+    }
+    try {
+      session.flush();
+    } catch (UncheckedIOException e) {
+      err.println(TOOL_NAME + ": error writing output: " + e.getCause().getMessage());
+      status = 1;
+    }
+    return status;
+  }
+
+  /**
+   * llvm parses "-abc" as the grouped short options -a -b -c and reports the first unknown one;
+   * picocli would take unknown trailing letters as a positional argument.
+   */
+  static String badShortOptionGroup(String[] args) {
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      if (a.equals("--") || a.equals("dump") || a.equals("lookup")) return null;
+      if (a.equals("--address") || a.equals("--lookup") || a.equals("--merged-functions-filter")) {
+        i++;
+        continue;
+      }
+      if (a.length() > 2 && a.charAt(0) == '-' && a.charAt(1) != '-') {
+        for (int j = 1; j < a.length(); j++) {
+          char c = a.charAt(j);
+          if (c != 'h' && c != 'v') return "unknown argument '-" + c + "'";
+        }
+      }
+    }
+    return null;
+  }
+
+  static CommandLine commandLine(Session session) {
+    CommandLine cl = new CommandLine(new GsymUtilCommand(session));
+    cl.addSubcommand("dump", new CommandLine(new DumpCommand(session)));
+    cl.addSubcommand("lookup", new CommandLine(new LookupCommand(session)));
+    cl.setOverwrittenOptionsAllowed(true);
+    cl.setAllowOptionsAsOptionParameters(true); // llvm takes the next argument as the value, whatever it is
+    cl.setParameterExceptionHandler((ex, a) -> parameterError(session, ex));
+    cl.setExecutionExceptionHandler((ex, c, parseResult) -> executionError(session, ex));
+    return cl;
+  }
+
+  private static int executionError(Session session, Exception ex) {
+    if (ex instanceof CliException e) {
+      if (e.toStdout) {
+        session.sb.setLength(0);
+        session.sb.append(e.getMessage()).append('\n');
+        session.emit();
+        return e.exitCode;
+      }
+      session.flush();
+      session.err.println(e.getMessage());
+      if (session.verbose && e.getCause() != null) e.getCause().printStackTrace(session.err);
+      return e.exitCode;
+    }
+    return internalError(session, ex);
+  }
+
+  private static int internalError(Session session, Throwable e) {
+    try {
+      session.flush();
+    } catch (RuntimeException ignored) {
+      // report the original problem
+    }
+    session.err.println(TOOL_NAME + ": error: " + e);
+    if (session.verbose) e.printStackTrace(session.err);
+    else LoggerFactory.getLogger(GsymUtil.class).debug("internal error", e);
+    return 1;
+  }
+
+  /** Command-line errors, worded like llvm's OptTable where llvm has the same option. */
+  private static int parameterError(Session session, ParameterException ex) {
+    String msg;
+    if (ex instanceof UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
+      msg = unknownArgument(u.getUnmatched().getFirst(), ex.getCommandLine());
+    } else if (ex instanceof MissingParameterException m && isOptionMissingValue(m)) {
+      msg = ((OptionSpec) m.getMissing().getFirst()).longestName() + ": missing argument";
+    } else {
+      msg = TOOL_NAME + ": " + ex.getMessage();
+    }
+    session.flush();
+    session.err.println(msg);
+    return 1;
+  }
+
+  private static boolean isOptionMissingValue(MissingParameterException m) {
+    List<ArgSpec> missing = m.getMissing();
+    return missing != null && !missing.isEmpty() && missing.getFirst() instanceof OptionSpec o
+        && o.arity().min() > 0 && !o.required();
+  }
+
+  /** llvm's "unknown argument 'X'" with its "did you mean" suggestion (OptTable::findNearest). */
+  static String unknownArgument(String arg, CommandLine cl) {
+    if (arg.startsWith("-") && !arg.startsWith("--") && arg.length() > 2) {
+      // grouped short options: the first character that is not a known flag is reported
+      for (int i = 1; i < arg.length(); i++) {
+        char c = arg.charAt(i);
+        if (!cl.getCommandSpec().optionsMap().containsKey("-" + c)) return "unknown argument '-" + c + "'";
+      }
+    }
+    List<String> candidates = new ArrayList<>();
+    for (OptionSpec o : cl.getCommandSpec().options()) {
+      for (String name : o.names()) {
+        if (!name.startsWith("--") || name.length() - 2 < 4) continue;
+        candidates.add(name);
+        if (o.arity().max() > 0) candidates.add(name + "=");
+      }
+    }
+    int best = Integer.MAX_VALUE;
+    String nearest = null;
+    for (String cand : candidates) {
+      boolean delim = cand.endsWith("=");
+      String normalized = arg;
+      String rhs = "";
+      if (delim) {
+        int eq = arg.indexOf('=');
+        if (eq >= 0) {
+          normalized = arg.substring(0, eq + 1);
+          rhs = arg.substring(eq + 1);
+        }
+      }
+      int d = editDistance(cand, normalized);
+      if (rhs.isEmpty() && delim) d++;
+      if (d < best) {
+        best = d;
+        nearest = cand + rhs;
+      }
+    }
+    if (nearest == null || best > 1) return "unknown argument '" + arg + "'";
+    return "unknown argument '" + arg + "', did you mean '" + nearest + "'?";
+  }
+
+  static int editDistance(String a, String b) {
+    int[] prev = new int[b.length() + 1];
+    int[] cur = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) prev[j] = j;
+    for (int i = 1; i <= a.length(); i++) {
+      cur[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        cur[j] = Math.min(sub, Math.min(prev[j], cur[j - 1]) + 1);
+      }
+      int[] t = prev;
+      prev = cur;
+      cur = t;
+    }
+    return prev[b.length()];
+  }
+}

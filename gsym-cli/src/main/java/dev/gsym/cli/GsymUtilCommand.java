@@ -1,0 +1,101 @@
+package dev.gsym.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * The top-level command, spelled like llvm-gsymutil: positional files are dumped, {@code --address}
+ * looks addresses up in every file, {@code --addresses-from-stdin} reads {@code <addr> <path>} lines.
+ *
+ * <p>Each way of using the tool is a <em>mode</em> chosen in {@link #call()} from the options given;
+ * a future mode (such as conversion with {@code --dwarf}/{@code --breakpad}/{@code --convert} and
+ * {@code -o}) adds its options here or as a mixin, one branch in {@link #call()} and, if wanted, a
+ * subcommand next to {@link DumpCommand} and {@link LookupCommand}.
+ */
+@Command(name = GsymUtil.TOOL_NAME,
+    versionProvider = VersionProvider.class,
+    sortOptions = false,
+    usageHelpAutoWidth = true,
+    synopsisHeading = "Usage:%n",
+    customSynopsis = {
+        "  gsymutil [--dump] [--verbose] FILE...",
+        "  gsymutil --address=ADDR... [--verbose] [--merged-functions",
+        "           [--merged-functions-filter=REGEX]...] FILE...",
+        "  gsymutil --addresses-from-stdin [--verbose] [--merged-functions ...]",
+        "  gsymutil dump [--verbose] FILE...",
+        "  gsymutil lookup [--verbose] [--merged-functions ...] -f FILE... ADDR...",
+        "  gsymutil -h | --help | -v | --version",
+    },
+    description = {
+        "",
+        "Dumps GSYM files and symbolicates addresses with them, with the output of"
+            + " llvm-gsymutil (LLVM 22). Files given without an address are dumped;"
+            + " --address (alias --lookup) looks every address up in every FILE;"
+            + " --addresses-from-stdin reads '<addr> <gsym-path>' lines and prints each result"
+            + " followed by an empty line. The dump and lookup commands are the same as"
+            + " the first two forms (name a file called dump or lookup as ./dump).",
+        "Addresses use C notation: 0x/0X hex, 0b binary, leading 0 octal, otherwise decimal.",
+        "Lookups that fail print an 'error:' line and do not change the exit status; unreadable or"
+            + " invalid files and bad arguments exit with status 1.",
+    },
+    parameterListHeading = "%nArguments:%n",
+    optionListHeading = "%nOptions:%n",
+    commandListHeading = "%nCommands:%n")
+final class GsymUtilCommand implements Callable<Integer> {
+  private final Session session;
+
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help and exit.")
+  boolean help;
+
+  @Option(names = {"-v", "--version"}, versionHelp = true, description = "Print the version and exit.")
+  boolean version;
+
+  @Option(names = "--dump", description = "Dump every FILE (the default when no address is given).")
+  boolean dump;
+
+  @Option(names = {"--address", "--lookup"}, paramLabel = "ADDR",
+      description = "Look ADDR up in every FILE. Repeatable.")
+  List<String> addresses = new ArrayList<>();
+
+  @Option(names = "--addresses-from-stdin",
+      description = "Read lines '<addr> <gsym-path>' from stdin and look each address up in its file;"
+          + " each result is followed by an empty line.")
+  boolean fromStdin;
+
+  @Mixin
+  LookupOptions lookup = new LookupOptions();
+
+  @Parameters(paramLabel = "FILE", description = "GSYM files (\"-\" reads stdin).")
+  List<String> files = new ArrayList<>();
+
+  GsymUtilCommand(Session session) {
+    this.session = session;
+  }
+
+  @Override
+  public Integer call() {
+    session.verbose = lookup.verbose;
+    List<Long> addrs = Modes.parseAddresses(addresses, "--address");
+    Modes.checkFilters(lookup, !addrs.isEmpty() || fromStdin);
+    List<String> inputs = files.stream().filter(f -> !f.isEmpty()).toList();
+    if (fromStdin) {
+      if (!addrs.isEmpty() || !inputs.isEmpty()) {
+        throw CliException.stdout("error: no input files or addresses can be specified when using"
+            + " the --addresses-from-stdin option.");
+      }
+      if (dump) throw CliException.stderr(GsymUtil.TOOL_NAME
+          + ": --dump cannot be used with --addresses-from-stdin");
+      return new StdinLookups(session, new Symbolicator(lookup)).run();
+    }
+    if (dump && !addrs.isEmpty()) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --dump cannot be used with --address/--lookup");
+    }
+    if (addrs.isEmpty()) return Modes.dump(session, inputs);
+    return Modes.lookup(session, inputs, addrs, new Symbolicator(lookup));
+  }
+}

@@ -1,0 +1,70 @@
+package dev.gsym.cli;
+
+import dev.gsym.io.GsymFormatException;
+import dev.gsym.read.GsymReader;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The dump and lookup modes shared by the llvm-style command line and the subcommands. */
+final class Modes {
+  private Modes() {}
+
+  /** Parses address arguments; the first bad one ends the command with llvm's message. */
+  static List<Long> parseAddresses(List<String> values, String optionName) {
+    List<Long> out = new ArrayList<>(values.size());
+    for (String s : values) {
+      Long a = Addresses.parse(s);
+      if (a == null) {
+        throw CliException.stderr(GsymUtil.TOOL_NAME + ": for the " + optionName + " option: '" + s
+            + "' value invalid for uint argument!");
+      }
+      out.add(a);
+    }
+    return out;
+  }
+
+  /** llvm's checks of --merged-functions-filter. */
+  static void checkFilters(LookupOptions o, boolean looksUp) {
+    if (o.filters.isEmpty()) return;
+    if (!looksUp) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME
+          + ": --merged-functions-filter can only be used with --address/--addresses-from-stdin");
+    }
+    if (!o.mergedFunctions) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME
+          + ": --merged-functions-filter requires --merged-functions");
+    }
+  }
+
+  /** Dumps each file in turn; stops at the first file that cannot be read. */
+  static int dump(Session s, List<String> files) {
+    for (String path : files) {
+      try (GsymReader gsym = s.open(path)) {
+        gsym.dump(s.sb, sb -> s.emit()); // streamed in 64 KiB pieces
+      } catch (GsymFormatException e) {
+        s.sb.setLength(0);
+        throw Session.fileError(path, e.detail(), e);
+      }
+    }
+    return 0;
+  }
+
+  /** Looks every address up in each file, under a "Looking up addresses in" header per file. */
+  static int lookup(Session s, List<String> files, List<Long> addrs, Symbolicator sym) {
+    StringBuilder sb = s.sb;
+    for (String path : files) {
+      try (GsymReader gsym = s.open(path)) {
+        sb.append("Looking up addresses in \"").append(path).append("\":\n");
+        for (long addr : addrs) {
+          sym.lookup(gsym, addr, sb);
+          if (sb.length() >= 1 << 16) s.emit();
+        }
+        s.emit();
+      } catch (GsymFormatException e) {
+        s.emit();
+        throw Session.fileError(path, e.detail(), e);
+      }
+    }
+    return 0;
+  }
+}

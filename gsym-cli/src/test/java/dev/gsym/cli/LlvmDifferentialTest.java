@@ -54,12 +54,12 @@ class LlvmDifferentialTest {
     return null;
   }
 
-  /** Every file named *.gsym or *.gsym-* (segments) below src-test-data. */
+  /** Every file named *.gsym or *.gsym-0x<hex> (segments) below src-test-data. */
   static List<Path> gsymFiles() throws IOException {
     Path root = TestData.repoRoot().resolve("src-test-data");
     try (Stream<Path> s = Files.walk(root)) {
       return s.filter(Files::isRegularFile)
-          .filter(p -> p.getFileName().toString().matches(".*\\.gsym(-.*)?"))
+          .filter(p -> p.getFileName().toString().matches(".*\\.gsym(-0x[0-9a-f]+)?"))
           .sorted().toList();
     }
   }

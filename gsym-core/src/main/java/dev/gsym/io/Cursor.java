@@ -90,7 +90,7 @@ public final class Cursor {
     }
   }
 
-  /** Signed LEB128. */
+  /** Signed LEB128; values that do not fit 64 bits are an error (as LLVM's decodeSLEB128). */
   public long sleb() {
     long result = 0;
     int shift = 0;
@@ -98,7 +98,11 @@ public final class Cursor {
     int b;
     do {
       b = view.u8(pos++);
-      if (shift < 64) result |= (long) (b & 0x7f) << shift;
+      long slice = b & 0x7f;
+      if (shift >= 64 && slice != (result < 0 ? 0x7f : 0) || shift == 63 && slice != 0 && slice != 0x7f) {
+        throw view.error(start, "sleb128 too big for int64");
+      }
+      if (shift < 64) result |= slice << shift;
       shift += 7;
       if (shift > 70) throw view.error(start, "sleb128 too long");
     } while ((b & 0x80) != 0);

@@ -63,13 +63,13 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
     if (!c.has(1)) throw c.error("missing InlineInfo address ranges data");
     long n = c.uleb();
     if (n == 0) return List.of();
-    AddressRanges set = new AddressRanges();
-    for (long i = 0; i < n; i++) {
+    List<AddressRange> list = new ArrayList<>();
+    for (long i = 0; Long.compareUnsigned(i, n) < 0; i++) { // n is an unsigned ULEB
       long start = base + c.uleb();
       long size = c.uleb();
-      set.insert(new AddressRange(start, start + size));
+      list.add(new AddressRange(start, start + size));
     }
-    return set.toList();
+    return AddressRanges.normalize(list);
   }
 
   /** Returns null for a terminator (no non-empty range). */
@@ -158,7 +158,7 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
     boolean contains = false;
     long firstStart = 0;
     boolean firstSet = false;
-    for (long i = 0; i < n; i++) {
+    for (long i = 0; Long.compareUnsigned(i, n) < 0; i++) { // n is an unsigned ULEB
       long start = base + c.uleb();
       long size = c.uleb();
       if (size == 0) continue;
@@ -193,7 +193,7 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
     while (true) {
       long n = c.uleb();
       if (n == 0) return;
-      for (long i = 0; i < n; i++) {
+      for (long i = 0; Long.compareUnsigned(i, n) < 0; i++) { // n is an unsigned ULEB
         c.uleb();
         c.uleb();
       }

@@ -21,6 +21,11 @@ public record MergedFunctionsInfo(List<FunctionInfo> mergedFunctions) {
 
   /** Decodes; {@code base} is the holding function's start address. */
   public static MergedFunctionsInfo decode(Cursor c, long base) {
+    return decode(c, base, 0);
+  }
+
+  /** {@code depth}: nesting level of the record holding this payload. */
+  static MergedFunctionsInfo decode(Cursor c, long base, int depth) {
     if (!c.has(4)) throw c.error("missing MergedFunctionsInfo count");
     long n = c.u32();
     List<FunctionInfo> list = new ArrayList<>();
@@ -28,7 +33,7 @@ public record MergedFunctionsInfo(List<FunctionInfo> mergedFunctions) {
       if (!c.has(4)) throw c.error("missing MergedFunctionsInfo function length");
       long len = c.u32();
       if (!c.has(len)) throw c.error("missing MergedFunctionsInfo function data");
-      list.add(FunctionInfo.decode(c.split(len), base));
+      list.add(FunctionInfo.decode(c.split(len), base, depth + 1));
     }
     return new MergedFunctionsInfo(list);
   }

@@ -200,7 +200,7 @@ public final class GsymReader implements AutoCloseable {
     int nameStrp = c.s32();
     AddressRange range = new AddressRange(start, start + size);
     if (size > 0 && !range.contains(addr)) throw notInGsym(addr);
-    if (nameStrp == 0) throw new LookupException(Hex.hex32(4) + ": invalid FunctionInfo Name value 0x0");
+    if (nameStrp == 0) throw new LookupException(Hex.hex32(4) + ": invalid FunctionInfo Name value 0x00000000");
     String funcName = strings.get(nameStrp);
     LineEntry row = null;
     Cursor inline = null;

@@ -190,8 +190,9 @@ class CorruptFileTest {
   @Test
   void nameZero() {
     String out = exercise(file(record(0)), BASE);
-    assertThat(out).startsWith("dump: FunctionInfo:0x00000004: invalid FunctionInfo Name value 0x00000000\n")
-        .contains("lookup: ");
+    assertThat(out).isEqualTo("dump: FunctionInfo:0x00000004: invalid FunctionInfo Name value 0x00000000\n"
+        + "lookup: 0x00000004: invalid FunctionInfo Name value 0x00000000\n"
+        + "lookupAll: 0x00000004: invalid FunctionInfo Name value 0x00000000\n");
   }
 
   @Test

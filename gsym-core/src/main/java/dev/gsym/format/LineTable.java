@@ -108,7 +108,8 @@ public record LineTable(List<LineEntry> rows) {
   /**
    * The last row whose address is at most {@code addr} (LLVM 22 semantics).
    *
-   * @throws LookupException "address 0x… is not in the line table" when no row qualifies
+   * @throws LookupException "address 0x… is not in the line table" when no row qualifies or the
+   *     row has file 0 (as llvm-gsymutil-22)
    */
   public static LineEntry lookup(Cursor c, long base, long addr) {
     long[] best = {0, 0, 0};
@@ -121,7 +122,10 @@ public record LineTable(List<LineEntry> rows) {
       found[0] = true;
       return true;
     });
-    if (!found[0]) throw new LookupException("address " + Hex.hex(addr) + " is not in the line table");
+    // LLVM only accepts a row with a file (LineEntry::isValid() is File != 0): a file-0 row fails too
+    if (!found[0] || best[1] == 0) {
+      throw new LookupException("address " + Hex.hex(addr) + " is not in the line table");
+    }
     return new LineEntry(best[0], (int) best[1], (int) best[2]);
   }
 
@@ -190,7 +194,8 @@ public record LineTable(List<LineEntry> rows) {
       }
       long addrDelta = row.address() - prevAddr;
       long curLine = Integer.toUnsignedLong(row.line());
-      long lineDelta = curLine - prevLine;
+      // LLVM: Curr > Prev ? Curr - Prev : -(int32_t)(Prev - Curr) (a drop of 2^31 or more wraps)
+      long lineDelta = curLine >= prevLine ? curLine - prevLine : -(long) (int) (prevLine - curLine);
       boolean special = false;
       if (lineDelta >= minDelta && lineDelta <= maxDelta && Long.compareUnsigned(addrDelta, 255) <= 0) {
         long op = (lineDelta - minDelta) + addrDelta * lineRange + FIRST_SPECIAL;

@@ -174,6 +174,29 @@ class LineTableTest {
   }
 
   @Test
+  void lookupOfAFileZeroRowFails() {
+    // llvm-gsymutil-22 answers "not in the line table" when the chosen row has file 0
+    String hex = encode(new LineTable(List.of(row(0x400, 1, 1), row(0x410, 0, 2), row(0x420, 1, 3))), 0x400);
+    assertThat(LineTable.lookup(cursor(hex), 0x400, 0x405)).isEqualTo(row(0x400, 1, 1));
+    assertThatThrownBy(() -> LineTable.lookup(cursor(hex), 0x400, 0x412))
+        .isInstanceOf(LookupException.class).hasMessage("address 0x412 is not in the line table");
+    assertThat(LineTable.lookup(cursor(hex), 0x400, 0x421)).isEqualTo(row(0x420, 1, 3));
+    // the row still decodes
+    assertThat(LineTable.decode(cursor(hex), 0x400).rows()).contains(row(0x410, 0, 2));
+  }
+
+  @Test
+  void lineDropOf2To31OrMoreWrapsLikeLlvm() {
+    // LLVM computes the opcode delta as -(int32_t)(Prev - Curr): 0xffffffff -> 0 is +1
+    LineTable t = new LineTable(List.of(row(0, 1, -1), row(4, 1, 0)));
+    String hex = encode(t, 0);
+    assertThat(hex).isEqualTo("8180808070" + "8180808070" + "ffffffff0f" + "0200" + "0301" + "0204" + "00");
+    assertThat(LineTable.decode(cursor(hex), 0)).isEqualTo(t);
+    // a drop below 2^31 is an ordinary negative delta
+    assertThat(encode(new LineTable(List.of(row(0, 1, 100), row(4, 1, 0))), 0)).isEqualTo("9c7f9c7f64" + "0200" + "08" + "00");
+  }
+
+  @Test
   void lineWrapsAt32Bits() {
     LineTable t = new LineTable(List.of(row(0, 1, -1), row(4, 1, 0), row(8, 1, 0x7fffffff)));
     String hex = encode(t, 0);
@@ -200,7 +223,12 @@ class LineTableTest {
       LineEntry last = rows.getLast();
       LineEntry expect = null;
       for (LineEntry e : rows) if (Long.compareUnsigned(e.address(), last.address()) <= 0) expect = e;
-      assertThat(LineTable.lookup(cursor(hex), base, last.address())).isEqualTo(expect);
+      if (expect.file() == 0) {
+        assertThatThrownBy(() -> LineTable.lookup(cursor(hex), base, last.address()))
+            .isInstanceOf(LookupException.class);
+      } else {
+        assertThat(LineTable.lookup(cursor(hex), base, last.address())).isEqualTo(expect);
+      }
     }
   }
 

@@ -162,6 +162,32 @@ class GsymReaderTest {
   }
 
   @Test
+  void fileZeroRowFailsTheLookupLikeLlvm() throws Exception {
+    // F.gsym with inl_mid_nofile's "SetFile 2" patched to "SetFile 0"; expected text from llvm-gsymutil-22
+    byte[] b = Files.readAllBytes(TestData.path("vectors", "F.gsym"));
+    assertThat(b[0x15d]).isEqualTo((byte) 2);
+    b[0x15d] = 0;
+    StringBuilder sb = new StringBuilder();
+    try (GsymReader r = GsymReader.of(b, "F0.gsym")) {
+      for (long a : new long[] {0x405, 0x412, 0x41a}) {
+        try {
+          r.lookup(a).appendTo(sb);
+        } catch (LookupException e) {
+          Hex.append(sb, a, 16).append(": error: ").append(e.getMessage()).append('\n');
+        }
+      }
+      assertThat(sb.toString()).isEqualTo("""
+          0x0000000000000405: inl_mid_nofile + 5 @ /f/main.c:1
+          0x0000000000000412: error: address 0x412 is not in the line table
+          0x000000000000041a: error: address 0x41a is not in the line table
+          """);
+      StringBuilder dump = new StringBuilder();
+      r.dump(dump);
+      assertThat(dump.toString()).contains("  0x0000000000000400 /f/main.c:1\n  0x0000000000000410 :2\n");
+    }
+  }
+
+  @Test
   void vec1GapAndSizeZero() throws Exception {
     String out = lookups("t1.gsym", 0x1010, 0x1158);
     assertThat(out).contains("0x0000000000001010: _init + 16\n")

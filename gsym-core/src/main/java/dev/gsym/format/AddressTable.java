@@ -51,6 +51,23 @@ public record AddressTable(ByteView view, long offset, int entrySize, int count)
     return lo;
   }
 
+  /** Index of the first entry whose offset is not less than {@code off} (unsigned), i.e. std::lower_bound. */
+  public int lowerBound(long off) {
+    int first = 0;
+    int len = count;
+    while (len > 0) {
+      int half = len >>> 1;
+      int mid = first + half;
+      if (Long.compareUnsigned(get(mid), off) < 0) {
+        first = mid + 1;
+        len = len - half - 1;
+      } else {
+        len = half;
+      }
+    }
+    return first;
+  }
+
   /** Writes the table (aligned to the entry size). */
   public static void encode(GsymWriter w, long[] offsets, int entrySize) {
     w.alignTo(entrySize);

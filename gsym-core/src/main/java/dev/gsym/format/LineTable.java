@@ -56,38 +56,40 @@ public record LineTable(List<LineEntry> rows) {
 
   /** Runs the line program in {@code c} starting at {@code base}, feeding rows to {@code v}. */
   public static void parse(Cursor c, long base, RowVisitor v) {
-    if (!c.has(1)) throw c.error("missing LineTable MinDelta");
-    long minDelta = c.sleb();
-    if (!c.has(1)) throw c.error("missing LineTable MaxDelta");
-    long maxDelta = c.sleb();
-    if (!c.has(1)) throw c.error("missing LineTable FirstLine");
-    int line = (int) c.uleb();
+    if (!c.has(1)) throw c.errorHere("missing LineTable MinDelta");
+    long minDelta = c.slebOrZero(); // LLVM reads LEB128 leniently (0 if unreadable)
+    if (!c.has(1)) throw c.errorHere("missing LineTable MaxDelta");
+    long maxDelta = c.slebOrZero();
+    if (!c.has(1)) throw c.errorHere("missing LineTable FirstLine");
+    int line = (int) c.ulebOrZero();
     long lineRange = maxDelta - minDelta + 1;
     long addr = base;
     int file = 1;
     while (true) {
-      if (!c.has(1)) throw c.error("EOF found before EndSequence");
+      if (!c.has(1)) throw c.errorHere("EOF found before EndSequence");
       int op = c.u8();
       switch (op) {
         case END_SEQUENCE -> {
           return;
         }
         case SET_FILE -> {
-          if (!c.has(1)) throw c.error("EOF found before SetFile value");
-          file = (int) c.uleb();
+          if (!c.has(1)) throw c.errorHere("EOF found before SetFile value");
+          file = (int) c.ulebOrZero();
         }
         case ADVANCE_PC -> {
-          if (!c.has(1)) throw c.error("EOF found before AdvancePC value");
-          addr += c.uleb();
+          if (!c.has(1)) throw c.errorHere("EOF found before AdvancePC value");
+          addr += c.ulebOrZero();
           if (!v.row(addr, file, line)) return;
         }
         case ADVANCE_LINE -> {
-          if (!c.has(1)) throw c.error("EOF found before AdvanceLine value");
-          line += (int) c.sleb();
+          if (!c.has(1)) throw c.errorHere("EOF found before AdvanceLine value");
+          line += (int) c.slebOrZero();
         }
         default -> {
-          if (lineRange <= 0) {
-            throw c.error("invalid LineTable delta range [" + minDelta + ", " + maxDelta + "]");
+          // LLVM divides by MaxDelta - MinDelta + 1 (int64, wrapping) with C++ semantics, which Java's
+          // / and % share; only a zero range (which crashes llvm-gsymutil) is rejected
+          if (lineRange == 0) {
+            throw c.errorHere("invalid LineTable delta range [" + minDelta + ", " + maxDelta + "]");
           }
           long adj = op - FIRST_SPECIAL;
           line += (int) (minDelta + adj % lineRange);

@@ -51,6 +51,8 @@ class CallSiteInfoTest {
     assertThat(new CallSiteInfo(0, 1, List.of()).flagsText()).isEqualTo("InternalCall");
     assertThat(new CallSiteInfo(0, 2, List.of()).flagsText()).isEqualTo("ExternalCall");
     assertThat(new CallSiteInfo(0, 3, List.of()).flagsText()).isEqualTo("InternalCall | ExternalCall");
+    assertThat(new CallSiteInfo(0, 16, List.of()).flagsText()).isEmpty(); // llvm-gsymutil-22 prints "Flags[]"
+    assertThat(new CallSiteInfo(0, 0xff, List.of()).flagsText()).isEqualTo("InternalCall | ExternalCall");
   }
 
   @ParameterizedTest

@@ -82,7 +82,12 @@ class MergedFunctionsInfoTest {
           .as(hex).isInstanceOf(GsymFormatException.class);
     }
     assertThatThrownBy(() -> MergedFunctionsInfo.decode(ByteView.of(new byte[0], ByteOrder.LITTLE_ENDIAN, "m")
-        .cursor(0), 0)).hasMessageContaining("missing MergedFunctionsInfo count");
+        .cursor(0), 0)).hasMessageContaining("unable to read the function count at offset 0x00000000");
+    assertThatThrownBy(() -> MergedFunctionsInfo.decode(ByteView.of(HexFormat.of().parseHex("0200000004000000aabbccdd01"),
+        ByteOrder.LITTLE_ENDIAN, "m").cursor(0), 0)).hasMessageContaining("unable to read size of function 1 at offset 0x0000000c");
+    assertThatThrownBy(() -> MergedFunctionsInfo.decode(ByteView.of(HexFormat.of().parseHex("0100000057100000"),
+        ByteOrder.LITTLE_ENDIAN, "m").cursor(0), 0))
+        .hasMessageContaining("function data is truncated for function 0 at offset 0x00000008, expected size 4183");
   }
 
   @Test

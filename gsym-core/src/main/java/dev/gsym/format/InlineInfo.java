@@ -181,8 +181,7 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
       skipRest(c, depth);
       return false;
     }
-    if (!c.has(1)) throw c.errorHere("missing InlineInfo uint8_t indicating children");
-    boolean hasChildren = c.u8() != 0;
+    boolean hasChildren = c.u8OrZero() != 0; // read leniently, as LLVM's lookup
     int name = c.s32OrZero();
     int callFile = (int) c.ulebOrZero();
     int callLine = (int) c.ulebOrZero();

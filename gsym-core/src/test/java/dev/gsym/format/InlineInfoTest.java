@@ -169,11 +169,10 @@ class InlineInfoTest {
             .extracting(e -> ((GsymFormatException) e).detail()).isEqualTo(t[1]);
       }
     }
-    // lookup: as LLVM's, lenient except for the byte after the ranges of a containing node
+    // lookup: as LLVM's, every read is lenient (0 past the end)
     assertThat(frames("", 0, 1)).isEmpty();
     assertThat(frames("01", 0, 1)).isEmpty();
-    assertThatThrownBy(() -> frames("01 00 10", 0, 1)).isInstanceOf(GsymFormatException.class)
-        .hasMessageContaining("missing InlineInfo uint8_t indicating children");
+    assertThat(frames("01 00 10", 0, 1)).containsExactly(new Frame(0, 0, 0, 0)); // the rest reads as 0
     assertThat(frames("01 00 10 00", 0, 1)).containsExactly(new Frame(0, 0, 0, 0));
     assertThat(frames("01 00 10 01 01000000 00 00", 0, 1)).containsExactly(new Frame(1, 0, 0, 0));
     // a node not containing the address is skipped leniently, up to the end of the data
@@ -221,7 +220,13 @@ class InlineInfoTest {
     String hex = "ffffffffffffffffff01 00 01";
     assertThatThrownBy(() -> InlineInfo.decode(cursor(hex, ByteOrder.LITTLE_ENDIAN), 0))
         .isInstanceOf(GsymFormatException.class);
-    assertThatThrownBy(() -> frames(hex, 0, 0)).isInstanceOf(GsymFormatException.class);
+    // the lookup reads the rest leniently and ends quickly with the one readable range
+    assertThat(assertTimeoutPreemptivelyFrames(hex)).containsExactly(new Frame(0, 0, 0, 0));
+  }
+
+  private static List<Frame> assertTimeoutPreemptivelyFrames(String hex) {
+    return org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(5),
+        () -> frames(hex, 0, 0));
   }
 
   @Test

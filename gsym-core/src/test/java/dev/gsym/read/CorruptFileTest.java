@@ -294,4 +294,53 @@ class CorruptFileTest {
     ByteBuffer.wrap(f).order(ByteOrder.LITTLE_ENDIAN).putInt(filesAt, 0);
     assertThat(exercise(f, BASE)).isEqualTo("lookup: failed to extract file[1]\nlookupAll: failed to extract file[1]\n");
   }
+
+  /** Lookup text as llvm-gsymutil prints it (without the heading). */
+  static String llvmLookups(byte[] bytes, long... addrs) {
+    StringBuilder sb = new StringBuilder();
+    try (GsymReader r = GsymReader.of(bytes, "x")) {
+      for (long a : addrs) {
+        try {
+          r.lookup(a).appendTo(sb);
+        } catch (LookupException e) {
+          dev.gsym.format.Hex.append(sb, a, 16).append(": error: ").append(e.getMessage()).append('\n');
+        }
+      }
+    }
+    return sb.toString();
+  }
+
+  // Expected texts below are llvm-gsymutil-22's output for the same bytes.
+
+  @Test
+  void unsortedAddressTableSelectsLikeLlvm() throws Exception {
+    byte[] b = Files.readAllBytes(TestData.path("vectors", "B.gsym"));
+    ByteBuffer.wrap(b).order(ByteOrder.BIG_ENDIAN).putInt(0x30, 0x80000000); // entries 0x80000000, 0x13345
+    assertThat(llvmLookups(b, 0x401005, 0x413345, 0x80400000L)).isEqualTo("""
+        0x0000000000401005: error: address 0x401005 is not in GSYM
+        0x0000000000413345: error: address 0x413345 is not in GSYM
+        0x0000000080400000: error: address 0x80400000 is not in GSYM
+        """);
+  }
+
+  @Test
+  void recordOffsetIsValidatedBeforeTheStartAddressIsCompared() throws Exception {
+    byte[] d = Files.readAllBytes(TestData.path("vectors", "D.gsym"));
+    ByteBuffer.wrap(d).order(ByteOrder.LITTLE_ENDIAN).putInt(0x48, 0x1000); // info offset of index 2
+    assertThat(llvmLookups(d, 0x115, 0x125, 0x205)).isEqualTo("""
+        0x0000000000000115: innerY_contained + 5
+        0x0000000000000125: error: invalid address info offset 0x1000
+        0x0000000000000205: error: invalid address info offset 0x1000
+        """);
+  }
+
+  @Test
+  void lastRecordCutShort() throws Exception {
+    byte[] a = Arrays.copyOf(Files.readAllBytes(TestData.path("vectors", "A.gsym")), 0x102);
+    assertThat(llvmLookups(a, 0x1100, 0x1000)).isEqualTo("""
+        0x0000000000001100: error: FunctionInfo data is truncated
+        0x0000000000001000: sym_zero_first
+        """);
+    assertThat(exercise(a)).isEqualTo("dump: FunctionInfo:0x0000000c: missing FunctionInfo InfoType length\n");
+  }
 }

@@ -343,4 +343,24 @@ class CorruptFileTest {
         """);
     assertThat(exercise(a)).isEqualTo("dump: FunctionInfo:0x0000000c: missing FunctionInfo InfoType length\n");
   }
+
+  @Test
+  void bigEndianTruncationsFollowLlvmsByteSwappingPath() throws Exception {
+    // llvm-gsymutil-22 on x86-64 reads big-endian files through its byte-swapping path; messages
+    // observed for B.gsym cut at each length
+    byte[] b = Files.readAllBytes(TestData.path("vectors", "B.gsym"));
+    String[] expect = new String[0x74 + 1];
+    for (int n = 48; n < 64; n++) expect[n] = "open: failed to read address table";
+    for (int n = 64; n < 68; n++) expect[n] = "open: failed to read string table";
+    for (int n = 68; n < 76; n++) expect[n] = "open: failed to read file table";
+    expect[76] = "open: failed to read string table";
+    for (int n = 48; n <= 76; n++) {
+      assertThat(exercise(Arrays.copyOf(b, n))).as("length " + n).isEqualTo(expect[n]);
+    }
+    // a string table cut by the end of the file is accepted (substr), unlike little-endian files
+    try (GsymReader r = GsymReader.of(Arrays.copyOf(b, 80), "B80")) {
+      assertThat(r.string(1)).isEqualTo("f1");
+      assertThat(r.string(4)).isEmpty();
+    }
+  }
 }

@@ -15,7 +15,12 @@ public record AddressTable(ByteView view, long offset, int entrySize, int count)
     int size = h.addrOffSize();
     long offset = alignTo(Header.SIZE, size);
     long bytes = h.numAddresses() * size;
-    if (!v.has(offset, bytes)) throw new GsymFormatException(v.source(), offset, "failed to read address table");
+    // llvm-gsymutil's byte-swapping path (big-endian files on a little-endian host) also fails on
+    // an empty table: it reads the entries into an empty vector's null data()
+    boolean swappedEmpty = v.order() == java.nio.ByteOrder.BIG_ENDIAN && h.numAddresses() == 0;
+    if (swappedEmpty || !v.has(offset, bytes)) {
+      throw new GsymFormatException(v.source(), offset, "failed to read address table");
+    }
     return new AddressTable(v, offset, size, (int) h.numAddresses());
   }
 

@@ -357,6 +357,10 @@ class CorruptFileTest {
     for (int n = 48; n <= 76; n++) {
       assertThat(exercise(Arrays.copyOf(b, n))).as("length " + n).isEqualTo(expect[n]);
     }
+    // NumAddresses 0: the swapped reader fails on the empty address table (llvm-gsymutil-22)
+    byte[] empty = b.clone();
+    ByteBuffer.wrap(empty).order(ByteOrder.BIG_ENDIAN).putInt(16, 0);
+    assertThat(exercise(empty)).isEqualTo("open: failed to read address table");
     // a string table cut by the end of the file is accepted (substr), unlike little-endian files
     try (GsymReader r = GsymReader.of(Arrays.copyOf(b, 80), "B80")) {
       assertThat(r.string(1)).isEqualTo("f1");

@@ -331,8 +331,12 @@ class VectorTranscriptTest {
     String f = v("t1.gsym");
     assertRun(CliRun.run("/nonexistent/nothing.gsym"), 1, "",
         "/nonexistent/nothing.gsym: No such file or directory\n");
-    Path text = Files.writeString(tmp.resolve("notes.txt"), "this is not a GSYM file at all, really\n");
+    Path text = Files.writeString(tmp.resolve("notes.txt"),
+        "this is not a GSYM file at all, really; it is long enough for a header\n");
     assertRun(CliRun.run(text.toString()), 1, "", text + ": not a GSYM file\n");
+    // llvm checks the length before the magic: a short non-GSYM file is "not enough data"
+    Path shortText = Files.writeString(tmp.resolve("short.txt"), "this is not a GSYM file\n");
+    assertRun(CliRun.run(shortText.toString()), 1, "", shortText + ": not enough data for a GSYM header\n");
     assertRun(CliRun.run("--address", "0x1000", text.toString()), 1, "", text + ": not a GSYM file\n");
     assertRun(CliRun.run(tmp.toString()), 1, "", tmp + ": Is a directory\n");
     Path empty = Files.write(tmp.resolve("empty.gsym"), new byte[0]);

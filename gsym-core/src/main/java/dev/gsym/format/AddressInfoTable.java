@@ -3,6 +3,7 @@ package dev.gsym.format;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.GsymWriter;
+import java.nio.ByteOrder;
 
 /**
  * For each address-table entry, the absolute file offset (u32) of its FunctionInfo record.
@@ -13,7 +14,10 @@ public record AddressInfoTable(ByteView view, long offset, int count) {
   public static AddressInfoTable decode(ByteView v, AddressTable addrs) {
     long offset = AddressTable.alignTo(addrs.end(), 4);
     if (!v.has(offset, (long) addrs.count() * 4)) {
-      throw new GsymFormatException(v.source(), offset, "failed to read address info offsets table");
+      // llvm-gsymutil on a little-endian host reads big-endian files through a byte-swapping path
+      // whose message for this table is "failed to read address table"
+      throw new GsymFormatException(v.source(), offset, v.order() == ByteOrder.BIG_ENDIAN
+          ? "failed to read address table" : "failed to read address info offsets table");
     }
     return new AddressInfoTable(v, offset, addrs.count());
   }

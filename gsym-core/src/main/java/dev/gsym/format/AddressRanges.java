@@ -13,10 +13,21 @@ public final class AddressRanges {
 
   public AddressRanges() {}
 
+  /** The set of {@code in}: sorted, merged, empty ranges dropped (O(n log n) for any input order). */
   public static List<AddressRange> normalize(List<AddressRange> in) {
-    AddressRanges set = new AddressRanges();
-    for (AddressRange r : in) set.insert(r);
-    return set.toList();
+    ArrayList<AddressRange> sorted = new ArrayList<>(in.size());
+    for (AddressRange r : in) if (!r.isEmpty()) sorted.add(r);
+    sorted.sort(null);
+    ArrayList<AddressRange> out = new ArrayList<>();
+    for (AddressRange r : sorted) {
+      AddressRange last = out.isEmpty() ? null : out.getLast();
+      if (last != null && Long.compareUnsigned(r.start(), last.end()) <= 0) {
+        if (Long.compareUnsigned(r.end(), last.end()) > 0) out.set(out.size() - 1, new AddressRange(last.start(), r.end()));
+      } else {
+        out.add(r);
+      }
+    }
+    return Collections.unmodifiableList(out);
   }
 
   public void insert(AddressRange r) {

@@ -15,7 +15,12 @@ public record AddressTable(ByteView view, long offset, int entrySize, int count)
     int size = h.addrOffSize();
     long offset = alignTo(Header.SIZE, size);
     long bytes = h.numAddresses() * size;
-    if (!v.has(offset, bytes)) throw new GsymFormatException(v.source(), offset, "failed to read address table");
+    // llvm-gsymutil's byte-swapping path (big-endian files on a little-endian host) also fails on
+    // an empty table: it reads the entries into an empty vector's null data()
+    boolean swappedEmpty = v.order() == java.nio.ByteOrder.BIG_ENDIAN && h.numAddresses() == 0;
+    if (swappedEmpty || !v.has(offset, bytes)) {
+      throw new GsymFormatException(v.source(), offset, "failed to read address table");
+    }
     return new AddressTable(v, offset, size, (int) h.numAddresses());
   }
 
@@ -49,6 +54,23 @@ public record AddressTable(ByteView view, long offset, int entrySize, int count)
       else hi = mid;
     }
     return lo;
+  }
+
+  /** Index of the first entry whose offset is not less than {@code off} (unsigned), i.e. std::lower_bound. */
+  public int lowerBound(long off) {
+    int first = 0;
+    int len = count;
+    while (len > 0) {
+      int half = len >>> 1;
+      int mid = first + half;
+      if (Long.compareUnsigned(get(mid), off) < 0) {
+        first = mid + 1;
+        len = len - half - 1;
+      } else {
+        len = half;
+      }
+    }
+    return first;
   }
 
   /** Writes the table (aligned to the entry size). */

@@ -26,15 +26,15 @@ public record CallSiteInfo(long returnOffset, int flags, List<Integer> matchRege
   }
 
   public static CallSiteInfo decode(Cursor c) {
-    if (!c.has(8)) throw c.error("missing ReturnOffset");
+    if (!c.has(8)) throw c.errorHere("missing ReturnOffset");
     long returnOffset = c.u64();
-    if (!c.has(1)) throw c.error("missing Flags");
+    if (!c.has(1)) throw c.errorHere("missing Flags");
     int flags = c.u8();
-    if (!c.has(4)) throw c.error("missing MatchRegex count");
+    if (!c.has(4)) throw c.errorHere("missing MatchRegex count");
     long n = c.u32();
     List<Integer> regex = new ArrayList<>();
     for (long i = 0; i < n; i++) {
-      if (!c.has(4)) throw c.error("missing MatchRegex entry");
+      if (!c.has(4)) throw c.errorHere("missing MatchRegex entry");
       regex.add(c.s32());
     }
     return new CallSiteInfo(returnOffset, flags, regex);
@@ -47,11 +47,15 @@ public record CallSiteInfo(long returnOffset, int flags, List<Integer> matchRege
     for (int r : matchRegex) w.u32(Integer.toUnsignedLong(r));
   }
 
-  /** "InternalCall | ExternalCall", or "None". */
+  /**
+   * "InternalCall | ExternalCall", "None" for 0, and "" when only unknown bits are set (as
+   * llvm-gsymutil-22's dump).
+   */
   public String flagsText() {
+    if (flags == 0) return "None";
     List<String> parts = new ArrayList<>(2);
     if ((flags & INTERNAL_CALL) != 0) parts.add("InternalCall");
     if ((flags & EXTERNAL_CALL) != 0) parts.add("ExternalCall");
-    return parts.isEmpty() ? "None" : String.join(" | ", parts);
+    return String.join(" | ", parts);
   }
 }

@@ -19,7 +19,7 @@ public record CallSiteInfoCollection(List<CallSiteInfo> callSites) {
   }
 
   public static CallSiteInfoCollection decode(Cursor c) {
-    if (!c.has(4)) throw c.error("missing CallSiteInfo count");
+    if (!c.has(4)) throw c.errorHere("missing CallSiteInfo count");
     long n = c.u32();
     List<CallSiteInfo> list = new ArrayList<>();
     for (long i = 0; i < n; i++) list.add(CallSiteInfo.decode(c));

@@ -3,6 +3,7 @@ package dev.gsym.format;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.GsymWriter;
+import java.nio.ByteOrder;
 import java.util.List;
 
 /**
@@ -14,7 +15,12 @@ public record FileTable(ByteView view, long offset, int count) {
   /** Binds the table that follows the address-info table (aligned to 4). */
   public static FileTable decode(ByteView v, AddressInfoTable infos) {
     long offset = AddressTable.alignTo(infos.end(), 4);
-    if (!v.has(offset, 4)) throw new GsymFormatException(v.source(), offset, "failed to read file table");
+    if (!v.has(offset, 4)) {
+      // llvm-gsymutil's byte-swapping path (big-endian files on a little-endian host) reads an
+      // unreadable count as 0 files; the string table check then fails instead
+      if (v.order() == ByteOrder.BIG_ENDIAN) return new FileTable(v, offset, 0);
+      throw new GsymFormatException(v.source(), offset, "failed to read file table");
+    }
     long n = v.u32(offset);
     if (!v.has(offset + 4, n * 8)) {
       throw new GsymFormatException(v.source(), offset, "failed to read file table");

@@ -81,6 +81,16 @@ public record FunctionInfo(AddressRange range, int name, LineTable lineTable, In
    * LLVM's wording with offsets relative to the record start.
    */
   public static FunctionInfo decode(Cursor c, long start) {
+    return decode(c, start, 0);
+  }
+
+  /** Deepest nesting of MergedFunctionsInfo records accepted: bounds recursion on hostile input. */
+  public static final int MAX_MERGED_DEPTH = 256;
+
+  static FunctionInfo decode(Cursor c, long start, int depth) {
+    if (depth > MAX_MERGED_DEPTH) {
+      throw c.error("MergedFunctionsInfo nested deeper than " + MAX_MERGED_DEPTH + " levels");
+    }
     long recordStart = c.position();
     if (!c.has(4)) throw err(c, recordStart, "missing FunctionInfo Size");
     long size = c.u32();
@@ -109,7 +119,7 @@ public record FunctionInfo(AddressRange range, int name, LineTable lineTable, In
         }
         case LINE_TABLE_INFO -> lt = LineTable.decode(body, start);
         case INLINE_INFO -> ii = InlineInfo.decode(body, start);
-        case MERGED_FUNCTIONS_INFO -> mf = MergedFunctionsInfo.decode(body, start);
+        case MERGED_FUNCTIONS_INFO -> mf = MergedFunctionsInfo.decode(body, start, depth);
         case CALL_SITE_INFO -> cs = CallSiteInfoCollection.decode(body);
         default -> throw relErr(c, payloadAt - 8, recordStart,
             "unsupported InfoType " + Integer.toUnsignedLong(type));

@@ -47,7 +47,7 @@ public record Header(
    * endian.
    */
   public static ByteOrder detectByteOrder(MemorySegment seg, String source) {
-    if (seg.byteSize() < 4) {
+    if (seg.byteSize() < SIZE) { // LLVM checks the length before the magic
       throw new GsymFormatException(source, -1, "not enough data for a GSYM header");
     }
     int le = seg.get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 0);

@@ -60,31 +60,35 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
   }
 
   private static List<AddressRange> decodeRanges(Cursor c, long base) {
-    if (!c.has(1)) throw c.error("missing InlineInfo address ranges data");
-    long n = c.uleb();
+    if (!c.has(1)) throw c.errorHere("missing InlineInfo address ranges data");
+    long n = c.ulebOrZero(); // LLVM's decodeAll reads leniently (0 when unreadable)
     if (n == 0) return List.of();
-    AddressRanges set = new AddressRanges();
-    for (long i = 0; i < n; i++) {
-      long start = base + c.uleb();
-      long size = c.uleb();
-      set.insert(new AddressRange(start, start + size));
+    List<AddressRange> list = new ArrayList<>();
+    for (long i = 0; Long.compareUnsigned(i, n) < 0; i++) { // n is an unsigned ULEB
+      // LLVM reads ranges past the end of the payload as 0 (empty ranges, dropped); once nothing
+      // can be read any more, all remaining ranges would be empty: stop (bounded work)
+      long before = c.position();
+      long start = base + c.ulebOrZero();
+      long size = c.ulebOrZero();
+      if (c.position() == before) break;
+      list.add(new AddressRange(start, start + size));
     }
-    return set.toList();
+    return AddressRanges.normalize(list);
   }
 
   /** Returns null for a terminator (no non-empty range). */
   private static InlineInfo decodeNode(Cursor c, long base, int depth) {
-    if (depth > MAX_DEPTH) throw c.error("InlineInfo nested deeper than " + MAX_DEPTH + " levels");
+    if (depth > MAX_DEPTH) throw c.errorHere("InlineInfo nested deeper than " + MAX_DEPTH + " levels");
     List<AddressRange> ranges = decodeRanges(c, base);
     if (ranges.isEmpty()) return null;
-    if (!c.has(1)) throw c.error("missing InlineInfo uint8_t indicating children");
+    if (!c.has(1)) throw c.errorHere("missing InlineInfo uint8_t indicating children");
     boolean hasChildren = c.u8() != 0;
-    if (!c.has(4)) throw c.error("missing InlineInfo uint32_t for name");
+    if (!c.has(4)) throw c.errorHere("missing InlineInfo uint32_t for name");
     int name = c.s32();
-    if (!c.has(1)) throw c.error("missing ULEB128 for InlineInfo call file");
-    int callFile = (int) c.uleb();
-    if (!c.has(1)) throw c.error("missing ULEB128 for InlineInfo call line");
-    int callLine = (int) c.uleb();
+    if (!c.has(1)) throw c.errorHere("missing ULEB128 for InlineInfo call file");
+    int callFile = (int) c.ulebOrZero();
+    if (!c.has(1)) throw c.errorHere("missing ULEB128 for InlineInfo call line");
+    int callLine = (int) c.ulebOrZero();
     List<InlineInfo> children = new ArrayList<>();
     if (hasChildren) {
       long childBase = ranges.getFirst().start();
@@ -151,16 +155,18 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
 
   /** Returns true to stop scanning siblings (terminator or a node containing addr). */
   private static boolean visit(Cursor c, long base, long addr, InlineFrames frames, int depth) {
-    if (depth > MAX_DEPTH) throw c.error("InlineInfo nested deeper than " + MAX_DEPTH + " levels");
-    if (!c.has(1)) throw c.error("missing InlineInfo address ranges data");
-    long n = c.uleb();
+    if (depth > MAX_DEPTH) throw c.errorHere("InlineInfo nested deeper than " + MAX_DEPTH + " levels");
+    // LLVM's lookup reads leniently: past the end everything is 0, which ends the sibling list
+    long n = c.ulebOrZero();
     if (n == 0) return true;
     boolean contains = false;
     long firstStart = 0;
     boolean firstSet = false;
-    for (long i = 0; i < n; i++) {
-      long start = base + c.uleb();
-      long size = c.uleb();
+    for (long i = 0; Long.compareUnsigned(i, n) < 0; i++) { // n is an unsigned ULEB
+      long before = c.position();
+      long start = base + c.ulebOrZero(); // as decodeRanges: unreadable ranges are empty
+      long size = c.ulebOrZero();
+      if (c.position() == before) break;
       if (size == 0) continue;
       if (!firstSet || Long.compareUnsigned(start, firstStart) < 0) {
         firstStart = start;
@@ -171,14 +177,14 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
       }
     }
     if (!firstSet) return true; // only empty ranges: LLVM treats the node as a terminator
-    boolean hasChildren = c.u8() != 0;
-    int name = c.s32();
-    int callFile = (int) c.uleb();
-    int callLine = (int) c.uleb();
     if (!contains) {
-      if (hasChildren) skipChildren(c, depth + 1);
+      skipRest(c, depth);
       return false;
     }
+    boolean hasChildren = c.u8OrZero() != 0; // read leniently, as LLVM's lookup
+    int name = c.s32OrZero();
+    int callFile = (int) c.ulebOrZero();
+    int callLine = (int) c.ulebOrZero();
     if (hasChildren) {
       while (!visit(c, firstStart, addr, frames, depth + 1)) {
         // keep scanning siblings
@@ -188,21 +194,32 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
     return true;
   }
 
-  private static void skipChildren(Cursor c, int depth) {
-    if (depth > MAX_DEPTH) throw c.error("InlineInfo nested deeper than " + MAX_DEPTH + " levels");
-    while (true) {
-      long n = c.uleb();
-      if (n == 0) return;
-      for (long i = 0; i < n; i++) {
-        c.uleb();
-        c.uleb();
+  /** LLVM's skip() after the ranges: the rest of the node and its whole subtree, read leniently. */
+  private static void skipRest(Cursor c, int depth) {
+    boolean hasChildren = c.u8OrZero() != 0;
+    c.s32OrZero();
+    c.ulebOrZero();
+    c.ulebOrZero();
+    if (hasChildren) {
+      while (skipNode(c, depth + 1)) {
+        // skip siblings up to the terminator
       }
-      boolean hasChildren = c.u8() != 0;
-      c.skip(4);
-      c.uleb();
-      c.uleb();
-      if (hasChildren) skipChildren(c, depth + 1);
     }
+  }
+
+  /** LLVM's skip() of a whole node; false at a terminator (a range count of 0). */
+  private static boolean skipNode(Cursor c, int depth) {
+    if (depth > MAX_DEPTH) throw c.errorHere("InlineInfo nested deeper than " + MAX_DEPTH + " levels");
+    long n = c.ulebOrZero();
+    if (n == 0) return false;
+    for (long i = 0; Long.compareUnsigned(i, n) < 0; i++) { // n is an unsigned ULEB
+      long before = c.position();
+      c.ulebOrZero();
+      c.ulebOrZero();
+      if (c.position() == before) break; // nothing left to read: the rest reads as zeros
+    }
+    skipRest(c, depth);
+    return true;
   }
 
   /**

@@ -56,38 +56,40 @@ public record LineTable(List<LineEntry> rows) {
 
   /** Runs the line program in {@code c} starting at {@code base}, feeding rows to {@code v}. */
   public static void parse(Cursor c, long base, RowVisitor v) {
-    if (!c.has(1)) throw c.error("missing LineTable MinDelta");
-    long minDelta = c.sleb();
-    if (!c.has(1)) throw c.error("missing LineTable MaxDelta");
-    long maxDelta = c.sleb();
-    if (!c.has(1)) throw c.error("missing LineTable FirstLine");
-    int line = (int) c.uleb();
+    if (!c.has(1)) throw c.errorHere("missing LineTable MinDelta");
+    long minDelta = c.slebOrZero(); // LLVM reads LEB128 leniently (0 if unreadable)
+    if (!c.has(1)) throw c.errorHere("missing LineTable MaxDelta");
+    long maxDelta = c.slebOrZero();
+    if (!c.has(1)) throw c.errorHere("missing LineTable FirstLine");
+    int line = (int) c.ulebOrZero();
     long lineRange = maxDelta - minDelta + 1;
     long addr = base;
     int file = 1;
     while (true) {
-      if (!c.has(1)) throw c.error("EOF found before EndSequence");
+      if (!c.has(1)) throw c.errorHere("EOF found before EndSequence");
       int op = c.u8();
       switch (op) {
         case END_SEQUENCE -> {
           return;
         }
         case SET_FILE -> {
-          if (!c.has(1)) throw c.error("EOF found before SetFile value");
-          file = (int) c.uleb();
+          if (!c.has(1)) throw c.errorHere("EOF found before SetFile value");
+          file = (int) c.ulebOrZero();
         }
         case ADVANCE_PC -> {
-          if (!c.has(1)) throw c.error("EOF found before AdvancePC value");
-          addr += c.uleb();
+          if (!c.has(1)) throw c.errorHere("EOF found before AdvancePC value");
+          addr += c.ulebOrZero();
           if (!v.row(addr, file, line)) return;
         }
         case ADVANCE_LINE -> {
-          if (!c.has(1)) throw c.error("EOF found before AdvanceLine value");
-          line += (int) c.sleb();
+          if (!c.has(1)) throw c.errorHere("EOF found before AdvanceLine value");
+          line += (int) c.slebOrZero();
         }
         default -> {
-          if (lineRange <= 0) {
-            throw c.error("invalid LineTable delta range [" + minDelta + ", " + maxDelta + "]");
+          // LLVM divides by MaxDelta - MinDelta + 1 (int64, wrapping) with C++ semantics, which Java's
+          // / and % share; only a zero range (which crashes llvm-gsymutil) is rejected
+          if (lineRange == 0) {
+            throw c.errorHere("invalid LineTable delta range [" + minDelta + ", " + maxDelta + "]");
           }
           long adj = op - FIRST_SPECIAL;
           line += (int) (minDelta + adj % lineRange);
@@ -108,8 +110,8 @@ public record LineTable(List<LineEntry> rows) {
   /**
    * The last row whose address is at most {@code addr} (LLVM 22 semantics).
    *
-   * @throws LookupException "address 0x… is not in the line table" when no row qualifies, or
-   *     when that row has file index 0 (LLVM's LineEntry::isValid is {@code File != 0})
+   * @throws LookupException "address 0x… is not in the line table" when no row qualifies or the
+   *     row has file 0 (as llvm-gsymutil-22)
    */
   public static LineEntry lookup(Cursor c, long base, long addr) {
     long[] best = {0, 0, 0};
@@ -122,7 +124,10 @@ public record LineTable(List<LineEntry> rows) {
       found[0] = true;
       return true;
     });
-    if (!found[0] || best[1] == 0) throw new LookupException("address " + Hex.hex(addr) + " is not in the line table");
+    // LLVM only accepts a row with a file (LineEntry::isValid() is File != 0): a file-0 row fails too
+    if (!found[0] || best[1] == 0) {
+      throw new LookupException("address " + Hex.hex(addr) + " is not in the line table");
+    }
     return new LineEntry(best[0], (int) best[1], (int) best[2]);
   }
 
@@ -191,7 +196,8 @@ public record LineTable(List<LineEntry> rows) {
       }
       long addrDelta = row.address() - prevAddr;
       long curLine = Integer.toUnsignedLong(row.line());
-      long lineDelta = curLine - prevLine;
+      // LLVM: Curr > Prev ? Curr - Prev : -(int32_t)(Prev - Curr) (a drop of 2^31 or more wraps)
+      long lineDelta = curLine >= prevLine ? curLine - prevLine : -(long) (int) (prevLine - curLine);
       boolean special = false;
       if (lineDelta >= minDelta && lineDelta <= maxDelta && Long.compareUnsigned(addrDelta, 255) <= 0) {
         long op = (lineDelta - minDelta) + addrDelta * lineRange + FIRST_SPECIAL;

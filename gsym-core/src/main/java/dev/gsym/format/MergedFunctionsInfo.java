@@ -21,24 +21,35 @@ public record MergedFunctionsInfo(List<FunctionInfo> mergedFunctions) {
 
   /** Decodes; {@code base} is the holding function's start address. */
   public static MergedFunctionsInfo decode(Cursor c, long base) {
-    if (!c.has(4)) throw c.error("missing MergedFunctionsInfo count");
-    long n = c.u32();
+    return decode(c, base, 0);
+  }
+
+  /** {@code depth}: nesting level of the record holding this payload. */
+  static MergedFunctionsInfo decode(Cursor c, long base, int depth) {
     List<FunctionInfo> list = new ArrayList<>();
-    for (long i = 0; i < n; i++) {
-      if (!c.has(4)) throw c.error("missing MergedFunctionsInfo function length");
-      long len = c.u32();
-      if (!c.has(len)) throw c.error("missing MergedFunctionsInfo function data");
-      list.add(FunctionInfo.decode(c.split(len), base));
-    }
+    for (Cursor child : childRecords(c)) list.add(FunctionInfo.decode(child, base, depth + 1));
     return new MergedFunctionsInfo(list);
   }
 
-  /** Cursors over each child record, without decoding them. */
+  /**
+   * Cursors over each child record, without decoding them; every length is checked first (LLVM's
+   * getFuncsDataExtractors, with its messages).
+   */
   public static List<Cursor> childRecords(Cursor c) {
+    if (!c.has(4)) {
+      throw c.error(String.format("unable to read the function count at offset 0x%08x", c.position()));
+    }
     long n = c.u32();
     List<Cursor> list = new ArrayList<>();
     for (long i = 0; i < n; i++) {
+      if (!c.has(4)) {
+        throw c.error(String.format("unable to read size of function %d at offset 0x%08x", i, c.position()));
+      }
       long len = c.u32();
+      if (!c.has(len)) {
+        throw c.error(String.format("function data is truncated for function %d at offset 0x%08x, expected size %d",
+            i, c.position(), len));
+      }
       list.add(c.split(len));
     }
     return list;

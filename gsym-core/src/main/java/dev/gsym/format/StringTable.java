@@ -2,6 +2,7 @@ package dev.gsym.format;
 
 import dev.gsym.io.ByteView;
 import dev.gsym.io.GsymFormatException;
+import java.nio.ByteOrder;
 
 /**
  * The string table: NUL-terminated UTF-8 strings; offset 0 is the empty string. A bound view.
@@ -9,6 +10,15 @@ import dev.gsym.io.GsymFormatException;
 public record StringTable(ByteView view) {
 
   public static StringTable decode(ByteView file, Header h) {
+    if (file.order() == ByteOrder.BIG_ENDIAN) {
+      // llvm-gsymutil's byte-swapping path (big-endian files on a little-endian host) takes
+      // substr(StrtabOffset, StrtabSize): a table cut by the end of the file is accepted, an empty
+      // one is an error
+      long avail = Math.max(0, file.size() - h.strtabOffset());
+      long size = Math.min(h.strtabSize(), avail);
+      if (size == 0) throw new GsymFormatException(file.source(), h.strtabOffset(), "failed to read string table");
+      return new StringTable(file.slice(h.strtabOffset(), size));
+    }
     if (!file.has(h.strtabOffset(), h.strtabSize())) {
       throw new GsymFormatException(file.source(), h.strtabOffset(), "failed to read string table");
     }

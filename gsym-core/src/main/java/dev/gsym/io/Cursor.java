@@ -38,6 +38,14 @@ public final class Cursor {
     return view.error(pos, detail);
   }
 
+  /**
+   * An error whose detail starts with the position in this cursor's view, as LLVM's decoders
+   * report it ({@code "0x%08x: " + detail}, relative to the payload being decoded).
+   */
+  public GsymFormatException errorHere(String detail) {
+    return view.error(pos, String.format("0x%08x: %s", pos, detail));
+  }
+
   public int u8() {
     int v = view.u8(pos);
     pos += 1;
@@ -90,7 +98,42 @@ public final class Cursor {
     }
   }
 
-  /** Signed LEB128. */
+  /**
+   * Unsigned LEB128 read like LLVM's {@code DataExtractor::getULEB128} without an error argument:
+   * a value that cannot be read (end of data, too big) yields 0 and the position does not move.
+   */
+  public long ulebOrZero() {
+    long save = pos;
+    try {
+      return uleb();
+    } catch (GsymFormatException e) {
+      pos = save;
+      return 0;
+    }
+  }
+
+  /** Signed LEB128 read like LLVM's lenient {@code getSLEB128}: unreadable yields 0, no move. */
+  public long slebOrZero() {
+    long save = pos;
+    try {
+      return sleb();
+    } catch (GsymFormatException e) {
+      pos = save;
+      return 0;
+    }
+  }
+
+  /** u8 read like LLVM's lenient {@code getU8}: past the end yields 0 and the position stays. */
+  public int u8OrZero() {
+    return has(1) ? u8() : 0;
+  }
+
+  /** Raw u32 read like LLVM's lenient {@code getU32}: 0 and no move if fewer than 4 bytes remain. */
+  public int s32OrZero() {
+    return has(4) ? s32() : 0;
+  }
+
+  /** Signed LEB128; values that do not fit 64 bits are an error (as LLVM's decodeSLEB128). */
   public long sleb() {
     long result = 0;
     int shift = 0;
@@ -98,7 +141,11 @@ public final class Cursor {
     int b;
     do {
       b = view.u8(pos++);
-      if (shift < 64) result |= (long) (b & 0x7f) << shift;
+      long slice = b & 0x7f;
+      if (shift >= 64 && slice != (result < 0 ? 0x7f : 0) || shift == 63 && slice != 0 && slice != 0x7f) {
+        throw view.error(start, "sleb128 too big for int64");
+      }
+      if (shift < 64) result |= slice << shift;
       shift += 7;
       if (shift > 70) throw view.error(start, "sleb128 too long");
     } while ((b & 0x80) != 0);

@@ -121,7 +121,6 @@ public final class GsymReader implements AutoCloseable {
   private Cursor record(int index) {
     long at = infoOffsets.get(index);
     if (at >= file.size()) {
-      // llvm-gsymutil's wording, e.g. "invalid address info offset 0x164"
       throw file.error(infoOffsets.offset() + 4L * index, "invalid address info offset " + Hex.hex(at));
     }
     return file.cursor(at);
@@ -137,17 +136,20 @@ public final class GsymReader implements AutoCloseable {
     long base = header.baseAddress();
     if (Long.compareUnsigned(addr, base) < 0) throw notInGsym(addr);
     long off = addr - base;
-    int i = addresses.upperBound(off) - 1;
-    if (i < 0) throw notInGsym(addr);
+    // LLVM's getAddressOffsetIndex: lower_bound, step back unless an exact match, then back up
+    // over equal offsets (same answer as upper_bound - 1 on a sorted table, and on a corrupt
+    // unsorted one the same entry LLVM picks)
+    int n = addresses.count();
+    int i = addresses.lowerBound(off);
+    if (i == 0 && (n == 0 || Long.compareUnsigned(off, addresses.get(0)) < 0)) throw notInGsym(addr);
+    if (i == n || Long.compareUnsigned(off, addresses.get(i)) < 0) i--;
     long first = addresses.get(i);
     while (i > 0 && addresses.get(i - 1) == first) i--;
     long start = base + first;
-    for (int j = i; j < addresses.count(); j++) {
-      // As llvm: the record is fetched (and its offset validated) before the start address is
-      // compared, and a size that cannot be read (fewer than 4 bytes left) reads as 0.
-      Cursor c = record(j);
+    for (int j = i; j < n; j++) {
+      Cursor rec = record(j); // as LLVM: the record offset is validated before the start is compared
       if (addresses.get(j) != first) break;
-      long size = c.has(4) ? c.u32() : 0;
+      long size = rec.has(4) ? rec.u32() : 0; // LLVM's getU32 yields 0 when fewer than 4 bytes remain
       if (size == 0 || Long.compareUnsigned(addr - start, size) < 0) return j;
     }
     throw notInGsym(addr);
@@ -172,7 +174,7 @@ public final class GsymReader implements AutoCloseable {
       int index = indexForAddress(addr);
       return lookupInRecord(record(index), functionAddress(index), addr, null);
     } catch (GsymFormatException e) {
-      throw new LookupException(e.detail());
+      throw new LookupException(e.detail()); // llvm-gsymutil prints the bare message
     }
   }
 
@@ -194,31 +196,23 @@ public final class GsymReader implements AutoCloseable {
       }
       return results;
     } catch (GsymFormatException e) {
-      throw new LookupException(e.detail());
+      throw new LookupException(e.detail()); // llvm-gsymutil prints the bare message
     }
   }
 
   /** LLVM's FunctionInfo::lookup over an encoded record. */
   private LookupResult lookupInRecord(Cursor c, long start, long addr, Cursor[] mergedOut) {
-    // llvm's DataExtractor reads 0 (without advancing) where fewer than 4 bytes remain, and the
-    // lookup stops only if nothing at all follows the size; checked against llvm-gsymutil-22 on
-    // truncated files
-    long read = 0;
-    long size = 0;
-    if (c.has(4)) {
-      size = c.u32();
-      read = 4;
-    }
+    // As LLVM's FunctionInfo::lookup: a missing Size or Name reads as 0, then at least one byte
+    // must follow them
+    long recordStart = c.position();
+    long size = c.has(4) ? c.u32() : 0;
+    int nameStrp = c.has(4) ? c.s32() : 0;
+    if (!c.has(1)) throw new LookupException("FunctionInfo data is truncated");
     AddressRange range = new AddressRange(start, start + size);
     if (size > 0 && !range.contains(addr)) throw notInGsym(addr);
-    if (!c.has(1)) throw new LookupException("FunctionInfo data is truncated");
-    int nameStrp = 0;
-    if (c.has(4)) {
-      nameStrp = c.s32();
-      read += 4;
-    }
     if (nameStrp == 0) {
-      throw new LookupException(Hex.hex32(read - 4) + ": invalid FunctionInfo Name value 0x00000000");
+      throw new LookupException(String.format("0x%08x: invalid FunctionInfo Name value 0x00000000",
+          c.position() - recordStart - 4));
     }
     String funcName = strings.get(nameStrp);
     LineEntry row = null;

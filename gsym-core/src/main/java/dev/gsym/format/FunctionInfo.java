@@ -3,6 +3,9 @@ package dev.gsym.format;
 import dev.gsym.io.Cursor;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.GsymWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Everything known about one function: its range, name and optional line table, inline tree,
@@ -55,6 +58,41 @@ public record FunctionInfo(AddressRange range, int name, LineTable lineTable, In
 
   public FunctionInfo withMergedFunctions(MergedFunctionsInfo m) {
     return new FunctionInfo(range, name, lineTable, inlineInfo, m, callSites);
+  }
+
+  /**
+   * This FunctionInfo with every string offset and file index translated, for copying it into
+   * another string and file table. Translation order (it decides where new strings land): name,
+   * line-table files, inline tree in pre-order, call-site regexes, then merged functions.
+   */
+  public FunctionInfo remap(IntUnaryOperator strings, IntUnaryOperator files) {
+    int n = strings.applyAsInt(name);
+    LineTable lt = null;
+    if (lineTable != null) {
+      List<LineEntry> rows = new ArrayList<>(lineTable.size());
+      for (LineEntry e : lineTable.rows()) {
+        rows.add(new LineEntry(e.address(), e.file() == 0 ? 0 : files.applyAsInt(e.file()), e.line()));
+      }
+      lt = new LineTable(rows);
+    }
+    InlineInfo ii = inlineInfo == null ? null : inlineInfo.remap(strings, files);
+    CallSiteInfoCollection cs = null;
+    if (callSites != null) {
+      List<CallSiteInfo> list = new ArrayList<>(callSites.callSites().size());
+      for (CallSiteInfo c : callSites.callSites()) {
+        List<Integer> regex = new ArrayList<>(c.matchRegex().size());
+        for (int r : c.matchRegex()) regex.add(strings.applyAsInt(r));
+        list.add(new CallSiteInfo(c.returnOffset(), c.flags(), regex));
+      }
+      cs = new CallSiteInfoCollection(list);
+    }
+    MergedFunctionsInfo mf = null;
+    if (mergedFunctions != null) {
+      List<FunctionInfo> list = new ArrayList<>(mergedFunctions.mergedFunctions().size());
+      for (FunctionInfo f : mergedFunctions.mergedFunctions()) list.add(f.remap(strings, files));
+      mf = new MergedFunctionsInfo(list);
+    }
+    return new FunctionInfo(range, n, lt, ii, mf, cs);
   }
 
   public FunctionInfo withCallSites(CallSiteInfoCollection cs) {

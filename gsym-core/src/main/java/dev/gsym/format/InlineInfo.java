@@ -5,6 +5,7 @@ import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.GsymWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 
 /**
  * A tree of inlined calls (InfoType 2). The top node covers the function; each child is an inlined
@@ -39,6 +40,18 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
   }
 
   /** Total number of nodes below this one (LLVM orders InlineInfos by it). */
+  /**
+   * This tree with names and call files translated, in pre-order (name, then call file, then the
+   * children); a call file of 0 stays 0.
+   */
+  public InlineInfo remap(IntUnaryOperator strings, IntUnaryOperator files) {
+    int n = strings.applyAsInt(name);
+    int cf = callFile == 0 ? 0 : files.applyAsInt(callFile);
+    List<InlineInfo> kids = new ArrayList<>(children.size());
+    for (InlineInfo c : children) kids.add(c.remap(strings, files));
+    return new InlineInfo(ranges, n, cf, callLine, kids);
+  }
+
   public long totalChildren() {
     long n = children.size();
     for (InlineInfo c : children) n += c.totalChildren();

@@ -35,6 +35,16 @@ public record StringTable(ByteView view) {
     return view.cString(offset);
   }
 
+  /** Byte size of the table. */
+  public long size() {
+    return view.size();
+  }
+
+  /** The offset of the string after the one at {@code offset} (may equal {@link #size()}). */
+  public long next(long offset) {
+    return offset + utf8Length(view, offset) + 1;
+  }
+
   /** The "String table:" block of llvm-gsymutil's dump: every string from offset 0 on. */
   public void dump(StringBuilder sb) {
     sb.append("String table:\n");
@@ -43,7 +53,7 @@ public record StringTable(ByteView view) {
     while (off < size) {
       String s = view.cString(off);
       Hex.append(sb, off, 8).append(": \"").append(s).append("\"\n");
-      off += utf8Length(view, off) + 1;
+      off = next(off);
     }
   }
 

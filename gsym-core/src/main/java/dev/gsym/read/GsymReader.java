@@ -94,6 +94,11 @@ public final class GsymReader implements AutoCloseable {
     return addresses.count();
   }
 
+  /** The string table (for walking every string in order). */
+  public StringTable stringTable() {
+    return strings;
+  }
+
   /** The string at string-table offset {@code strp}. */
   public String string(int strp) {
     return strings.get(strp);

@@ -9,12 +9,11 @@ import dev.gsym.format.FileTable;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.Header;
 import dev.gsym.format.Hex;
-import dev.gsym.format.InlineInfo;
-import dev.gsym.format.LineEntry;
-import dev.gsym.format.LineTable;
 import dev.gsym.format.MergedFunctionsInfo;
+import dev.gsym.format.StringTable;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.GsymWriter;
+import dev.gsym.read.GsymReader;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -31,6 +30,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Builds a GSYM file in three stages, as LLVM's GsymCreator: add strings, files and
@@ -358,19 +358,13 @@ public final class GsymCreator {
     return Header.SIZE + n * addressOffsetSize() + n * 4 + files.size() * 8L + strings.size();
   }
 
-  /** Copies name, line table and inline info of {@code fi} from {@code src}; returns its encoded size. */
+  /**
+   * Copies name, line table and inline info of {@code fi} from {@code src} (strings and files
+   * re-inserted in llvm's order); returns its encoded size.
+   */
   private long copyFunctionInfo(GsymCreator src, FunctionInfo fi) {
-    int name = strings.add(src.strings.get(fi.name()));
-    LineTable lt = null;
-    if (fi.lineTable() != null) {
-      List<LineEntry> rows = new ArrayList<>(fi.lineTable().size());
-      for (LineEntry e : fi.lineTable().rows()) {
-        rows.add(new LineEntry(e.address(), copyFile(src, e.file()), e.line()));
-      }
-      lt = new LineTable(rows);
-    }
-    InlineInfo ii = fi.inlineInfo() == null ? null : copyInline(src, fi.inlineInfo());
-    FunctionInfo copy = new FunctionInfo(fi.range(), name, lt, ii, null, null);
+    FunctionInfo copy = new FunctionInfo(fi.range(), fi.name(), fi.lineTable(), fi.inlineInfo(), null, null)
+        .remap(o -> strings.add(src.strings.get(o)), i -> copyFile(src, i));
     funcs.add(copy);
     GsymWriter w = new GsymWriter(ByteOrder.nativeOrder());
     copy.encode(w);
@@ -378,19 +372,44 @@ public final class GsymCreator {
   }
 
   private int copyFile(GsymCreator src, int index) {
-    if (index == 0) return 0;
     FileEntry fe = src.files.get(index);
     int dir = fe.dir() == 0 ? 0 : strings.add(src.strings.get(fe.dir()));
     int base = strings.add(src.strings.get(fe.base()));
     return insertFileEntry(new FileEntry(dir, base));
   }
 
-  private InlineInfo copyInline(GsymCreator src, InlineInfo ii) {
-    int name = strings.add(src.strings.get(ii.name()));
-    int callFile = ii.callFile() == 0 ? 0 : copyFile(src, ii.callFile());
-    List<InlineInfo> kids = new ArrayList<>(ii.children().size());
-    for (InlineInfo c : ii.children()) kids.add(copyInline(src, c));
-    return new InlineInfo(ii.ranges(), name, callFile, ii.callLine(), kids);
+  /**
+   * A creator holding everything in {@code r}: its strings in table order, its files in index
+   * order, base address, UUID and every FunctionInfo with string offsets and file indexes
+   * translated. For a file written by LLVM the translation is the identity, so finalizing and
+   * encoding reproduces the file byte for byte (in either byte order).
+   */
+  public static GsymCreator from(GsymReader r) {
+    GsymCreator c = new GsymCreator();
+    StringTable table = r.stringTable();
+    HashMap<Integer, Integer> strMap = new HashMap<>();
+    for (long off = 1; off < table.size(); off = table.next(off)) {
+      strMap.put((int) off, c.insertString(table.get(off)));
+    }
+    IntUnaryOperator str = o -> o == 0 ? 0 : strMap.computeIfAbsent(o, k -> c.insertString(r.string(k)));
+    int[] fileMap = new int[r.numFiles()];
+    for (int i = 1; i < fileMap.length; i++) {
+      FileEntry fe = r.file(i);
+      synchronized (c.lock) {
+        fileMap[i] = c.insertFileEntry(new FileEntry(str.applyAsInt(fe.dir()), str.applyAsInt(fe.base())));
+      }
+    }
+    IntUnaryOperator file = i -> {
+      if (i < 0 || i >= fileMap.length) {
+        throw new GsymFormatException(r.source(), -1, "file index " + Integer.toUnsignedLong(i)
+            + " is past the end of the file table (" + fileMap.length + " entries)");
+      }
+      return fileMap[i];
+    };
+    c.setBaseAddress(r.header().baseAddress());
+    c.setUUID(r.header().uuid());
+    for (int i = 0; i < r.numFunctions(); i++) c.addFunctionInfo(r.functionInfoAtIndex(i).remap(str, file));
+    return c;
   }
 
   // ------------------------------------------------------------------ encoding

@@ -39,7 +39,7 @@ class SegmentTest {
 
     GsymCreator c;
     try (GsymReader r = GsymReader.open(src)) {
-      c = Rebuild.creatorFor(r, Files.readAllBytes(src));
+      c = Rebuild.creatorFor(r);
       List<Path> written = c.saveSegments(tmp.resolve(prefix), r.byteOrder(), size);
       List<String> names = new ArrayList<>();
       for (Path p : written) names.add(p.getFileName().toString());

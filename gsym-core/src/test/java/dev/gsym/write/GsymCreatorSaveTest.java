@@ -4,7 +4,6 @@ import static dev.gsym.write.GsymCreatorTest.fi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.gsym.format.FileEntry;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.LineEntry;
 import dev.gsym.format.LineTable;
@@ -13,7 +12,6 @@ import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupResult;
 import dev.gsym.testing.TestData;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,29 +38,9 @@ class GsymCreatorSaveTest {
 
   /** A creator holding t2.gsym's content with identical string offsets and file indexes. */
   static GsymCreator fromT2() throws Exception {
-    byte[] file = Files.readAllBytes(TestData.path("vectors", "t2.gsym"));
-    GsymCreator c = new GsymCreator();
-    try (GsymReader r = GsymReader.of(file, "t2")) {
-      int strtab = (int) r.header().strtabOffset();
-      int size = (int) r.header().strtabSize();
-      int off = 1;
-      while (off < size) {
-        String s = r.string(off);
-        assertThat(c.insertString(s)).isEqualTo(off);
-        off += s.getBytes(StandardCharsets.UTF_8).length + 1;
-      }
-      assertThat(strtab).isPositive();
-      for (int i = 1; i < r.numFiles(); i++) {
-        FileEntry fe = r.file(i);
-        String path = r.string(fe.dir()) + "/" + r.string(fe.base());
-        assertThat(c.insertFile(path)).isEqualTo(i);
-        assertThat(c.getFile(i)).isEqualTo(fe);
-      }
-      for (int i = 0; i < r.numFunctions(); i++) c.addFunctionInfo(r.functionInfoAtIndex(i));
-      c.setBaseAddress(r.header().baseAddress());
-      c.setUUID(r.header().uuid());
+    try (GsymReader r = GsymReader.open(TestData.path("vectors", "t2.gsym"))) {
+      return GsymCreator.from(r);
     }
-    return c;
   }
 
   @Test

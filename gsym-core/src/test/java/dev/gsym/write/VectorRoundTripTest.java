@@ -2,11 +2,9 @@ package dev.gsym.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gsym.format.FileEntry;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.TestData;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -18,28 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class VectorRoundTripTest {
 
   static GsymCreator rebuild(GsymReader r) {
-    GsymCreator c = new GsymCreator();
-    int size = (int) r.header().strtabSize();
-    int off = 1;
-    while (off < size) {
-      String s = r.string(off);
-      assertThat(c.insertString(s)).isEqualTo(off);
-      off += s.getBytes(StandardCharsets.UTF_8).length + 1;
-    }
-    for (int i = 1; i < r.numFiles(); i++) {
-      FileEntry fe = r.file(i);
-      String dir = r.string(fe.dir());
-      String base = r.string(fe.base());
-      boolean windows = dir.indexOf('\\') >= 0 && dir.indexOf('/') < 0;
-      String path = dir.isEmpty() ? base : dir.endsWith("/") || dir.endsWith("\\") ? dir + base
-          : dir + (windows ? "\\" : "/") + base;
-      assertThat(c.insertFile(path, windows ? PathStyle.WINDOWS : PathStyle.POSIX)).isEqualTo(i);
-      assertThat(c.getFile(i)).isEqualTo(fe);
-    }
-    for (int i = 0; i < r.numFunctions(); i++) c.addFunctionInfo(r.functionInfoAtIndex(i));
-    c.setBaseAddress(r.header().baseAddress());
-    c.setUUID(r.header().uuid());
-    return c;
+    return GsymCreator.from(r);
   }
 
   private static String dump(GsymReader r) {

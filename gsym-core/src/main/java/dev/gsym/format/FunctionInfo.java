@@ -170,7 +170,7 @@ public record FunctionInfo(AddressRange range, int name, LineTable lineTable, In
   }
 
   private static GsymFormatException relErr(Cursor c, long at, long recordStart, String what) {
-    return c.view().error(at, Hex.hex32(at - recordStart) + ": " + what);
+    return c.errorAt(at, Hex.hex32(at - recordStart) + ": " + what);
   }
 
   /** Encodes the record (no leading alignment: the caller aligns top-level records to 4). */

@@ -114,21 +114,36 @@ public record LineTable(List<LineEntry> rows) {
    *     row has file 0 (as llvm-gsymutil-22)
    */
   public static LineEntry lookup(Cursor c, long base, long addr) {
-    long[] best = {0, 0, 0};
-    boolean[] found = {false};
-    parse(c, base, (a, f, l) -> {
-      if (Long.compareUnsigned(a, addr) > 0) return false;
-      best[0] = a;
-      best[1] = f;
-      best[2] = l;
-      found[0] = true;
-      return true;
-    });
+    LastRowAtOrBelow v = new LastRowAtOrBelow(addr);
+    parse(c, base, v);
     // LLVM only accepts a row with a file (LineEntry::isValid() is File != 0): a file-0 row fails too
-    if (!found[0] || best[1] == 0) {
+    if (!v.found || v.file == 0) {
       throw new LookupException("address " + Hex.hex(addr) + " is not in the line table");
     }
-    return new LineEntry(best[0], (int) best[1], (int) best[2]);
+    return new LineEntry(v.address, v.file, v.line);
+  }
+
+  /** Keeps the last row whose address is at most the target; stops at the first row above it. */
+  private static final class LastRowAtOrBelow implements RowVisitor {
+    private final long target;
+    boolean found;
+    long address;
+    int file;
+    int line;
+
+    LastRowAtOrBelow(long target) {
+      this.target = target;
+    }
+
+    @Override
+    public boolean row(long a, int f, int l) {
+      if (Long.compareUnsigned(a, target) > 0) return false;
+      found = true;
+      address = a;
+      file = f;
+      line = l;
+      return true;
+    }
   }
 
   /** Encodes the rows exactly as LLVM does (same delta window, same opcodes). */

@@ -1,25 +1,49 @@
 package dev.gsym.io;
 
 /**
- * A forward-moving reader over a {@link ByteView}: fixed-size integers in the view's byte order and
- * LEB128. Every read past the end throws {@link GsymFormatException} with the absolute offset.
+ * A forward-moving reader over a window of a {@link ByteView}: fixed-size integers in the view's
+ * byte order and LEB128. Positions are relative to the window's start (for a payload made by
+ * {@link #split}, relative to the payload, as LLVM's decoders report them); every read past the
+ * window throws {@link GsymFormatException} with the absolute file offset. Splitting does not copy
+ * or slice memory.
  */
 public final class Cursor {
   private final ByteView view;
+  /** Position in {@link #view} of this window's first byte. */
+  private final long origin;
+  /** Window size. */
+  private final long limit;
   private long pos;
 
   public Cursor(ByteView view, long pos) {
-    this.view = view;
-    this.pos = pos;
+    this(view, 0, pos, view.size());
   }
 
+  private Cursor(ByteView view, long origin, long pos, long limit) {
+    this.view = view;
+    this.origin = origin;
+    this.pos = pos;
+    this.limit = limit;
+  }
+
+  /** The underlying view (the whole file for cursors made by a reader). */
   public ByteView view() {
     return view;
   }
 
-  /** Position relative to the view. */
+  /** Position relative to this cursor's window. */
   public long position() {
     return pos;
+  }
+
+  /** Size of this cursor's window. */
+  public long size() {
+    return limit;
+  }
+
+  /** Absolute offset (in the view's source) of a window position. */
+  public long absoluteOffset(long at) {
+    return view.fileOffset() + origin + at;
   }
 
   public void seek(long pos) {
@@ -27,42 +51,52 @@ public final class Cursor {
   }
 
   public long remaining() {
-    return Math.max(0, view.size() - pos);
+    return Math.max(0, limit - pos);
   }
 
   public boolean has(long n) {
-    return view.has(pos, n);
+    return n >= 0 && pos >= 0 && pos <= limit && n <= limit - pos;
   }
 
   public GsymFormatException error(String detail) {
-    return view.error(pos, detail);
+    return errorAt(pos, detail);
+  }
+
+  /** An error at window position {@code at}, reported with its absolute offset. */
+  public GsymFormatException errorAt(long at, String detail) {
+    return view.error(origin + at, detail);
   }
 
   /**
-   * An error whose detail starts with the position in this cursor's view, as LLVM's decoders
+   * An error whose detail starts with the position in this cursor's window, as LLVM's decoders
    * report it ({@code "0x%08x: " + detail}, relative to the payload being decoded).
    */
   public GsymFormatException errorHere(String detail) {
-    return view.error(pos, String.format("0x%08x: %s", pos, detail));
+    return errorAt(pos, String.format("0x%08x: %s", pos, detail));
+  }
+
+  private GsymFormatException eof(long n) {
+    return errorAt(pos, "unexpected end of data: " + n + " byte(s) needed, " + remaining() + " available");
+  }
+
+  private long at(int n) {
+    if (!has(n)) throw eof(n);
+    long a = origin + pos;
+    pos += n;
+    return a;
   }
 
   public int u8() {
-    int v = view.u8(pos);
-    pos += 1;
-    return v;
+    return view.u8(at(1));
   }
 
   public int u16() {
-    int v = view.u16(pos);
-    pos += 2;
-    return v;
+    return view.u16(at(2));
   }
 
   /** Raw 32 bits of a u32. */
   public int s32() {
-    int v = view.s32(pos);
-    pos += 4;
-    return v;
+    return view.s32(at(4));
   }
 
   public long u32() {
@@ -70,13 +104,11 @@ public final class Cursor {
   }
 
   public long u64() {
-    long v = view.u64(pos);
-    pos += 8;
-    return v;
+    return view.u64(at(8));
   }
 
   public void skip(long n) {
-    if (!view.has(pos, n)) throw view.error(pos, "unexpected end of data: cannot skip " + n + " bytes");
+    if (!has(n)) throw errorAt(pos, "unexpected end of data: cannot skip " + n + " bytes");
     pos += n;
   }
 
@@ -86,15 +118,15 @@ public final class Cursor {
     int shift = 0;
     long start = pos;
     while (true) {
-      int b = view.u8(pos++);
+      int b = u8();
       long slice = b & 0x7f;
       if (shift >= 64 && slice != 0 || shift == 63 && slice > 1) {
-        throw view.error(start, "uleb128 too big for uint64");
+        throw errorAt(start, "uleb128 too big for uint64");
       }
       if (shift < 64) result |= slice << shift;
       shift += 7;
       if ((b & 0x80) == 0) return result;
-      if (shift > 70) throw view.error(start, "uleb128 too long");
+      if (shift > 70) throw errorAt(start, "uleb128 too long");
     }
   }
 
@@ -140,14 +172,14 @@ public final class Cursor {
     long start = pos;
     int b;
     do {
-      b = view.u8(pos++);
+      b = u8();
       long slice = b & 0x7f;
       if (shift >= 64 && slice != (result < 0 ? 0x7f : 0) || shift == 63 && slice != 0 && slice != 0x7f) {
-        throw view.error(start, "sleb128 too big for int64");
+        throw errorAt(start, "sleb128 too big for int64");
       }
       if (shift < 64) result |= slice << shift;
       shift += 7;
-      if (shift > 70) throw view.error(start, "sleb128 too long");
+      if (shift > 70) throw errorAt(start, "sleb128 too long");
     } while ((b & 0x80) != 0);
     if (shift < 64 && (b & 0x40) != 0) result |= -1L << shift;
     return result;
@@ -155,8 +187,9 @@ public final class Cursor {
 
   /** A cursor over the next {@code len} bytes; this cursor moves past them. */
   public Cursor split(long len) {
-    ByteView sub = view.slice(pos, len);
+    if (!has(len)) throw eof(len);
+    Cursor sub = new Cursor(view, origin + pos, 0, len);
     pos += len;
-    return new Cursor(sub, 0);
+    return sub;
   }
 }

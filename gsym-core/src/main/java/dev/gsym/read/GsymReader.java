@@ -101,8 +101,24 @@ public final class GsymReader implements AutoCloseable {
 
   /** The string at string-table offset {@code strp}. */
   public String string(int strp) {
-    return strings.get(strp);
+    int slot = Integer.hashCode(strp * 0x9E3779B9) >>> (32 - STRING_CACHE_BITS);
+    CachedString e = stringCache[slot];
+    if (e != null && e.strp == strp) return e.value;
+    String v = strings.get(strp);
+    stringCache[slot] = new CachedString(strp, v);
+    return v;
   }
+
+  /**
+   * Decoded strings by offset, direct-mapped: repeated lookups in the same functions reuse their
+   * names and paths instead of decoding them again. Entries are immutable, so unsynchronized
+   * sharing between threads is safe (a racing thread at worst decodes a string again).
+   */
+  private static final int STRING_CACHE_BITS = 13;
+
+  private record CachedString(int strp, String value) {}
+
+  private final CachedString[] stringCache = new CachedString[1 << STRING_CACHE_BITS];
 
   /** File-table entry {@code index}, or null if out of range. */
   public FileEntry file(long index) {
@@ -219,7 +235,7 @@ public final class GsymReader implements AutoCloseable {
       throw new LookupException(String.format("0x%08x: invalid FunctionInfo Name value 0x00000000",
           c.position() - recordStart - 4));
     }
-    String funcName = strings.get(nameStrp);
+    String funcName = string(nameStrp);
     LineEntry row = null;
     Cursor inline = null;
     List<String> regex = List.of();
@@ -246,16 +262,16 @@ public final class GsymReader implements AutoCloseable {
       return new LookupResult(addr, range, funcName, locs, regex);
     }
     FileEntry f = fileOrThrow(row.file());
-    locs.add(new SourceLocation(funcName, strings.get(f.dir()), strings.get(f.base()), row.line(),
+    locs.add(new SourceLocation(funcName, string(f.dir()), string(f.base()), row.line(),
         addr - start));
     if (inline != null) {
       InlineInfo.lookup(inline, start, addr, (name, callFile, callLine, firstStart) -> {
         FileEntry cf = fileOrThrow(Integer.toUnsignedLong(callFile));
         if (cf.dir() == 0 && cf.base() == 0) return;
         SourceLocation last = locs.getLast();
-        locs.set(locs.size() - 1, new SourceLocation(strings.get(name), last.dir(), last.base(),
+        locs.set(locs.size() - 1, new SourceLocation(string(name), last.dir(), last.base(),
             last.line(), addr - firstStart));
-        locs.add(new SourceLocation(last.name(), strings.get(cf.dir()), strings.get(cf.base()),
+        locs.add(new SourceLocation(last.name(), string(cf.dir()), string(cf.base()),
             callLine, last.offset()));
       });
     }
@@ -273,7 +289,7 @@ public final class GsymReader implements AutoCloseable {
     for (CallSiteInfo cs : all.callSites()) {
       if (cs.returnOffset() == returnOffset) {
         List<String> out = new ArrayList<>(cs.matchRegex().size());
-        for (int r : cs.matchRegex()) out.add(strings.get(r));
+        for (int r : cs.matchRegex()) out.add(string(r));
         return out;
       }
     }

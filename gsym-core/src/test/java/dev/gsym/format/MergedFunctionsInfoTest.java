@@ -67,8 +67,8 @@ class MergedFunctionsInfoTest {
     ByteView v = ByteView.of(bytes, ByteOrder.BIG_ENDIAN, "m");
     List<Cursor> kids = MergedFunctionsInfo.childRecords(v.cursor(0));
     assertThat(kids).hasSize(2);
-    assertThat(kids.get(0).view().size()).isEqualTo(29);
-    assertThat(kids.get(1).view().fileOffset()).isEqualTo(4 + 4 + 29 + 4);
+    assertThat(kids.get(0).size()).isEqualTo(29);
+    assertThat(kids.get(1).absoluteOffset(0)).isEqualTo(4 + 4 + 29 + 4);
     assertThat(MergedFunctionsInfo.decode(v.cursor(0), 0x10).mergedFunctions()).containsExactly(a, b);
   }
 

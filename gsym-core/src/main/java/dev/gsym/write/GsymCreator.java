@@ -256,6 +256,11 @@ public final class GsymCreator {
     return 8;
   }
 
+  /** Encodes the finalized GSYM to bytes, little endian. */
+  public byte[] encode() {
+    return encode(ByteOrder.LITTLE_ENDIAN);
+  }
+
   /** Encodes the finalized GSYM to bytes. */
   public byte[] encode(ByteOrder order) {
     try {
@@ -273,6 +278,11 @@ public final class GsymCreator {
     } catch (IOException e) {
       throw new AssertionError(e); // in-memory streams do not fail
     }
+  }
+
+  /** {@link #save(Path, ByteOrder)} in little-endian byte order. */
+  public void save(Path path) throws IOException {
+    save(path, ByteOrder.LITTLE_ENDIAN);
   }
 
   /**

@@ -23,6 +23,7 @@ class GsymCreatorFromTest {
       GsymCreator c = GsymCreator.from(r);
       c.finalize(Diagnostics.silent());
       assertThat(c.encode(ByteOrder.LITTLE_ENDIAN)).isEqualTo(orig);
+      assertThat(c.encode()).as("little endian by default").isEqualTo(orig);
     }
   }
 

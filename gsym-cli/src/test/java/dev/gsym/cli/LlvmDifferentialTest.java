@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.read.GsymReader;
+import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,33 +25,17 @@ import org.junit.jupiter.api.io.TempDir;
  * Runs llvm-gsymutil-22 and our gsymutil on every GSYM file under src-test-data (found
  * recursively, so files added later are covered) and requires identical stdout and exit status
  * (and stderr, once llvm's argv[0] is replaced by our name). Skipped when llvm-gsymutil-22 is not
- * on PATH (or -Dgsym.llvmGsymutil=none).
+ * on PATH (or -Dgsym.llvm.gsymutil=none).
  */
 class LlvmDifferentialTest {
-  private static final String LLVM = "llvm-gsymutil-22";
+  private static final String LLVM = Llvm.GSYMUTIL;
 
   @TempDir
   Path tmp;
 
-  /**
-   * llvm-gsymutil-22 from PATH, or null. The system property {@code gsym.llvmGsymutil} overrides
-   * the search: a path to the executable, or "none" to skip the comparisons.
-   */
+  /** llvm-gsymutil-22, or null (see {@link Llvm}: -Dgsym.llvm.gsymutil=PATH|none overrides). */
   static Path llvmExecutable() {
-    String override = System.getProperty("gsym.llvmGsymutil");
-    if (override != null && !override.isEmpty()) {
-      if (override.equals("none")) return null;
-      Path p = Path.of(override);
-      return Files.isExecutable(p) ? p : null;
-    }
-    String path = System.getenv("PATH");
-    if (path == null) return null;
-    for (String dir : path.split(File.pathSeparator)) {
-      if (dir.isEmpty()) continue;
-      Path p = Path.of(dir, LLVM);
-      if (Files.isRegularFile(p) && Files.isExecutable(p)) return p;
-    }
-    return null;
+    return Llvm.gsymutil();
   }
 
   /** Every file named *.gsym or *.gsym-0x<hex> (segments) below src-test-data. */

@@ -15,7 +15,7 @@ import dev.gsym.read.GsymReader;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import dev.gsym.write.PathStyle;
-import java.io.File;
+import dev.gsym.testing.Llvm;
 import java.io.IOException;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -37,25 +37,16 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Files written by OUR GsymCreator (every golden file rebuilt, plus API-built files with unusual
  * shapes) are dumped and looked up by the live llvm-gsymutil-22 and by our reader; the texts must
- * be identical. Skipped when llvm-gsymutil-22 is not on PATH (or -Dgsym.llvm.gsymutil=PATH).
+ * be identical. Skipped when llvm-gsymutil-22 is not on PATH (-Dgsym.llvm.gsymutil=PATH|none overrides, see dev.gsym.testing.Llvm).
  * -Dgsym.diff.keep=DIR keeps a copy of every file written.
  */
 class LlvmDifferentialTest {
-  static final String TOOL = "llvm-gsymutil-22";
+  static final String TOOL = Llvm.GSYMUTIL;
 
   @TempDir static Path tmp;
 
   static Path tool() {
-    String prop = System.getProperty("gsym.llvm.gsymutil");
-    if (prop != null && !prop.isEmpty()) return Files.isExecutable(Path.of(prop)) ? Path.of(prop) : null;
-    String path = System.getenv("PATH");
-    if (path == null) return null;
-    for (String d : path.split(File.pathSeparator)) {
-      if (d.isEmpty()) continue;
-      Path p = Path.of(d, TOOL);
-      if (Files.isExecutable(p)) return p;
-    }
-    return null;
+    return Llvm.gsymutil();
   }
 
   @BeforeEach

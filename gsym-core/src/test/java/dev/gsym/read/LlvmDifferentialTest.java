@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.gsym.format.Hex;
 import dev.gsym.format.LookupException;
 import dev.gsym.io.GsymFormatException;
+import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the same text. Mutants that make llvm-gsymutil crash are skipped.
  */
 class LlvmDifferentialTest {
-  private static final String TOOL = "llvm-gsymutil-22";
+  private static final String TOOL = Llvm.GSYMUTIL;
   private static final int MUTANTS = Integer.getInteger("gsym.diff.mutants", 150);
 
   @TempDir Path dir;
@@ -45,18 +45,13 @@ class LlvmDifferentialTest {
       new Seed("t3gmc.gsym", new long[] {0x6c0, 0x6c4})};
 
   private static boolean toolAvailable() {
-    String path = System.getenv("PATH");
-    if (path == null) return false;
-    for (String d : path.split(File.pathSeparator)) {
-      if (Files.isExecutable(Path.of(d, TOOL))) return true;
-    }
-    return false;
+    return Llvm.gsymutil() != null;
   }
 
   /** stdout + stderr of llvm-gsymutil, or null if it crashed or hung. */
   private static String llvm(List<String> args) throws Exception {
     List<String> cmd = new ArrayList<>();
-    cmd.add(TOOL);
+    cmd.add(Llvm.gsymutil().toString());
     cmd.addAll(args);
     Process p = new ProcessBuilder(cmd).start();
     byte[] out = p.getInputStream().readAllBytes();

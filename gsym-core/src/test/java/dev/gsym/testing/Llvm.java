@@ -1,0 +1,34 @@
+package dev.gsym.testing;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Locates {@code llvm-gsymutil-22} for differential tests: the system property
+ * {@code gsym.llvm.gsymutil} (a path, or "none" to skip the comparisons), else the PATH.
+ */
+public final class Llvm {
+  public static final String GSYMUTIL = "llvm-gsymutil-22";
+  public static final String PROPERTY = "gsym.llvm.gsymutil";
+
+  private Llvm() {}
+
+  /** The executable, or null when it is not available (tests then skip, not fail). */
+  public static Path gsymutil() {
+    String override = System.getProperty(PROPERTY);
+    if (override != null && !override.isEmpty()) {
+      if (override.equals("none")) return null;
+      Path p = Path.of(override);
+      return Files.isRegularFile(p) && Files.isExecutable(p) ? p : null;
+    }
+    String path = System.getenv("PATH");
+    if (path == null) return null;
+    for (String dir : path.split(File.pathSeparator)) {
+      if (dir.isEmpty()) continue;
+      Path p = Path.of(dir, GSYMUTIL);
+      if (Files.isRegularFile(p) && Files.isExecutable(p)) return p;
+    }
+    return null;
+  }
+}

@@ -47,6 +47,19 @@ public record CallSiteInfo(long returnOffset, int flags, List<Integer> matchRege
     for (int r : matchRegex) w.u32(Integer.toUnsignedLong(r));
   }
 
+  /** One call-site line of llvm-gsymutil's dump (without indentation or newline). */
+  public void dump(StringBuilder sb, GsymTables t) {
+    Hex.append(sb, returnOffset, 4).append(" Flags[").append(flagsText()).append(']');
+    if (!matchRegex.isEmpty()) {
+      sb.append(" MatchRegex[");
+      for (int i = 0; i < matchRegex.size(); i++) {
+        if (i > 0) sb.append(';');
+        sb.append(t.string(matchRegex.get(i)));
+      }
+      sb.append(']');
+    }
+  }
+
   /**
    * "InternalCall | ExternalCall", "None" for 0, and "" when only unknown bits are set (as
    * llvm-gsymutil-22's dump).

@@ -30,4 +30,14 @@ public record CallSiteInfoCollection(List<CallSiteInfo> callSites) {
     w.u32(callSites.size());
     for (CallSiteInfo cs : callSites) cs.encode(w);
   }
+
+  /** The "CallSites" block of llvm-gsymutil's dump, indented by {@code indent}. */
+  public void dump(StringBuilder sb, GsymTables t, int indent) {
+    sb.repeat(' ', indent).append("CallSites (by relative return offset):\n");
+    for (CallSiteInfo cs : callSites) {
+      sb.repeat(' ', indent).append("  ");
+      cs.dump(sb, t);
+      sb.append('\n');
+    }
+  }
 }

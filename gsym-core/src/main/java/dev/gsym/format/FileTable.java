@@ -5,6 +5,7 @@ import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.GsymWriter;
 import java.nio.ByteOrder;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * The file table: u32 NumFiles, then NumFiles x {u32 Dir, u32 Base} string offsets. Entry 0 is
@@ -62,7 +63,7 @@ public record FileTable(ByteView view, long offset, int count) {
       sb.append('[').append(String.format("%4d", i)).append("] ");
       Hex.append(sb, Integer.toUnsignedLong(f.dir()), 8).append(' ');
       Hex.append(sb, Integer.toUnsignedLong(f.base()), 8).append(' ');
-      dumpFile(sb, f, strings);
+      dumpFile(sb, f, strings::get);
       sb.append('\n');
     }
   }
@@ -71,11 +72,11 @@ public record FileTable(ByteView view, long offset, int count) {
    * A file as the dump prints it: nothing for {0, 0}, the path, or {@code <invalid-file>} for a
    * missing entry or one whose strings are both empty.
    */
-  public static void dumpFile(StringBuilder sb, FileEntry f, StringTable strings) {
+  public static void dumpFile(StringBuilder sb, FileEntry f, IntFunction<String> strings) {
     if (f != null) {
       if (f.dir() == 0 && f.base() == 0) return;
-      String dir = strings.get(f.dir());
-      String base = strings.get(f.base());
+      String dir = strings.apply(f.dir());
+      String base = strings.apply(f.base());
       if (!dir.isEmpty() || !base.isEmpty()) {
         appendPath(sb, dir, base);
         return;

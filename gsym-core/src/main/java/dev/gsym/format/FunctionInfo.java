@@ -217,6 +217,19 @@ public record FunctionInfo(AddressRange range, int name, LineTable lineTable, In
     w.patchU32(lenAt, w.length() - lenAt - 4);
   }
 
+  /**
+   * The resolved form llvm-gsymutil's dump prints: "[start - end) "name"", then the line table,
+   * inline info, call sites and merged functions, every line indented by {@code indent}.
+   */
+  public void dump(StringBuilder sb, GsymTables t, int indent) {
+    sb.repeat(' ', indent);
+    range.appendTo(sb).append(" \"").append(t.string(name)).append("\"\n");
+    if (lineTable != null) lineTable.dump(sb, t, indent);
+    if (inlineInfo != null) inlineInfo.dump(sb, t, indent);
+    if (callSites != null) callSites.dump(sb, t, indent);
+    if (mergedFunctions != null) mergedFunctions.dump(sb, t);
+  }
+
   /** LLVM's operator&lt;&lt;: range and raw name offset, then line table, inline info, call sites. */
   @Override
   public String toString() {

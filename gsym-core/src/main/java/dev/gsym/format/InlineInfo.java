@@ -236,6 +236,31 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
   }
 
   /**
+   * The "InlineInfo:" block of llvm-gsymutil's dump. At indent 0 a heading precedes the top node;
+   * nested levels (and merged functions' trees, dumped at indent 4) have no heading: each node is
+   * its ranges, its name and " called from path:line" when it has a valid call file.
+   */
+  public void dump(StringBuilder sb, GsymTables t, int indent) {
+    if (indent == 0) sb.append("InlineInfo:\n");
+    else sb.repeat(' ', indent);
+    for (int i = 0; i < ranges.size(); i++) {
+      if (i > 0) sb.append(' ');
+      ranges.get(i).appendTo(sb);
+    }
+    sb.append(' ').append(t.string(name));
+    if (callFile != 0) {
+      FileEntry f = t.file(Integer.toUnsignedLong(callFile));
+      if (f != null) {
+        sb.append(" called from ");
+        FileTable.dumpFile(sb, f, t::string);
+        sb.append(':').append(Integer.toUnsignedLong(callLine));
+      }
+    }
+    sb.append('\n');
+    for (InlineInfo child : children) child.dump(sb, t, indent + 2);
+  }
+
+  /**
    * LLVM's operator&lt;&lt; (used in finalize warnings), quirks included: one line per node with no
    * indentation, and "CallLine = " followed by the call FILE, as llvm-gsymutil 22 prints it.
    */

@@ -249,6 +249,17 @@ public record LineTable(List<LineEntry> rows) {
     return 0;
   }
 
+  /** The "LineTable:" block of llvm-gsymutil's dump, every line indented by {@code indent}. */
+  public void dump(StringBuilder sb, GsymTables t, int indent) {
+    sb.repeat(' ', indent).append("LineTable:\n");
+    for (LineEntry e : rows) {
+      sb.repeat(' ', indent).append("  ");
+      Hex.append(sb, e.address(), 16).append(' ');
+      if (e.file() != 0) FileTable.dumpFile(sb, t.file(Integer.toUnsignedLong(e.file())), t::string);
+      sb.append(':').append(Integer.toUnsignedLong(e.line())).append('\n');
+    }
+  }
+
   /** One "addr=…, file=…, line=…" line per row (LLVM's operator&lt;&lt;). */
   @Override
   public String toString() {

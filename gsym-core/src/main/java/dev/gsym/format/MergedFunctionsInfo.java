@@ -64,4 +64,12 @@ public record MergedFunctionsInfo(List<FunctionInfo> mergedFunctions) {
       w.patchU32(lenAt, w.length() - start);
     }
   }
+
+  /** "++ Merged FunctionInfos[i]:" then each merged function dumped with a 4-space indent. */
+  public void dump(StringBuilder sb, GsymTables t) {
+    for (int i = 0; i < mergedFunctions.size(); i++) {
+      sb.append("++ Merged FunctionInfos[").append(i).append("]:\n");
+      mergedFunctions.get(i).dump(sb, t, 4);
+    }
+  }
 }

@@ -8,6 +8,7 @@ import dev.gsym.format.CallSiteInfoCollection;
 import dev.gsym.format.FileEntry;
 import dev.gsym.format.FileTable;
 import dev.gsym.format.FunctionInfo;
+import dev.gsym.format.GsymTables;
 import dev.gsym.format.Header;
 import dev.gsym.format.Hex;
 import dev.gsym.format.InlineInfo;
@@ -35,7 +36,7 @@ import java.util.function.Consumer;
  * table; FunctionInfo records are decoded only when a lookup needs one. Immutable and thread-safe;
  * {@link #close()} unmaps the file.
  */
-public final class GsymReader implements AutoCloseable {
+public final class GsymReader implements GsymTables, AutoCloseable {
   private final Arena arena;
   private final ByteView file;
   private final Header header;
@@ -100,6 +101,7 @@ public final class GsymReader implements AutoCloseable {
   }
 
   /** The string at string-table offset {@code strp}. */
+  @Override
   public String string(int strp) {
     int slot = Integer.hashCode(strp * 0x9E3779B9) >>> (32 - STRING_CACHE_BITS);
     CachedString e = stringCache[slot];
@@ -121,6 +123,7 @@ public final class GsymReader implements AutoCloseable {
   private final CachedString[] stringCache = new CachedString[1 << STRING_CACHE_BITS];
 
   /** File-table entry {@code index}, or null if out of range. */
+  @Override
   public FileEntry file(long index) {
     return files.get(index);
   }
@@ -338,60 +341,6 @@ public final class GsymReader implements AutoCloseable {
 
   /** One FunctionInfo with resolved names and paths, as in llvm-gsymutil's dump. */
   public void dump(StringBuilder sb, FunctionInfo fi, int indent) {
-    sb.repeat(' ', indent);
-    fi.range().appendTo(sb).append(" \"").append(strings.get(fi.name())).append("\"\n");
-    if (fi.lineTable() != null) {
-      sb.repeat(' ', indent).append("LineTable:\n");
-      for (LineEntry e : fi.lineTable().rows()) {
-        sb.repeat(' ', indent).append("  ");
-        Hex.append(sb, e.address(), 16).append(' ');
-        if (e.file() != 0) FileTable.dumpFile(sb, files.get(Integer.toUnsignedLong(e.file())), strings);
-        sb.append(':').append(Integer.toUnsignedLong(e.line())).append('\n');
-      }
-    }
-    if (fi.inlineInfo() != null) dumpInline(sb, fi.inlineInfo(), indent);
-    if (fi.callSites() != null) {
-      sb.repeat(' ', indent).append("CallSites (by relative return offset):\n");
-      for (CallSiteInfo cs : fi.callSites().callSites()) {
-        sb.repeat(' ', indent).append("  ");
-        Hex.append(sb, cs.returnOffset(), 4).append(" Flags[").append(cs.flagsText()).append(']');
-        if (!cs.matchRegex().isEmpty()) {
-          sb.append(" MatchRegex[");
-          for (int i = 0; i < cs.matchRegex().size(); i++) {
-            if (i > 0) sb.append(';');
-            sb.append(strings.get(cs.matchRegex().get(i)));
-          }
-          sb.append(']');
-        }
-        sb.append('\n');
-      }
-    }
-    if (fi.mergedFunctions() != null) {
-      List<FunctionInfo> merged = fi.mergedFunctions().mergedFunctions();
-      for (int i = 0; i < merged.size(); i++) {
-        sb.append("++ Merged FunctionInfos[").append(i).append("]:\n");
-        dump(sb, merged.get(i), 4);
-      }
-    }
-  }
-
-  private void dumpInline(StringBuilder sb, InlineInfo ii, int indent) {
-    if (indent == 0) sb.append("InlineInfo:\n");
-    else sb.repeat(' ', indent);
-    for (int i = 0; i < ii.ranges().size(); i++) {
-      if (i > 0) sb.append(' ');
-      ii.ranges().get(i).appendTo(sb);
-    }
-    sb.append(' ').append(strings.get(ii.name()));
-    if (ii.callFile() != 0) {
-      FileEntry f = files.get(Integer.toUnsignedLong(ii.callFile()));
-      if (f != null) {
-        sb.append(" called from ");
-        FileTable.dumpFile(sb, f, strings);
-        sb.append(':').append(Integer.toUnsignedLong(ii.callLine()));
-      }
-    }
-    sb.append('\n');
-    for (InlineInfo child : ii.children()) dumpInline(sb, child, indent + 2);
+    fi.dump(sb, this, indent);
   }
 }

@@ -76,7 +76,7 @@ class FileTableTest {
     FileTable.appendPath(p, "C:\\a/b", "x.c");
     assertThat(p.toString()).isEqualTo("C:\\a/b/x.c");
     StringBuilder missing = new StringBuilder();
-    FileTable.dumpFile(missing, null, STRINGS);
+    FileTable.dumpFile(missing, null, STRINGS::get);
     assertThat(missing.toString()).isEqualTo("<invalid-file>");
   }
 

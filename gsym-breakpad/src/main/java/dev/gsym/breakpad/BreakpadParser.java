@@ -1,0 +1,297 @@
+package dev.gsym.breakpad;
+
+import dev.gsym.format.AddressRange;
+import dev.gsym.io.GsymFormatException;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads a Breakpad symbol file one record at a time through a small buffer (the file is never
+ * held in memory). Lines end with LF, CRLF or CR; blank lines are skipped. Text is UTF-8
+ * (malformed bytes become U+FFFD).
+ *
+ * <p>A malformed line makes {@link #next()} throw a {@link GsymFormatException} whose source is
+ * {@code <file>:<line>}; the line is consumed, so a lenient caller may count it and continue.
+ */
+public final class BreakpadParser implements Closeable {
+  /** Longest accepted line, in chars: bounds memory on hostile input. */
+  public static final int MAX_LINE = 1 << 24;
+
+  private final Reader in;
+  private final String source;
+  private final char[] buf = new char[1 << 16];
+  private int pos;
+  private int lim;
+  private long lineNumber;
+  private final StringBuilder line = new StringBuilder(256);
+
+  public BreakpadParser(Reader in, String source) {
+    this.in = in;
+    this.source = source;
+  }
+
+  /** Opens {@code path} for reading. */
+  public static BreakpadParser open(Path path) throws IOException {
+    return new BreakpadParser(new InputStreamReader(Files.newInputStream(path), StandardCharsets.UTF_8),
+        path.toString());
+  }
+
+  public String source() {
+    return source;
+  }
+
+  /** Number of the line last read (1-based). */
+  public long lineNumber() {
+    return lineNumber;
+  }
+
+  @Override
+  public void close() throws IOException {
+    in.close();
+  }
+
+  /** An error for the line last read. */
+  public GsymFormatException error(String detail) {
+    return error(lineNumber, detail);
+  }
+
+  /** An error for line {@code lineNo} of this file. */
+  public GsymFormatException error(long lineNo, String detail) {
+    return new GsymFormatException(source + ":" + lineNo, -1, detail);
+  }
+
+  /** Reads the next line into {@link #line}; false at end of input. */
+  private boolean readLine() throws IOException {
+    line.setLength(0);
+    boolean any = false;
+    boolean tooLong = false;
+    while (true) {
+      if (pos == lim) {
+        lim = in.read(buf, 0, buf.length);
+        pos = 0;
+        if (lim <= 0) {
+          lim = 0;
+          if (!any) return false;
+          break;
+        }
+      }
+      any = true;
+      char c = buf[pos++];
+      if (c == '\n') break;
+      if (c == '\r') {
+        if (pos == lim) {
+          lim = in.read(buf, 0, buf.length);
+          pos = 0;
+          if (lim <= 0) lim = 0;
+        }
+        if (pos < lim && buf[pos] == '\n') pos++;
+        break;
+      }
+      if (line.length() < MAX_LINE) line.append(c);
+      else tooLong = true;
+    }
+    lineNumber++;
+    if (tooLong) throw error("line longer than " + MAX_LINE + " characters");
+    return true;
+  }
+
+  /**
+   * The next record, or null at the end of the file.
+   *
+   * @throws GsymFormatException for a malformed line (which is then skipped)
+   * @throws IOException if reading fails
+   */
+  public BreakpadRecord next() throws IOException {
+    while (readLine()) {
+      if (line.isEmpty() || isBlank(line)) continue;
+      return parse(line.toString());
+    }
+    return null;
+  }
+
+  private static boolean isBlank(CharSequence s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c != ' ' && c != '\t') return false;
+    }
+    return true;
+  }
+
+  /** Splits on single spaces, at most {@code max} fields; the last field keeps the rest. */
+  private static List<String> split(String s, int from, int max) {
+    List<String> out = new ArrayList<>(Math.min(max, 8));
+    int i = from;
+    while (out.size() < max - 1) {
+      int sp = s.indexOf(' ', i);
+      if (sp < 0) break;
+      out.add(s.substring(i, sp));
+      i = sp + 1;
+    }
+    out.add(s.substring(i));
+    return out;
+  }
+
+  BreakpadRecord parse(String s) {
+    int sp = s.indexOf(' ');
+    String kw = sp < 0 ? s : s.substring(0, sp);
+    int rest = sp < 0 ? s.length() : sp + 1;
+    return switch (kw) {
+      case "MODULE" -> module(s, rest);
+      case "INFO" -> info(s, rest);
+      case "FILE" -> file(s, rest);
+      case "INLINE_ORIGIN" -> origin(s, rest);
+      case "FUNC" -> func(s, rest);
+      case "INLINE" -> inline(s, rest);
+      case "PUBLIC" -> pub(s, rest);
+      case "STACK" -> stack(s, rest);
+      default -> lineRecord(s, kw);
+    };
+  }
+
+  private BreakpadRecord module(String s, int from) {
+    List<String> f = split(s, from, 4);
+    if (f.size() < 4 || f.get(0).isEmpty() || f.get(1).isEmpty() || f.get(2).isEmpty()) {
+      throw error("MODULE record needs 'MODULE os arch id name'");
+    }
+    return new BreakpadRecord.Module(f.get(0), f.get(1), f.get(2), f.get(3));
+  }
+
+  private BreakpadRecord info(String s, int from) {
+    List<String> f = split(s, from, 2);
+    if (f.get(0).isEmpty()) throw error("INFO record without a type");
+    return new BreakpadRecord.Info(f.get(0), f.size() > 1 ? f.get(1) : "");
+  }
+
+  private BreakpadRecord file(String s, int from) {
+    List<String> f = split(s, from, 2);
+    if (f.size() < 2) throw error("FILE record needs 'FILE number name'");
+    long n = decimal(f.get(0), "FILE number");
+    if (f.get(1).isEmpty()) throw error("FILE " + n + " has an empty name");
+    return new BreakpadRecord.File(n, f.get(1));
+  }
+
+  private BreakpadRecord origin(String s, int from) {
+    List<String> f = split(s, from, 2);
+    if (f.size() < 2) throw error("INLINE_ORIGIN record needs 'INLINE_ORIGIN number name'");
+    long n = decimal(f.get(0), "INLINE_ORIGIN number");
+    if (f.get(1).isEmpty()) throw error("INLINE_ORIGIN " + n + " has an empty name");
+    return new BreakpadRecord.InlineOrigin(n, f.get(1));
+  }
+
+  private BreakpadRecord func(String s, int from) {
+    boolean m = s.startsWith("m ", from);
+    if (m) from += 2;
+    List<String> f = split(s, from, 4);
+    if (f.size() < 4) throw error("FUNC record needs 'FUNC [m] address size parameter_size name'");
+    long addr = hex(f.get(0), "FUNC address");
+    long size = hex(f.get(1), "FUNC size");
+    long param = hex(f.get(2), "FUNC parameter_size");
+    if (f.get(3).isEmpty()) throw error("FUNC has an empty name");
+    checkRange(addr, size, "FUNC");
+    return new BreakpadRecord.Func(m, addr, size, param, f.get(3));
+  }
+
+  private BreakpadRecord pub(String s, int from) {
+    boolean m = s.startsWith("m ", from);
+    if (m) from += 2;
+    List<String> f = split(s, from, 3);
+    if (f.size() < 3) throw error("PUBLIC record needs 'PUBLIC [m] address parameter_size name'");
+    long addr = hex(f.get(0), "PUBLIC address");
+    long param = hex(f.get(1), "PUBLIC parameter_size");
+    if (f.get(2).isEmpty()) throw error("PUBLIC has an empty name");
+    return new BreakpadRecord.Public(m, addr, param, f.get(2));
+  }
+
+  private BreakpadRecord inline(String s, int from) {
+    List<String> f = split(s, from, Integer.MAX_VALUE);
+    if (f.size() < 6 || (f.size() - 4) % 2 != 0) {
+      throw error("INLINE record needs 'INLINE nest_level call_line call_file origin [address size]+'");
+    }
+    long level = decimal(f.get(0), "INLINE nest level");
+    if (level > dev.gsym.format.InlineInfo.MAX_DEPTH) {
+      throw error("INLINE nest level " + level + " is deeper than " + dev.gsym.format.InlineInfo.MAX_DEPTH);
+    }
+    long callLine = decimal(f.get(1), "INLINE call line");
+    if (callLine > 0xFFFF_FFFFL) throw error("INLINE call line " + callLine + " does not fit in 32 bits");
+    long callFile = decimal(f.get(2), "INLINE call file");
+    long origin = decimal(f.get(3), "INLINE origin");
+    List<AddressRange> ranges = new ArrayList<>((f.size() - 4) / 2);
+    for (int i = 4; i < f.size(); i += 2) {
+      long a = hex(f.get(i), "INLINE address");
+      long z = hex(f.get(i + 1), "INLINE size");
+      checkRange(a, z, "INLINE");
+      ranges.add(new AddressRange(a, a + z));
+    }
+    return new BreakpadRecord.Inline((int) level, callLine, callFile, origin, ranges);
+  }
+
+  private BreakpadRecord stack(String s, int from) {
+    List<String> f = split(s, from, 2);
+    return new BreakpadRecord.Stack(f.get(0), f.size() > 1 ? f.get(1) : "");
+  }
+
+  private BreakpadRecord lineRecord(String s, String kw) {
+    if (!kw.isEmpty() && isUpperWord(kw)) throw error("unknown record type '" + kw + "'");
+    List<String> f = split(s, 0, 5);
+    if (f.size() != 4) throw error("invalid line record (expected 'address size line filenum')");
+    long addr = hex(f.get(0), "line record address");
+    long size = hex(f.get(1), "line record size");
+    long line = decimal(f.get(2), "line number");
+    if (line > 0xFFFF_FFFFL) throw error("line number " + line + " does not fit in 32 bits");
+    long file = decimal(f.get(3), "line record file number");
+    checkRange(addr, size, "line record");
+    return new BreakpadRecord.Line(addr, size, line, file);
+  }
+
+  private static boolean isUpperWord(String s) {
+    boolean letter = false;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c >= 'G' && c <= 'Z') letter = true; // not a hex digit
+      else if (!(c >= 'A' && c <= 'Z') && c != '_' && !(c >= '0' && c <= '9')) return false;
+    }
+    return letter;
+  }
+
+  private void checkRange(long addr, long size, String what) {
+    if (Long.compareUnsigned(addr + size, addr) < 0) {
+      throw error(what + " range 0x" + Long.toHexString(addr) + " + 0x" + Long.toHexString(size)
+          + " wraps past the end of the 64-bit address space");
+    }
+  }
+
+  /** An unsigned hex number of 1 to 16 digits without 0x (either case). */
+  long hex(String t, String what) {
+    if (t.isEmpty() || t.length() > 16) throw error("invalid " + what + " '" + clip(t) + "'");
+    long v = 0;
+    for (int i = 0; i < t.length(); i++) {
+      int d = Character.digit(t.charAt(i), 16);
+      if (d < 0 || t.charAt(i) > 'f') throw error("invalid " + what + " '" + clip(t) + "'");
+      v = (v << 4) | d;
+    }
+    return v;
+  }
+
+  /** A non-negative decimal that fits in a signed 64-bit value. */
+  long decimal(String t, String what) {
+    if (t.isEmpty() || t.length() > 18) throw error("invalid " + what + " '" + clip(t) + "'");
+    long v = 0;
+    for (int i = 0; i < t.length(); i++) {
+      char c = t.charAt(i);
+      if (c < '0' || c > '9') throw error("invalid " + what + " '" + clip(t) + "'");
+      v = v * 10 + (c - '0');
+    }
+    return v;
+  }
+
+  private static String clip(String t) {
+    return t.length() <= 40 ? t : t.substring(0, 40) + "...";
+  }
+}

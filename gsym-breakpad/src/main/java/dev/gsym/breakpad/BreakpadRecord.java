@@ -1,0 +1,44 @@
+package dev.gsym.breakpad;
+
+import dev.gsym.format.AddressRange;
+import java.util.List;
+
+/**
+ * One record (line) of a Breakpad {@code .sym} file. Addresses and sizes are unsigned 64-bit
+ * values; file, origin and line numbers are non-negative decimals as written.
+ */
+public sealed interface BreakpadRecord {
+
+  /** {@code MODULE os arch id name}. */
+  record Module(String os, String arch, String id, String name) implements BreakpadRecord {}
+
+  /** {@code INFO key value}, e.g. {@code INFO CODE_ID 5A1B... libfoo.so}. */
+  record Info(String key, String value) implements BreakpadRecord {}
+
+  /** {@code FILE number name}. */
+  record File(long number, String name) implements BreakpadRecord {}
+
+  /** {@code INLINE_ORIGIN number name}. */
+  record InlineOrigin(long number, String name) implements BreakpadRecord {}
+
+  /** {@code FUNC [m] address size parameter_size name}. */
+  record Func(boolean multiple, long address, long size, long parameterSize, String name)
+      implements BreakpadRecord {}
+
+  /** {@code address size line filenum}: belongs to the last FUNC. */
+  record Line(long address, long size, long line, long file) implements BreakpadRecord {}
+
+  /** {@code INLINE nest_level call_line call_file origin [address size]+}: belongs to the last FUNC. */
+  record Inline(int level, long callLine, long callFile, long origin, List<AddressRange> ranges)
+      implements BreakpadRecord {
+    public Inline {
+      ranges = List.copyOf(ranges);
+    }
+  }
+
+  /** {@code PUBLIC [m] address parameter_size name}. */
+  record Public(boolean multiple, long address, long parameterSize, String name) implements BreakpadRecord {}
+
+  /** {@code STACK WIN ...} / {@code STACK CFI ...}: kept as text, not used for GSYM. */
+  record Stack(String kind, String text) implements BreakpadRecord {}
+}

@@ -1,0 +1,292 @@
+package dev.gsym.breakpad;
+
+import dev.gsym.format.AddressRange;
+import dev.gsym.format.AddressRanges;
+import dev.gsym.format.FunctionInfo;
+import dev.gsym.format.InlineInfo;
+import dev.gsym.format.LineEntry;
+import dev.gsym.format.LineTable;
+import dev.gsym.io.GsymFormatException;
+import dev.gsym.write.Diagnostics;
+import dev.gsym.write.GsymCreator;
+import dev.gsym.write.PathStyle;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+
+/**
+ * Converts a Breakpad symbol file into FunctionInfos of a {@link GsymCreator} in one streaming pass.
+ *
+ * <ul>
+ *   <li>FUNC + its line records → a FunctionInfo with a LineTable (one row per line record, sorted
+ *       by address; FILE numbers become file-table indexes);
+ *   <li>its INLINE records → an InlineInfo tree (top node = the function; nest level n is a child
+ *       of the last level n-1 record; INLINE_ORIGIN names; call file/line);
+ *   <li>PUBLIC → a size-0 FunctionInfo (covers up to the next function, as llvm's size-0 symbols);
+ *       a PUBLIC inside or at the start of a FUNC is dropped (FUNC wins);
+ *   <li>MODULE / INFO CODE_ID → the UUID ({@link BreakpadIds}); STACK records are counted and skipped.
+ * </ul>
+ *
+ * <p>Only the current FUNC's records are held; it is handed to the creator when the next FUNC or
+ * PUBLIC (or the end of the file) arrives. Bad records throw a {@link GsymFormatException} naming
+ * {@code file:line}; in lenient mode they are skipped and counted.
+ */
+public final class BreakpadTransformer {
+  /** What a conversion saw. */
+  public record Result(long functions, long publics, long publicsInsideFunctions, long lineRecords,
+      long inlineRecords, long stackRecords, long badRecords, byte[] uuid) {}
+
+  private final GsymCreator creator;
+  private final boolean lenient;
+  private final Diagnostics diag;
+
+  private BreakpadParser parser;
+  private final HashMap<Long, String> files = new HashMap<>();
+  private final HashMap<Long, Integer> fileIndex = new HashMap<>();
+  private final HashMap<Long, String> origins = new HashMap<>();
+  private byte[] moduleUuid;
+  private byte[] codeUuid;
+
+  // the current FUNC
+  private BreakpadRecord.Func func;
+  private final List<LineEntry> rows = new ArrayList<>();
+  private final List<Node> topChildren = new ArrayList<>();
+  private final List<Node> levels = new ArrayList<>(); // last node seen at each nest level
+
+  // PUBLICs and FUNC ranges, to drop PUBLICs covered by a FUNC at the end
+  private long[] pubAddr = new long[64];
+  private int[] pubName = new int[64];
+  private int nPub;
+  private long[] funcStart = new long[64];
+  private long[] funcEnd = new long[64];
+  private int nFunc;
+
+  private long lineRecords;
+  private long inlineRecords;
+  private long stackRecords;
+  private long badRecords;
+
+  /**
+   * @param lenient skip (and count) bad records instead of failing
+   * @param diag receives one warning line per skipped record (may be silent)
+   */
+  public BreakpadTransformer(GsymCreator creator, boolean lenient, Diagnostics diag) {
+    this.creator = creator;
+    this.lenient = lenient;
+    this.diag = diag;
+  }
+
+  /** Converts the file at {@code path}. */
+  public static Result convert(Path path, GsymCreator creator, boolean lenient, Diagnostics diag)
+      throws IOException {
+    try (BreakpadParser p = BreakpadParser.open(path)) {
+      return new BreakpadTransformer(creator, lenient, diag).convert(p);
+    }
+  }
+
+  /** Reads every record of {@code p} into the creator (not finalized). */
+  public Result convert(BreakpadParser p) throws IOException {
+    this.parser = p;
+    while (true) {
+      BreakpadRecord r;
+      try {
+        r = p.next();
+        if (r == null) break;
+        accept(r);
+      } catch (GsymFormatException e) {
+        if (!lenient) throw e;
+        badRecords++;
+        diag.report("Skipped bad Breakpad records", sb -> sb.append("warning: ").append(e.getMessage()).append('\n'));
+      }
+    }
+    flushFunction();
+    long droppedPublics = addPublics();
+    byte[] uuid = codeUuid != null ? codeUuid : moduleUuid;
+    if (uuid != null) creator.setUUID(uuid);
+    return new Result(nFunc, nPub - droppedPublics, droppedPublics, lineRecords, inlineRecords,
+        stackRecords, badRecords, uuid == null ? new byte[0] : uuid);
+  }
+
+  private void accept(BreakpadRecord r) {
+    switch (r) {
+      case BreakpadRecord.Module m -> {
+        moduleUuid = BreakpadIds.fromModuleId(m.os(), m.id());
+      }
+      case BreakpadRecord.Info i -> {
+        if (i.key().equals("CODE_ID")) codeUuid = BreakpadIds.fromCodeId(i.value());
+      }
+      case BreakpadRecord.File f -> {
+        files.put(f.number(), f.name());
+        fileIndex.remove(f.number());
+      }
+      case BreakpadRecord.InlineOrigin o -> origins.put(o.number(), o.name());
+      case BreakpadRecord.Func f -> {
+        flushFunction();
+        func = f;
+        if (nFunc == funcStart.length) {
+          funcStart = Arrays.copyOf(funcStart, nFunc * 2);
+          funcEnd = Arrays.copyOf(funcEnd, nFunc * 2);
+        }
+        funcStart[nFunc] = f.address();
+        funcEnd[nFunc] = f.address() + f.size();
+        nFunc++;
+      }
+      case BreakpadRecord.Line l -> line(l);
+      case BreakpadRecord.Inline i -> inline(i);
+      case BreakpadRecord.Public p -> {
+        flushFunction();
+        if (nPub == pubAddr.length) {
+          pubAddr = Arrays.copyOf(pubAddr, nPub * 2);
+          pubName = Arrays.copyOf(pubName, nPub * 2);
+        }
+        pubAddr[nPub] = p.address();
+        pubName[nPub] = creator.insertString(p.name());
+        nPub++;
+      }
+      case BreakpadRecord.Stack s -> stackRecords++;
+    }
+  }
+
+  private int file(long number, String what) {
+    Integer idx = fileIndex.get(number);
+    if (idx != null) return idx;
+    String path = files.get(number);
+    if (path == null) throw parser.error(what + " refers to FILE " + number + ", which is not defined before it");
+    PathStyle style = path.indexOf('\\') >= 0 && path.indexOf('/') < 0 ? PathStyle.WINDOWS : PathStyle.POSIX;
+    int i = creator.insertFile(path, style);
+    fileIndex.put(number, i);
+    return i;
+  }
+
+  private void line(BreakpadRecord.Line l) {
+    if (func == null) throw parser.error("line record before the first FUNC");
+    long start = func.address();
+    boolean inside = func.size() == 0 ? l.address() == start
+        : Long.compareUnsigned(l.address() - start, func.size()) < 0;
+    if (!inside) {
+      throw parser.error("line record address 0x" + Long.toHexString(l.address()) + " is outside FUNC "
+          + func.name() + " [0x" + Long.toHexString(start) + ", 0x" + Long.toHexString(start + func.size()) + ")");
+    }
+    if (l.size() == 0) return; // covers nothing
+    int f = file(l.file(), "line record");
+    rows.add(new LineEntry(l.address(), f, (int) l.line()));
+    lineRecords++;
+  }
+
+  private static final class Node {
+    final List<AddressRange> ranges;
+    final int name;
+    final int callFile;
+    final int callLine;
+    final List<Node> children = new ArrayList<>();
+
+    Node(List<AddressRange> ranges, int name, int callFile, int callLine) {
+      this.ranges = ranges;
+      this.name = name;
+      this.callFile = callFile;
+      this.callLine = callLine;
+    }
+
+    InlineInfo toInlineInfo() {
+      List<InlineInfo> kids = new ArrayList<>(children.size());
+      for (Node c : children) kids.add(c.toInlineInfo());
+      return new InlineInfo(ranges, name, callFile, callLine, kids);
+    }
+  }
+
+  private void inline(BreakpadRecord.Inline in) {
+    if (func == null) throw parser.error("INLINE record before the first FUNC");
+    int level = in.level();
+    if (level > levels.size()) {
+      throw parser.error("INLINE nest level " + level + " has no enclosing INLINE at level " + (level - 1));
+    }
+    List<AddressRange> parent = level == 0
+        ? List.of(new AddressRange(func.address(), func.address() + func.size()))
+        : levels.get(level - 1).ranges;
+    List<AddressRange> ranges = AddressRanges.normalize(in.ranges());
+    if (ranges.isEmpty()) throw parser.error("INLINE record has only empty ranges");
+    for (AddressRange r : ranges) {
+      boolean ok = false;
+      for (AddressRange p : parent) ok |= p.contains(r);
+      if (!ok) {
+        throw parser.error("INLINE range [0x" + Long.toHexString(r.start()) + ", 0x" + Long.toHexString(r.end())
+            + ") is not inside its parent " + (level == 0 ? "FUNC " + func.name() : "INLINE at level " + (level - 1)));
+      }
+    }
+    String name = origins.get(in.origin());
+    if (name == null) {
+      throw parser.error("INLINE record refers to INLINE_ORIGIN " + in.origin() + ", which is not defined before it");
+    }
+    int callFile = file(in.callFile(), "INLINE record");
+    Node n = new Node(ranges, creator.insertString(name), callFile, (int) in.callLine());
+    if (level == 0) topChildren.add(n);
+    else levels.get(level - 1).children.add(n);
+    while (levels.size() > level) levels.removeLast();
+    levels.add(n);
+    inlineRecords++;
+  }
+
+  /** Hands the current FUNC to the creator. */
+  private void flushFunction() {
+    if (func == null) return;
+    BreakpadRecord.Func f = func;
+    func = null;
+    AddressRange range = new AddressRange(f.address(), f.address() + f.size());
+    int name = creator.insertString(f.name());
+    LineTable lt = null;
+    if (!rows.isEmpty()) {
+      rows.sort(Comparator.comparing(LineEntry::address, Long::compareUnsigned));
+      lt = new LineTable(new ArrayList<>(rows));
+    }
+    InlineInfo ii = null;
+    if (!topChildren.isEmpty() && f.size() != 0) {
+      List<InlineInfo> kids = new ArrayList<>(topChildren.size());
+      for (Node c : topChildren) kids.add(c.toInlineInfo());
+      ii = new InlineInfo(List.of(range), name, 0, 0, kids);
+    }
+    creator.addFunctionInfo(new FunctionInfo(range, name, lt, ii, null, null));
+    rows.clear();
+    topChildren.clear();
+    levels.clear();
+  }
+
+  /** Adds the PUBLICs no FUNC covers; returns how many were dropped. */
+  private long addPublics() {
+    // sort FUNCs by start; prefix maximum of ends answers "does any FUNC starting <= a cover a"
+    Integer[] order = new Integer[nFunc];
+    for (int i = 0; i < nFunc; i++) order[i] = i;
+    Arrays.sort(order, (x, y) -> Long.compareUnsigned(funcStart[x], funcStart[y]));
+    long[] starts = new long[nFunc];
+    long[] maxEnd = new long[nFunc];
+    long max = 0;
+    for (int i = 0; i < nFunc; i++) {
+      starts[i] = funcStart[order[i]];
+      long e = funcEnd[order[i]];
+      if (i == 0 || Long.compareUnsigned(e, max) > 0) max = e;
+      maxEnd[i] = max;
+    }
+    long dropped = 0;
+    for (int p = 0; p < nPub; p++) {
+      long a = pubAddr[p];
+      int lo = 0;
+      int hi = nFunc; // first start > a
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        if (Long.compareUnsigned(starts[mid], a) <= 0) lo = mid + 1;
+        else hi = mid;
+      }
+      int i = lo - 1;
+      boolean covered = i >= 0 && (starts[i] == a || Long.compareUnsigned(maxEnd[i], a) > 0);
+      if (covered) {
+        dropped++;
+        continue;
+      }
+      creator.addFunctionInfo(new FunctionInfo(new AddressRange(a, a), pubName[p]));
+    }
+    return dropped;
+  }
+}

@@ -194,6 +194,9 @@ public final class BreakpadParser implements Closeable {
     long size = hex(f.get(1), "FUNC size");
     long param = hex(f.get(2), "FUNC parameter_size");
     if (f.get(3).isEmpty()) throw error("FUNC has an empty name");
+    if (Long.compareUnsigned(size, 0xFFFF_FFFFL) > 0) {
+      throw error("FUNC size 0x" + Long.toHexString(size) + " does not fit GSYM's 32-bit function size");
+    }
     checkRange(addr, size, "FUNC");
     return new BreakpadRecord.Func(m, addr, size, param, f.get(3));
   }

@@ -1,0 +1,198 @@
+package dev.gsym.breakpad;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.gsym.io.GsymFormatException;
+import dev.gsym.read.GsymReader;
+import dev.gsym.testing.TestData;
+import dev.gsym.write.Diagnostics;
+import dev.gsym.write.GsymCreator;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class BreakpadTransformerTest {
+  static final String BASIC = read("basic.sym");
+
+  static String read(String name) {
+    try {
+      return Files.readString(TestData.path("breakpad", name));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** Every "0x<addr>: ..." block of an expected file, checked against our lookups. */
+  static void assertLookups(GsymReader r, String expected) {
+    StringBuilder actual = new StringBuilder();
+    for (String line : expected.split("\n")) {
+      if (line.startsWith("0x")) actual.append(Conv.lookup(r, Long.parseUnsignedLong(line.substring(2, 18), 16)));
+    }
+    assertThat(actual.toString()).isEqualTo(expected);
+  }
+
+  @Test
+  void basicLookups() throws IOException {
+    try (GsymReader r = Conv.gsymFromSym(BASIC)) {
+      assertLookups(r, read("basic.expected.txt"));
+    }
+  }
+
+  @Test
+  void crlfAndCrGiveTheSameLookups() throws IOException {
+    String expected = read("basic.expected.txt");
+    try (GsymReader a = Conv.gsymFromSym(BASIC.replace("\n", "\r\n"));
+        GsymReader b = Conv.gsymFromSym(BASIC.replace("\n", "\r"))) {
+      assertLookups(a, expected);
+      assertLookups(b, expected);
+    }
+  }
+
+  @Test
+  void uuidFromCodeIdElseModuleId() throws IOException {
+    try (GsymReader r = Conv.gsymFromSym(BASIC)) {
+      assertThat(HexFormat.of().withUpperCase().formatHex(r.header().uuid()))
+          .isEqualTo("D46E09D32181D47FC16B29CD9BC208BA11223344");
+    }
+    try (GsymReader r = Conv.gsymFromSym(BASIC.replaceAll("INFO CODE_ID [^\n]*\n", ""))) {
+      // MODULE id D3096ED4-8121-7FD4-C16B-29CD9BC208BA age 0: GUID fields swapped back
+      assertThat(HexFormat.of().withUpperCase().formatHex(r.header().uuid()))
+          .isEqualTo("D46E09D32181D47FC16B29CD9BC208BA");
+    }
+    try (GsymReader r = Conv.gsymFromSym(
+        "MODULE mac x86_64 D3096ED481217FD4C16B29CD9BC208BA0 lib\nPUBLIC 10 0 f\n")) {
+      assertThat(HexFormat.of().withUpperCase().formatHex(r.header().uuid()))
+          .isEqualTo("D3096ED481217FD4C16B29CD9BC208BA");
+    }
+    try (GsymReader r = Conv.gsymFromSym(
+        "MODULE Linux x86_64 000000000000000000000000000000000 lib\nPUBLIC 10 0 f\n")) {
+      assertThat(r.header().uuid()).isEmpty();
+    }
+  }
+
+  @Test
+  void counts() throws IOException {
+    GsymCreator c = new GsymCreator();
+    BreakpadTransformer.Result res = new BreakpadTransformer(c, false, Diagnostics.silent())
+        .convert(new BreakpadParser(new StringReader(BASIC), "basic.sym"));
+    assertThat(res.functions()).isEqualTo(3);
+    assertThat(res.publics()).isEqualTo(2);
+    assertThat(res.publicsInsideFunctions()).isEqualTo(2);
+    assertThat(res.lineRecords()).isEqualTo(7);
+    assertThat(res.inlineRecords()).isEqualTo(2);
+    assertThat(res.stackRecords()).isEqualTo(3);
+    assertThat(res.badRecords()).isZero();
+  }
+
+  @Test
+  void overlappingFuncsAreBothKept() throws IOException {
+    String sym = """
+        FILE 0 a.c
+        FUNC 100 40 0 outer
+        100 40 1 0
+        FUNC 110 10 0 contained
+        110 10 2 0
+        FUNC 100 20 0 same_start
+        100 20 3 0
+        """;
+    try (GsymReader r = Conv.gsymFromSym(sym)) {
+      assertThat(r.numFunctions()).isEqualTo(3);
+      assertThat(Conv.lookup(r, 0x100)).isEqualTo("0x0000000000000100: same_start @ a.c:3\n");
+      assertThat(Conv.lookup(r, 0x125)).isEqualTo("0x0000000000000125: error: address 0x125 is not in GSYM\n");
+      assertThat(Conv.lookup(r, 0x112)).isEqualTo("0x0000000000000112: contained + 2 @ a.c:2\n");
+    }
+  }
+
+  @Test
+  void funcWithoutLinesAndSizeZeroFunc() throws IOException {
+    String sym = "FUNC 100 10 0 no lines\nFUNC 200 0 0 zero size\n";
+    try (GsymReader r = Conv.gsymFromSym(sym)) {
+      assertThat(Conv.lookup(r, 0x105)).isEqualTo("0x0000000000000105: no lines + 5\n");
+      assertThat(Conv.lookup(r, 0x110)).isEqualTo("0x0000000000000110: error: address 0x110 is not in GSYM\n");
+      assertThat(Conv.lookup(r, 0x300)).isEqualTo("0x0000000000000300: zero size + 256\n");
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', textBlock = """
+      FUNC 10 10 0                      | 1 | FUNC record needs 'FUNC [m] address size parameter_size name'
+      FUNC 0x10 10 0 f                  | 1 | invalid FUNC address '0x10'
+      FUNC 10 100000000 0 f             | 1 | FUNC size 0x100000000 does not fit GSYM's 32-bit function size
+      FUNC ffffffffffffffff 2 0 f       | 1 | FUNC range 0xffffffffffffffff + 0x2 wraps past the end of the 64-bit address space
+      FUNC 10 10000000000000000 0 f     | 1 | invalid FUNC size '10000000000000000'
+      10 4 1 1                          | 1 | line record before the first FUNC
+      INLINE 0 1 1 0 10 4               | 1 | INLINE record before the first FUNC
+      FUNC 10 10 0 f\\n10 4 1 7          | 2 | line record refers to FILE 7, which is not defined before it
+      FUNC 10 10 0 f\\n30 4 1 1          | 2 | line record address 0x30 is outside FUNC f [0x10, 0x20)
+      FUNC 10 10 0 f\\n10 4 x 1          | 2 | invalid line number 'x'
+      FUNC 10 10 0 f\\n10 4 1            | 2 | invalid line record (expected 'address size line filenum')
+      FUNC 10 10 0 f\\n10 4 99999999999 1 | 2 | line number 99999999999 does not fit in 32 bits
+      FUNC 10 10 0 f\\nINLINE 1 1 1 0 10 4 | 2 | INLINE nest level 1 has no enclosing INLINE at level 0
+      FUNC 10 10 0 f\\nINLINE 5000 1 1 0 10 4 | 2 | INLINE nest level 5000 is deeper than 1024
+      FUNC 10 10 0 f\\nINLINE 0 1 1 0 10    | 2 | INLINE record needs 'INLINE nest_level call_line call_file origin [address size]+'
+      FUNC 10 10 0 f\\nINLINE 0 1 1 9 10 4  | 2 | INLINE record refers to INLINE_ORIGIN 9, which is not defined before it
+      FUNC 10 10 0 f\\nINLINE 0 1 1 0 18 10 | 2 | INLINE range [0x18, 0x28) is not inside its parent FUNC f
+      FUNC 10 10 0 f\\nINLINE 0 1 1 0 10 0  | 2 | INLINE record has only empty ranges
+      FUNC 10 10 0 f\\nINLINE 0 1 99999999999999 0 10 4 | 2 | INLINE record refers to FILE 99999999999999, which is not defined before it
+      FILE 99999999999999999999 a.c     | 1 | invalid FILE number '99999999999999999999'
+      FILE 1                            | 1 | FILE record needs 'FILE number name'
+      FILE 1\\u0020                      | 1 | FILE 1 has an empty name
+      PUBLIC 10 0                       | 1 | PUBLIC record needs 'PUBLIC [m] address parameter_size name'
+      PUBLIC m zz 0 f                   | 1 | invalid PUBLIC address 'zz'
+      MODULE Linux x86                  | 1 | MODULE record needs 'MODULE os arch id name'
+      BOGUS 1 2 3                       | 1 | unknown record type 'BOGUS'
+      xyz 1 2 3                         | 1 | invalid line record address 'xyz'
+      """)
+  void badRecords(String text, int line, String message) {
+    String sym = "INLINE_ORIGIN 0 g\nFILE 1 a.c\n" + text.replace("\\n", "\n").replace("\\u0020", " ") + "\n";
+    int lineNo = line + 2;
+    assertThatThrownBy(() -> Conv.gsymFromSym(sym))
+        .isInstanceOf(GsymFormatException.class)
+        .hasMessage("test.sym:" + lineNo + ": " + message);
+  }
+
+  @Test
+  void lenientSkipsAndCounts() throws IOException {
+    String sym = "FILE 1 a.c\nFUNC 10 10 0 f\n10 4 1 1\n14 zz 2 1\nBOGUS\n14 4 3 1\nFUNC 10 10 0\n";
+    GsymCreator c = new GsymCreator();
+    Diagnostics d = Diagnostics.silent();
+    BreakpadTransformer.Result res = new BreakpadTransformer(c, true, d)
+        .convert(new BreakpadParser(new StringReader(sym), "l.sym"));
+    assertThat(res.badRecords()).isEqualTo(3);
+    assertThat(d.categories()).containsEntry("Skipped bad Breakpad records", 3L);
+    c.finalize(Diagnostics.silent());
+    try (GsymReader r = GsymReader.of(c.encode(), "l.gsym")) {
+      assertThat(Conv.lookup(r, 0x15)).isEqualTo("0x0000000000000015: f + 5 @ a.c:3\n");
+    }
+  }
+
+  @Test
+  void hugeLineIsRejectedWithoutLoadingIt() {
+    String big = "FUNC 10 10 0 " + "x".repeat(BreakpadParser.MAX_LINE + 10) + "\n";
+    assertThatThrownBy(() -> Conv.gsymFromSym(big))
+        .isInstanceOf(GsymFormatException.class)
+        .hasMessage("test.sym:1: line longer than 16777216 characters");
+  }
+
+  @Test
+  void manyInlineRangesAndDeepNesting() throws IOException {
+    StringBuilder sb = new StringBuilder("FILE 1 a.c\nINLINE_ORIGIN 0 g\nFUNC 0 1000 0 f\n");
+    for (int i = 0; i < 100; i++) {
+      sb.append("INLINE ").append(i).append(' ').append(i + 1).append(" 1 0 ")
+          .append(Long.toHexString(i)).append(' ').append(Long.toHexString(0x1000 - 2 * i)).append('\n');
+    }
+    sb.append("0 1000 7 1\n");
+    try (GsymReader r = Conv.gsymFromSym(sb.toString())) {
+      List<?> locs = r.lookup(0x800).locations();
+      assertThat(locs).hasSize(101);
+      assertThat(Conv.lookup(r, 0x800)).startsWith("0x0000000000000800: g + 1949 @ a.c:7 [inlined]\n"
+          + "                    g + 1950 @ a.c:100 [inlined]\n");
+    }
+  }
+}

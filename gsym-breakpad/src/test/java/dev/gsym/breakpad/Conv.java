@@ -1,0 +1,49 @@
+package dev.gsym.breakpad;
+
+import dev.gsym.format.Hex;
+import dev.gsym.format.LookupException;
+import dev.gsym.read.GsymReader;
+import dev.gsym.write.Diagnostics;
+import dev.gsym.write.GsymCreator;
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Test helpers: in-memory conversions and llvm-style lookup rendering. */
+final class Conv {
+  private Conv() {}
+
+  static GsymReader gsymFromSym(String text) throws IOException {
+    return gsymFromSym(text, false);
+  }
+
+  static GsymReader gsymFromSym(String text, boolean lenient) throws IOException {
+    GsymCreator c = new GsymCreator();
+    new BreakpadTransformer(c, lenient, Diagnostics.silent())
+        .convert(new BreakpadParser(new StringReader(text), "test.sym"));
+    c.finalize(Diagnostics.silent());
+    return GsymReader.of(c.encode(), "test.gsym");
+  }
+
+  static String symFromGsym(GsymReader r) throws IOException {
+    StringWriter w = new StringWriter();
+    new BreakpadWriter(r, BreakpadWriter.Options.defaults("test")).write(w);
+    return w.toString();
+  }
+
+  static String read(Path p) throws IOException {
+    return Files.readString(p);
+  }
+
+  /** llvm-gsymutil's --address output line(s) for addr, call-site regexes left out. */
+  static String lookup(GsymReader r, long addr) {
+    try {
+      return r.lookup(addr).withoutCallSites().toString();
+    } catch (LookupException e) {
+      return Hex.append(new StringBuilder(), addr, 16).append(": error: ").append(e.getMessage()).append('\n')
+          .toString();
+    }
+  }
+}

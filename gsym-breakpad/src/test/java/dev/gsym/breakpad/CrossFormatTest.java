@@ -1,0 +1,94 @@
+package dev.gsym.breakpad;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gsym.format.FunctionInfo;
+import dev.gsym.format.LineEntry;
+import dev.gsym.read.GsymReader;
+import dev.gsym.testing.TestData;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * GSYM (llvm-gsymutil-22 from DWARF) → Breakpad → GSYM answers every lookup like the original,
+ * and .sym → GSYM → .sym → GSYM is stable.
+ */
+class CrossFormatTest {
+
+  static Stream<Path> llvm22Files() throws IOException {
+    try (Stream<Path> s = Files.list(TestData.path("gsym"))) {
+      return s.filter(p -> p.getFileName().toString().endsWith(".gsym"))
+          .filter(p -> !p.getFileName().toString().endsWith(".llvm14.gsym"))
+          .sorted().toList().stream();
+    }
+  }
+
+  /** Start, every line-row address, middle and last byte of every function. */
+  static TreeSet<Long> addresses(GsymReader r) {
+    TreeSet<Long> out = new TreeSet<>(Long::compareUnsigned);
+    for (int i = 0; i < r.numFunctions(); i++) {
+      FunctionInfo fi = r.functionInfoAtIndex(i);
+      long start = fi.range().start();
+      long size = fi.range().size();
+      out.add(start);
+      if (size > 0) {
+        out.add(start + size / 2);
+        out.add(start + size - 1);
+      }
+      if (fi.lineTable() != null) {
+        for (LineEntry e : fi.lineTable().rows()) out.add(e.address());
+      }
+    }
+    return out;
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("llvm22Files")
+  void toBreakpadAndBackAgrees(Path gsym) throws IOException {
+    try (GsymReader orig = GsymReader.open(gsym)) {
+      String sym = Conv.symFromGsym(orig);
+      try (GsymReader back = Conv.gsymFromSym(sym)) {
+        TreeSet<Long> addrs = addresses(orig);
+        List<String> diffs = new ArrayList<>();
+        for (long a : addrs) {
+          String want = Conv.lookup(orig, a);
+          String got = Conv.lookup(back, a);
+          if (!want.equals(got)) diffs.add("want " + want + " got  " + got);
+        }
+        assertThat(diffs).as("%d addresses", addrs.size()).isEmpty();
+        assertThat(addrs.size()).isGreaterThan(10);
+        assertThat(back.header().uuid()).isEqualTo(orig.header().uuid());
+        // from then on the text is stable (file and origin numbers are in first-use order)
+        String sym2 = Conv.symFromGsym(back);
+        try (GsymReader back2 = Conv.gsymFromSym(sym2)) {
+          assertThat(Conv.symFromGsym(back2)).isEqualTo(sym2);
+        }
+      }
+    }
+  }
+
+  @Test
+  void symToGsymToSymToGsymIsStable() throws IOException {
+    String sym = Files.readString(TestData.path("breakpad", "basic.sym"));
+    try (GsymReader g1 = Conv.gsymFromSym(sym)) {
+      String sym2 = Conv.symFromGsym(g1);
+      try (GsymReader g2 = Conv.gsymFromSym(sym2)) {
+        for (long a = 0xff0; a < 0x1400; a++) {
+          assertThat(Conv.lookup(g2, a)).isEqualTo(Conv.lookup(g1, a));
+        }
+        assertThat(Conv.lookup(g2, 0x5000)).isEqualTo(Conv.lookup(g1, 0x5000));
+        assertThat(g2.header().uuid()).isEqualTo(g1.header().uuid());
+        assertThat(Conv.symFromGsym(g2)).isEqualTo(sym2);
+      }
+      assertThat(sym2).isEqualTo(Files.readString(TestData.path("breakpad", "basic.roundtrip.sym")));
+    }
+  }
+}

@@ -81,8 +81,11 @@ public final class GsymUtil {
   static String badShortOptionGroup(String[] args) {
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
-      if (a.equals("--") || a.equals("dump") || a.equals("lookup")) return null;
-      if (a.equals("--address") || a.equals("--lookup") || a.equals("--merged-functions-filter")) {
+      if (a.equals("--") || a.equals("dump") || a.equals("lookup") || a.equals("convert")) return null;
+      if (a.equals("--address") || a.equals("--lookup") || a.equals("--merged-functions-filter")
+          || a.equals("--breakpad") || a.equals("--to-breakpad") || a.equals("-o") || a.equals("--out-file")
+          || a.equals("--segment-size") || a.equals("--module-os") || a.equals("--module-arch")
+          || a.equals("--module-name")) {
         i++;
         continue;
       }
@@ -100,6 +103,7 @@ public final class GsymUtil {
     CommandLine cl = new CommandLine(new GsymUtilCommand(session));
     cl.addSubcommand("dump", new CommandLine(new DumpCommand(session)));
     cl.addSubcommand("lookup", new CommandLine(new LookupCommand(session)));
+    cl.addSubcommand("convert", new CommandLine(new ConvertCommand(session)));
     cl.setOverwrittenOptionsAllowed(true);
     cl.setAllowOptionsAsOptionParameters(true); // llvm takes the next argument as the value, whatever it is
     cl.setParameterExceptionHandler((ex, a) -> parameterError(session, ex));

@@ -29,6 +29,9 @@ import picocli.CommandLine.Parameters;
         "  gsymutil --addresses-from-stdin [--verbose] [--merged-functions ...]",
         "  gsymutil dump [--verbose] FILE...",
         "  gsymutil lookup [--verbose] [--merged-functions ...] -f FILE... ADDR...",
+        "  gsymutil --breakpad SYM [-o OUT] [--lenient] [--quiet] [--segment-size N]",
+        "  gsymutil --to-breakpad GSYM [-o OUT] [--module-os OS] [--module-arch ARCH]",
+        "  gsymutil convert (--breakpad SYM | --to-breakpad GSYM) [options]",
         "  gsymutil -h | --help | -v | --version",
     },
     description = {
@@ -70,6 +73,9 @@ final class GsymUtilCommand implements Callable<Integer> {
   @Mixin
   LookupOptions lookup = new LookupOptions();
 
+  @Mixin
+  ConvertOptions convert = new ConvertOptions();
+
   @Parameters(paramLabel = "FILE", description = "GSYM files (\"-\" reads stdin).")
   List<String> files = new ArrayList<>();
 
@@ -83,6 +89,13 @@ final class GsymUtilCommand implements Callable<Integer> {
     List<Long> addrs = Modes.parseAddresses(addresses, "--address");
     Modes.checkFilters(lookup, !addrs.isEmpty() || fromStdin);
     List<String> inputs = files.stream().filter(f -> !f.isEmpty()).toList();
+    if (convert.anyGiven()) {
+      if (!addrs.isEmpty() || fromStdin || dump || !inputs.isEmpty()) {
+        throw CliException.stderr(GsymUtil.TOOL_NAME + ": conversion options cannot be combined with"
+            + " dump or lookup arguments");
+      }
+      return Convert.run(session, convert);
+    }
     if (fromStdin) {
       if (!addrs.isEmpty() || !inputs.isEmpty()) {
         throw CliException.stdout("error: no input files or addresses can be specified when using"

@@ -1,0 +1,146 @@
+package dev.gsym.cli;
+
+import dev.gsym.breakpad.BreakpadTransformer;
+import dev.gsym.breakpad.BreakpadWriter;
+import dev.gsym.io.GsymFormatException;
+import dev.gsym.read.GsymReader;
+import dev.gsym.write.Diagnostics;
+import dev.gsym.write.GsymCreator;
+import java.io.IOException;
+import java.nio.ByteOrder;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+
+/** The conversion modes: Breakpad → GSYM and GSYM → Breakpad. */
+final class Convert {
+  private Convert() {}
+
+  static int run(Session s, ConvertOptions o) {
+    if (o.breakpad != null && o.toBreakpad != null) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --breakpad and --to-breakpad cannot be used together");
+    }
+    if (!o.requested()) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": no input: use --breakpad SYM or --to-breakpad GSYM");
+    }
+    return o.breakpad != null ? fromBreakpad(s, o) : toBreakpad(s, o);
+  }
+
+  private static String defaultOutput(String in, String fromExt, String toExt) {
+    return in.endsWith(fromExt) && in.length() > fromExt.length()
+        ? in.substring(0, in.length() - fromExt.length()) + toExt : in + toExt;
+  }
+
+  private static long segmentSize(ConvertOptions o) {
+    if (o.segmentSize == null) return 0;
+    Long v = Addresses.parse(o.segmentSize);
+    if (v == null || v <= 0) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": for the --segment-size option: '" + o.segmentSize
+          + "' value invalid for uint argument!");
+    }
+    return v;
+  }
+
+  private static int fromBreakpad(Session s, ConvertOptions o) {
+    long segment = segmentSize(o);
+    String in = o.breakpad;
+    String out = o.outFile != null ? o.outFile : defaultOutput(in, ".sym", ".gsym");
+    StringBuilder sb = s.sb;
+    sb.append("Input file: ").append(in).append('\n').append("Output file: ").append(out).append('\n');
+    s.emit();
+    Path inPath = inputPath(in);
+    Diagnostics diag = o.quiet ? Diagnostics.silent() : new Diagnostics(sb);
+    GsymCreator creator = new GsymCreator();
+    BreakpadTransformer.Result r;
+    try {
+      r = BreakpadTransformer.convert(inPath, creator, o.lenient, diag);
+    } catch (IOException e) {
+      throw ioError(in, e);
+    } catch (GsymFormatException e) {
+      sb.setLength(0);
+      throw new CliException(e.getMessage(), 1, false, e);
+    }
+    sb.append("Loaded ").append(r.functions()).append(" functions from Breakpad.\n");
+    sb.append("Loaded ").append(r.publics()).append(" public symbols from Breakpad");
+    if (r.publicsInsideFunctions() > 0) {
+      sb.append(" (").append(r.publicsInsideFunctions()).append(" more are covered by FUNC records)");
+    }
+    sb.append(".\n");
+    if (r.stackRecords() > 0) sb.append("Skipped ").append(r.stackRecords()).append(" STACK records.\n");
+    if (o.lenient) sb.append("Skipped ").append(r.badRecords()).append(" bad records.\n");
+    s.emit();
+    if (creator.numFunctionInfos() == 0) {
+      throw CliException.stderr(in + ": no functions to encode");
+    }
+    int before = creator.numFunctionInfos();
+    creator.finalize(diag);
+    if (o.quiet) {
+      int after = creator.numFunctionInfos();
+      sb.append("Pruned ").append(before - after).append(" functions, ended with ").append(after).append(" total\n");
+    }
+    s.emit();
+    try {
+      if (segment > 0) {
+        List<Path> written = creator.saveSegments(Path.of(out), ByteOrder.LITTLE_ENDIAN, segment);
+        for (Path p : written) sb.append("Wrote segment ").append(p).append('\n');
+      } else {
+        creator.save(Path.of(out), ByteOrder.LITTLE_ENDIAN);
+      }
+    } catch (IOException e) {
+      throw ioError(out, e);
+    } catch (IllegalArgumentException e) {
+      throw CliException.stderr(in + ": " + e.getMessage());
+    }
+    if (!o.quiet) sb.append(diag.summary());
+    s.emit();
+    return 0;
+  }
+
+  private static int toBreakpad(Session s, ConvertOptions o) {
+    if (o.segmentSize != null) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --segment-size can only be used with --breakpad");
+    }
+    String in = o.toBreakpad;
+    String out = o.outFile != null ? o.outFile : defaultOutput(in, ".gsym", ".sym");
+    String name = o.moduleName != null ? o.moduleName
+        : defaultOutput(inputPath(in).getFileName().toString(), ".gsym", "");
+    StringBuilder sb = s.sb;
+    sb.append("Input file: ").append(in).append('\n').append("Output file: ").append(out).append('\n');
+    s.emit();
+    try (GsymReader r = s.open(in)) {
+      BreakpadWriter.Result res = BreakpadWriter.write(r,
+          new BreakpadWriter.Options(o.moduleOs, o.moduleArch, name), Path.of(out));
+      sb.append("Wrote ").append(res.functions()).append(" FUNC, ").append(res.publics()).append(" PUBLIC, ")
+          .append(res.files()).append(" FILE and ").append(res.inlineOrigins()).append(" INLINE_ORIGIN records.\n");
+      s.emit();
+    } catch (IOException e) {
+      throw ioError(out, e);
+    } catch (GsymFormatException e) {
+      throw Session.fileError(in, e.detail(), e);
+    }
+    return 0;
+  }
+
+  private static Path inputPath(String in) {
+    Path p;
+    try {
+      p = Path.of(in);
+    } catch (RuntimeException e) {
+      throw Session.fileError(in, "No such file or directory", e);
+    }
+    if (Files.isDirectory(p)) throw Session.fileError(in, "Is a directory", null);
+    return p;
+  }
+
+  private static CliException ioError(String path, IOException e) {
+    String reason;
+    if (e instanceof NoSuchFileException) reason = "No such file or directory";
+    else if (e instanceof AccessDeniedException) reason = "Permission denied";
+    else if (e instanceof FileSystemException f && f.getReason() != null) reason = f.getReason();
+    else reason = e.getMessage() != null ? e.getMessage() : e.toString();
+    return Session.fileError(path, reason, e);
+  }
+}

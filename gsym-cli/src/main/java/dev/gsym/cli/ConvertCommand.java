@@ -1,0 +1,35 @@
+package dev.gsym.cli;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code gsymutil convert --breakpad SYM [-o OUT]} / {@code --to-breakpad GSYM [-o OUT]}. */
+@Command(name = "convert",
+    sortOptions = false,
+    description = "Convert a Breakpad symbol file to GSYM (--breakpad) or a GSYM file to a Breakpad"
+        + " symbol file (--to-breakpad). Prints a summary; a bad record is reported as"
+        + " FILE:LINE: problem (exit status 1, no output file) unless --lenient.")
+final class ConvertCommand implements Callable<Integer> {
+  private final Session session;
+
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help and exit.")
+  boolean help;
+
+  @Option(names = "--verbose", description = "On errors, also print the stack trace.")
+  boolean verbose;
+
+  @Mixin
+  ConvertOptions convert = new ConvertOptions();
+
+  ConvertCommand(Session session) {
+    this.session = session;
+  }
+
+  @Override
+  public Integer call() {
+    session.verbose = verbose;
+    return Convert.run(session, convert);
+  }
+}

@@ -1,0 +1,54 @@
+package dev.gsym.cli;
+
+import picocli.CommandLine.Option;
+
+/**
+ * Options of the conversion modes, shared by the top-level command and {@code convert}. Each input
+ * format is one option naming the input file ({@code --breakpad}, {@code --to-breakpad}; DWARF's
+ * {@code --dwarf}/{@code --convert} can join here), the rest shape the output.
+ */
+final class ConvertOptions {
+  @Option(names = "--breakpad", paramLabel = "SYM",
+      description = "Convert the Breakpad symbol file SYM to GSYM (default output: SYM with .gsym in place of .sym).")
+  String breakpad;
+
+  @Option(names = "--to-breakpad", paramLabel = "GSYM",
+      description = "Write the GSYM file as a Breakpad symbol file (default output: GSYM with .sym in place of .gsym).")
+  String toBreakpad;
+
+  @Option(names = {"-o", "--out-file"}, paramLabel = "OUT", description = "Output file of a conversion.")
+  String outFile;
+
+  @Option(names = "--quiet", description = "Do not print conversion warnings.")
+  boolean quiet;
+
+  @Option(names = "--lenient",
+      description = "Skip bad Breakpad records (counting them) instead of failing at the first one.")
+  boolean lenient;
+
+  @Option(names = "--segment-size", paramLabel = "N",
+      description = "Split the GSYM output into files of about N bytes named OUT-0x<first address>.")
+  String segmentSize;
+
+  @Option(names = "--module-os", paramLabel = "OS",
+      description = "With --to-breakpad: the MODULE record's OS (default Linux).")
+  String moduleOs = "Linux";
+
+  @Option(names = "--module-arch", paramLabel = "ARCH",
+      description = "With --to-breakpad: the MODULE record's architecture (default x86_64).")
+  String moduleArch = "x86_64";
+
+  @Option(names = "--module-name", paramLabel = "NAME",
+      description = "With --to-breakpad: the MODULE record's name (default: the GSYM file name without .gsym).")
+  String moduleName;
+
+  /** True if a conversion was asked for. */
+  boolean requested() {
+    return breakpad != null || toBreakpad != null;
+  }
+
+  /** True if an option that only makes sense for a conversion was given. */
+  boolean anyGiven() {
+    return requested() || outFile != null || quiet || lenient || segmentSize != null || moduleName != null;
+  }
+}

@@ -1,0 +1,144 @@
+package dev.gsym.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gsym.testing.TestData;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The Breakpad conversion modes through GsymUtil.run. */
+class BreakpadCliTest {
+  @TempDir
+  Path dir;
+
+  private Path copy(String name) throws IOException {
+    Path p = dir.resolve(name);
+    Files.copy(TestData.path("breakpad", name), p);
+    return p;
+  }
+
+  private static String expectedLookups(Path gsym) throws IOException {
+    StringBuilder addrs = new StringBuilder();
+    for (String line : Files.readAllLines(TestData.path("breakpad", "basic.expected.txt"))) {
+      if (line.startsWith("0x")) addrs.append(line, 0, 18).append(' ');
+    }
+    return addrs.toString().trim();
+  }
+
+  private CliRun lookupAll(Path gsym) throws IOException {
+    String[] addrs = expectedLookups(gsym).split(" ");
+    String[] args = new String[addrs.length * 2 + 1];
+    for (int i = 0; i < addrs.length; i++) {
+      args[2 * i] = "--address";
+      args[2 * i + 1] = addrs[i];
+    }
+    args[args.length - 1] = gsym.toString();
+    return CliRun.run(args);
+  }
+
+  @Test
+  void breakpadToGsymWithDefaultOutputName() throws IOException {
+    Path sym = copy("basic.sym");
+    CliRun r = CliRun.run("--breakpad", sym.toString());
+    Path gsym = dir.resolve("basic.gsym");
+    assertThat(r.err()).isEmpty();
+    assertThat(r.status()).isZero();
+    assertThat(r.out()).isEqualTo("Input file: " + sym + "\nOutput file: " + gsym + "\n"
+        + "Loaded 3 functions from Breakpad.\n"
+        + "Loaded 2 public symbols from Breakpad (2 more are covered by FUNC records).\n"
+        + "Skipped 3 STACK records.\n"
+        + "Pruned 0 functions, ended with 5 total\n");
+    CliRun l = lookupAll(gsym);
+    assertThat(l.out()).isEqualTo("Looking up addresses in \"" + gsym + "\":\n"
+        + Files.readString(TestData.path("breakpad", "basic.expected.txt")));
+  }
+
+  @Test
+  void convertSubcommandAndBackToBreakpad() throws IOException {
+    Path sym = copy("basic.sym");
+    Path out = dir.resolve("out.gsym");
+    CliRun r = CliRun.run("convert", "--breakpad", sym.toString(), "-o", out.toString(), "--quiet");
+    assertThat(r.status()).isZero();
+    assertThat(r.out()).endsWith("Pruned 0 functions, ended with 5 total\n");
+    Path back = dir.resolve("back.sym");
+    CliRun w = CliRun.run("--to-breakpad", out.toString(), "-o", back.toString(), "--module-name", "test");
+    assertThat(w.err()).isEmpty();
+    assertThat(w.out()).isEqualTo("Input file: " + out + "\nOutput file: " + back + "\n"
+        + "Wrote 3 FUNC, 2 PUBLIC, 3 FILE and 2 INLINE_ORIGIN records.\n");
+    assertThat(Files.readString(back)).isEqualTo(Files.readString(TestData.path("breakpad", "basic.roundtrip.sym")));
+    // default output name of --to-breakpad
+    CliRun d = CliRun.run("convert", "--to-breakpad", out.toString());
+    assertThat(d.status()).isZero();
+    assertThat(Files.readString(dir.resolve("out.sym"))).startsWith("MODULE Linux x86_64 D3096ED481217FD4C16B29CD9BC208BA0 out\n");
+    // and back again: the same lookups
+    Path again = dir.resolve("again.gsym");
+    assertThat(CliRun.run("--breakpad", back.toString(), "-o", again.toString()).status()).isZero();
+    assertThat(lookupAll(again).out()).isEqualTo(lookupAll(out).out().replace(out.toString(), again.toString()));
+  }
+
+  @Test
+  void badRecordFailsWithFileAndLineAndNoOutput() throws IOException {
+    Path sym = copy("bad.sym");
+    CliRun r = CliRun.run("--breakpad", sym.toString());
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.err()).isEqualTo(sym + ":5: invalid line record size 'zz'\n");
+    assertThat(dir.resolve("bad.gsym")).doesNotExist();
+    try (var s = Files.list(dir)) {
+      assertThat(s.map(p -> p.getFileName().toString())).containsExactly("bad.sym");
+    }
+  }
+
+  @Test
+  void lenientCountsBadRecords() throws IOException {
+    Path sym = copy("bad.sym");
+    CliRun r = CliRun.run("--breakpad", sym.toString(), "--lenient");
+    assertThat(r.err()).isEmpty();
+    assertThat(r.status()).isZero();
+    assertThat(r.out()).contains("Skipped 3 bad records.\n")
+        .contains("warning: " + sym + ":5: invalid line record size 'zz'\n")
+        .contains("warning: " + sym + ":7: line record refers to FILE 9, which is not defined before it\n")
+        .contains("warning: " + sym + ":8: unknown record type 'BOGUS'\n")
+        .endsWith("Skipped bad Breakpad records occurred 3 time(s)\n");
+    CliRun q = CliRun.run("--breakpad", sym.toString(), "--lenient", "--quiet", "-o", dir.resolve("q.gsym").toString());
+    assertThat(q.out()).contains("Skipped 3 bad records.\n").doesNotContain("warning:");
+    Path gsym = dir.resolve("bad.gsym");
+    CliRun l = CliRun.run("--address", "0x1015", "--address", "0x1022", "--address", "0x2004", gsym.toString());
+    assertThat(l.out()).isEqualTo("Looking up addresses in \"" + gsym + "\":\n"
+        + "0x0000000000001015: good + 21 @ a.c:5\n"
+        + "0x0000000000001022: also good + 2 @ a.c:8\n"
+        + "0x0000000000002004: pub + 4\n");
+  }
+
+  @Test
+  void segments() throws IOException {
+    Path sym = copy("basic.sym");
+    Path out = dir.resolve("seg.gsym");
+    CliRun r = CliRun.run("--breakpad", sym.toString(), "-o", out.toString(), "--segment-size", "200");
+    assertThat(r.err()).isEmpty();
+    assertThat(r.out()).contains("Wrote segment " + out + "-0x1000\n");
+    assertThat(out).doesNotExist();
+  }
+
+  @Test
+  void errors() throws IOException {
+    CliRun missing = CliRun.run("--breakpad", dir.resolve("nope.sym").toString());
+    assertThat(missing.status()).isEqualTo(1);
+    assertThat(missing.err()).isEqualTo(dir.resolve("nope.sym") + ": No such file or directory\n");
+    CliRun both = CliRun.run("--breakpad", "a.sym", "--to-breakpad", "b.gsym");
+    assertThat(both.err()).isEqualTo("gsymutil: --breakpad and --to-breakpad cannot be used together\n");
+    CliRun mixed = CliRun.run("--breakpad", "a.sym", "x.gsym");
+    assertThat(mixed.err()).isEqualTo("gsymutil: conversion options cannot be combined with dump or lookup arguments\n");
+    CliRun notGsym = CliRun.run("--to-breakpad", TestData.path("breakpad", "basic.sym").toString(), "-o",
+        dir.resolve("x.sym").toString());
+    assertThat(notGsym.status()).isEqualTo(1);
+    assertThat(notGsym.err()).endsWith("basic.sym: not a GSYM file\n");
+    assertThat(dir.resolve("x.sym")).doesNotExist();
+    Path empty = dir.resolve("empty.sym");
+    Files.writeString(empty, "MODULE Linux x86_64 0 e\n");
+    CliRun none = CliRun.run("--breakpad", empty.toString());
+    assertThat(none.err()).isEqualTo(empty + ": no functions to encode\n");
+  }
+}

@@ -47,6 +47,11 @@ public final class BreakpadParser implements Closeable {
     return source;
   }
 
+  /** True if the line last read starts with {@code prefix} (e.g. to tell a bad FUNC line). */
+  public boolean lastLineStartsWith(String prefix) {
+    return line.length() >= prefix.length() && line.substring(0, prefix.length()).equals(prefix);
+  }
+
   /** Number of the line last read (1-based). */
   public long lineNumber() {
     return lineNumber;

@@ -37,8 +37,12 @@ import java.util.List;
  */
 public final class BreakpadTransformer {
   /** What a conversion saw. */
+  /**
+   * @param badRecords records skipped as malformed (lenient mode)
+   * @param orphanRecords line and INLINE records skipped in lenient mode because their FUNC was bad
+   */
   public record Result(long functions, long publics, long publicsInsideFunctions, long lineRecords,
-      long inlineRecords, long stackRecords, long badRecords, byte[] uuid) {}
+      long inlineRecords, long stackRecords, long badRecords, long orphanRecords, byte[] uuid) {}
 
   private final GsymCreator creator;
   private final boolean lenient;
@@ -69,6 +73,9 @@ public final class BreakpadTransformer {
   private long inlineRecords;
   private long stackRecords;
   private long badRecords;
+  private long orphanRecords;
+  /** Lenient mode after a bad FUNC: its line and INLINE records are skipped, not given to the previous FUNC. */
+  private boolean orphaned;
 
   /**
    * @param lenient skip (and count) bad records instead of failing
@@ -100,6 +107,10 @@ public final class BreakpadTransformer {
       } catch (GsymFormatException e) {
         if (!lenient) throw e;
         badRecords++;
+        if (p.lastLineStartsWith("FUNC ")) {
+          flushFunction();
+          orphaned = true;
+        }
         diag.report("Skipped bad Breakpad records", sb -> sb.append("warning: ").append(e.getMessage()).append('\n'));
       }
     }
@@ -108,10 +119,17 @@ public final class BreakpadTransformer {
     byte[] uuid = codeUuid != null ? codeUuid : moduleUuid;
     if (uuid != null) creator.setUUID(uuid);
     return new Result(nFunc, nPub - droppedPublics, droppedPublics, lineRecords, inlineRecords,
-        stackRecords, badRecords, uuid == null ? new byte[0] : uuid);
+        stackRecords, badRecords, orphanRecords, uuid == null ? new byte[0] : uuid);
   }
 
   private void accept(BreakpadRecord r) {
+    if (orphaned) {
+      if (r instanceof BreakpadRecord.Line || r instanceof BreakpadRecord.Inline) {
+        orphanRecords++;
+        return;
+      }
+      if (r instanceof BreakpadRecord.Func || r instanceof BreakpadRecord.Public) orphaned = false;
+    }
     switch (r) {
       case BreakpadRecord.Module m -> {
         moduleUuid = BreakpadIds.fromModuleId(m.os(), m.id());

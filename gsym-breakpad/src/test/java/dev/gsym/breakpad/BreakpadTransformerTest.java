@@ -173,6 +173,24 @@ class BreakpadTransformerTest {
   }
 
   @Test
+  void lenientDropsTheRecordsOfABadFunc() throws IOException {
+    String sym = "FILE 1 a.c\nFUNC 10 10 0 f\n10 10 1 1\nFUNC 20 zz 0 bad\n20 4 2 1\nINLINE 0 1 1 0 20 4\n"
+        + "FUNC 30 10 0 g\n30 10 3 1\n";
+    GsymCreator c = new GsymCreator();
+    BreakpadTransformer.Result res = new BreakpadTransformer(c, true, Diagnostics.silent())
+        .convert(new BreakpadParser(new StringReader(sym), "o.sym"));
+    assertThat(res.badRecords()).isEqualTo(1);
+    assertThat(res.orphanRecords()).isEqualTo(2);
+    assertThat(res.functions()).isEqualTo(2);
+    c.finalize(Diagnostics.silent());
+    try (GsymReader r = GsymReader.of(c.encode(), "o.gsym")) {
+      assertThat(Conv.lookup(r, 0x1f)).isEqualTo("0x000000000000001f: f + 15 @ a.c:1\n");
+      assertThat(Conv.lookup(r, 0x20)).isEqualTo("0x0000000000000020: error: address 0x20 is not in GSYM\n");
+      assertThat(Conv.lookup(r, 0x31)).isEqualTo("0x0000000000000031: g + 1 @ a.c:3\n");
+    }
+  }
+
+  @Test
   void hugeLineIsRejectedWithoutLoadingIt() {
     String big = "FUNC 10 10 0 " + "x".repeat(BreakpadParser.MAX_LINE + 10) + "\n";
     assertThatThrownBy(() -> Conv.gsymFromSym(big))

@@ -70,7 +70,13 @@ final class Convert {
     }
     sb.append(".\n");
     if (r.stackRecords() > 0) sb.append("Skipped ").append(r.stackRecords()).append(" STACK records.\n");
-    if (o.lenient) sb.append("Skipped ").append(r.badRecords()).append(" bad records.\n");
+    if (o.lenient) {
+      sb.append("Skipped ").append(r.badRecords()).append(" bad records");
+      if (r.orphanRecords() > 0) {
+        sb.append(" and ").append(r.orphanRecords()).append(" line/INLINE records of bad FUNC records");
+      }
+      sb.append(".\n");
+    }
     s.emit();
     if (creator.numFunctionInfos() == 0) {
       throw CliException.stderr(in + ": no functions to encode");

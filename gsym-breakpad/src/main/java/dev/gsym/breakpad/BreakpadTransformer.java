@@ -87,11 +87,61 @@ public final class BreakpadTransformer {
     this.diag = diag;
   }
 
+  private long loadAddress;
+
+  /**
+   * Adds {@code load} to every address of the file (Breakpad addresses are relative to the
+   * module's load address) and makes it the GSYM base address; 0 (the default) keeps them as is.
+   */
+  public BreakpadTransformer loadAddress(long load) {
+    this.loadAddress = load;
+    if (load != 0) creator.setBaseAddress(load);
+    return this;
+  }
+
+  private long shift(long a) {
+    long r = a + loadAddress;
+    if (Long.compareUnsigned(r, a) < 0) {
+      throw parser.error("address 0x" + Long.toHexString(a) + " plus the load address 0x"
+          + Long.toHexString(loadAddress) + " wraps past the end of the 64-bit address space");
+    }
+    return r;
+  }
+
+  private BreakpadRecord relocate(BreakpadRecord r) {
+    if (loadAddress == 0) return r;
+    return switch (r) {
+      case BreakpadRecord.Func f -> {
+        long a = shift(f.address());
+        shift(f.address() + f.size());
+        yield new BreakpadRecord.Func(f.multiple(), a, f.size(), f.parameterSize(), f.name());
+      }
+      case BreakpadRecord.Line l -> {
+        shift(l.address() + l.size());
+        yield new BreakpadRecord.Line(shift(l.address()), l.size(), l.line(), l.file());
+      }
+      case BreakpadRecord.Inline i -> {
+        List<AddressRange> rs = new ArrayList<>(i.ranges().size());
+        for (AddressRange x : i.ranges()) rs.add(new AddressRange(shift(x.start()), shift(x.end())));
+        yield new BreakpadRecord.Inline(i.level(), i.callLine(), i.callFile(), i.origin(), rs);
+      }
+      case BreakpadRecord.Public p -> new BreakpadRecord.Public(p.multiple(), shift(p.address()),
+          p.parameterSize(), p.name());
+      default -> r;
+    };
+  }
+
   /** Converts the file at {@code path}. */
   public static Result convert(Path path, GsymCreator creator, boolean lenient, Diagnostics diag)
       throws IOException {
+    return convert(path, creator, lenient, diag, 0);
+  }
+
+  /** Converts the file at {@code path} with a load address (see {@link #loadAddress(long)}). */
+  public static Result convert(Path path, GsymCreator creator, boolean lenient, Diagnostics diag,
+      long loadAddress) throws IOException {
     try (BreakpadParser p = BreakpadParser.open(path)) {
-      return new BreakpadTransformer(creator, lenient, diag).convert(p);
+      return new BreakpadTransformer(creator, lenient, diag).loadAddress(loadAddress).convert(p);
     }
   }
 
@@ -103,7 +153,7 @@ public final class BreakpadTransformer {
       try {
         r = p.next();
         if (r == null) break;
-        accept(r);
+        accept(relocate(r));
       } catch (GsymFormatException e) {
         if (!lenient) throw e;
         badRecords++;

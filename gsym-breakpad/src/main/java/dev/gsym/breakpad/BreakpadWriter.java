@@ -28,10 +28,13 @@ import java.util.List;
  * mapped file), so memory does not grow with the file.
  */
 public final class BreakpadWriter {
-  /** MODULE fields. */
-  public record Options(String os, String arch, String moduleName) {
+  /**
+   * MODULE fields, and the load address subtracted from every address (Breakpad addresses are
+   * module-relative; 0 writes GSYM's addresses unchanged).
+   */
+  public record Options(String os, String arch, String moduleName, long loadAddress) {
     public static Options defaults(String moduleName) {
-      return new Options("Linux", "x86_64", moduleName);
+      return new Options("Linux", "x86_64", moduleName, 0);
     }
   }
 
@@ -100,8 +103,8 @@ public final class BreakpadWriter {
     long publics = 0;
     for (int i = 0; i < n; i++) {
       FunctionInfo fi = reader.functionInfoAtIndex(i);
-      long start = fi.range().start();
       long size = fi.range().size();
+      long start = rel(fi.range().start());
       String name = clean(reader.string(fi.name()));
       if (name.isEmpty()) name = "<unnamed>";
       boolean multiple = fi.mergedFunctions() != null && !fi.mergedFunctions().mergedFunctions().isEmpty();
@@ -122,6 +125,16 @@ public final class BreakpadWriter {
     }
     out.append(sb);
     return new Result(funcs, publics, files, originIds.size());
+  }
+
+  /** {@code a} relative to the load address. */
+  private long rel(long a) {
+    long load = options.loadAddress();
+    if (Long.compareUnsigned(a, load) < 0) {
+      throw new dev.gsym.io.GsymFormatException(reader.source(), -1, "address 0x" + Long.toHexString(a)
+          + " is below the load address 0x" + Long.toHexString(load));
+    }
+    return a - load;
   }
 
   private static void flushIfBig(StringBuilder sb, Writer out) throws IOException {
@@ -173,7 +186,7 @@ public final class BreakpadWriter {
     sb.append("INLINE ").append(level).append(' ').append(Integer.toUnsignedLong(node.callLine())).append(' ')
         .append(node.callFile()).append(' ').append(originIds.get(node.name()));
     for (AddressRange r : node.ranges()) {
-      sb.append(' ').append(Long.toHexString(r.start())).append(' ').append(Long.toHexString(r.size()));
+      sb.append(' ').append(Long.toHexString(rel(r.start()))).append(' ').append(Long.toHexString(r.size()));
     }
     sb.append('\n');
     for (InlineInfo c : node.children()) inlineRecords(c, level + 1, sb);
@@ -195,7 +208,7 @@ public final class BreakpadWriter {
       if (Long.compareUnsigned(end, range.end()) > 0) end = range.end();
       int f = row.file();
       if (f <= 0 || f >= fileWritten.length || !fileWritten[f]) continue;
-      sb.append(Long.toHexString(a)).append(' ').append(Long.toHexString(end - a)).append(' ')
+      sb.append(Long.toHexString(rel(a))).append(' ').append(Long.toHexString(end - a)).append(' ')
           .append(Integer.toUnsignedLong(row.line())).append(' ').append(f).append('\n');
     }
   }

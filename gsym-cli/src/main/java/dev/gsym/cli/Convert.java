@@ -44,8 +44,19 @@ final class Convert {
     return v;
   }
 
+  private static long loadAddress(ConvertOptions o) {
+    if (o.loadAddress == null) return 0;
+    Long v = Addresses.parse(o.loadAddress);
+    if (v == null) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": for the --load-address option: '" + o.loadAddress
+          + "' value invalid for uint argument!");
+    }
+    return v;
+  }
+
   private static int fromBreakpad(Session s, ConvertOptions o) {
     long segment = segmentSize(o);
+    long load = loadAddress(o);
     String in = o.breakpad;
     String out = o.outFile != null ? o.outFile : defaultOutput(in, ".sym", ".gsym");
     StringBuilder sb = s.sb;
@@ -56,7 +67,7 @@ final class Convert {
     GsymCreator creator = new GsymCreator();
     BreakpadTransformer.Result r;
     try {
-      r = BreakpadTransformer.convert(inPath, creator, o.lenient, diag);
+      r = BreakpadTransformer.convert(inPath, creator, o.lenient, diag, load);
     } catch (IOException e) {
       throw ioError(in, e);
     } catch (GsymFormatException e) {
@@ -109,6 +120,7 @@ final class Convert {
     if (o.segmentSize != null) {
       throw CliException.stderr(GsymUtil.TOOL_NAME + ": --segment-size can only be used with --breakpad");
     }
+    long load = loadAddress(o);
     String in = o.toBreakpad;
     String out = o.outFile != null ? o.outFile : defaultOutput(in, ".gsym", ".sym");
     String name = o.moduleName != null ? o.moduleName
@@ -118,13 +130,14 @@ final class Convert {
     s.emit();
     try (GsymReader r = s.open(in)) {
       BreakpadWriter.Result res = BreakpadWriter.write(r,
-          new BreakpadWriter.Options(o.moduleOs, o.moduleArch, name), Path.of(out));
+          new BreakpadWriter.Options(o.moduleOs, o.moduleArch, name, load), Path.of(out));
       sb.append("Wrote ").append(res.functions()).append(" FUNC, ").append(res.publics()).append(" PUBLIC, ")
           .append(res.files()).append(" FILE and ").append(res.inlineOrigins()).append(" INLINE_ORIGIN records.\n");
       s.emit();
     } catch (IOException e) {
       throw ioError(out, e);
     } catch (GsymFormatException e) {
+      s.sb.setLength(0);
       throw Session.fileError(in, e.detail(), e);
     }
     return 0;

@@ -30,6 +30,11 @@ final class ConvertOptions {
       description = "Split the GSYM output into files of about N bytes named OUT-0x<first address>.")
   String segmentSize;
 
+  @Option(names = "--load-address", paramLabel = "ADDR",
+      description = "Breakpad addresses are relative to this module load address: --breakpad adds it to every"
+          + " address (and makes it the GSYM base address), --to-breakpad subtracts it. Default 0.")
+  String loadAddress;
+
   @Option(names = "--module-os", paramLabel = "OS",
       description = "With --to-breakpad: the MODULE record's OS (default Linux).")
   String moduleOs = "Linux";
@@ -49,6 +54,7 @@ final class ConvertOptions {
 
   /** True if an option that only makes sense for a conversion was given. */
   boolean anyGiven() {
-    return requested() || outFile != null || quiet || lenient || segmentSize != null || moduleName != null;
+    return requested() || outFile != null || quiet || lenient || segmentSize != null || moduleName != null
+        || loadAddress != null;
   }
 }

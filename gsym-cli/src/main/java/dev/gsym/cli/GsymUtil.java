@@ -85,7 +85,7 @@ public final class GsymUtil {
       if (a.equals("--address") || a.equals("--lookup") || a.equals("--merged-functions-filter")
           || a.equals("--breakpad") || a.equals("--to-breakpad") || a.equals("-o") || a.equals("--out-file")
           || a.equals("--segment-size") || a.equals("--module-os") || a.equals("--module-arch")
-          || a.equals("--module-name")) {
+          || a.equals("--module-name") || a.equals("--load-address")) {
         i++;
         continue;
       }

@@ -113,6 +113,32 @@ class BreakpadCliTest {
   }
 
   @Test
+  void loadAddress() throws IOException {
+    Path sym = copy("basic.sym");
+    Path gsym = dir.resolve("la.gsym");
+    assertThat(CliRun.run("--breakpad", sym.toString(), "--load-address", "0x400000", "-o", gsym.toString())
+        .status()).isZero();
+    CliRun l = CliRun.run("--address", "0x401012", "--address", "0x1012", gsym.toString());
+    assertThat(l.out()).isEqualTo("Looking up addresses in \"" + gsym + "\":\n"
+        + "0x0000000000401012: leaf + 2 @ /src/with space/util.h:31 [inlined]\n"
+        + "                    middle(int, char const*) + 10 @ /src/with space/util.h:30 [inlined]\n"
+        + "                    main + 18 @ /src/main.c:20\n"
+        + "0x0000000000001012: error: address 0x1012 is not in GSYM\n");
+    try (var r = dev.gsym.read.GsymReader.open(gsym)) {
+      assertThat(r.header().baseAddress()).isEqualTo(0x400000L);
+    }
+    Path back = dir.resolve("la.sym");
+    assertThat(CliRun.run("--to-breakpad", gsym.toString(), "--load-address", "0x400000", "--module-name", "test",
+        "-o", back.toString()).status()).isZero();
+    assertThat(Files.readString(back)).isEqualTo(Files.readString(TestData.path("breakpad", "basic.roundtrip.sym")));
+    Path bad = dir.resolve("below.sym");
+    CliRun below = CliRun.run("--to-breakpad", gsym.toString(), "--load-address", "0x500000", "-o", bad.toString());
+    assertThat(below.status()).isEqualTo(1);
+    assertThat(below.err()).isEqualTo(gsym + ": address 0x401000 is below the load address 0x500000\n");
+    assertThat(bad).doesNotExist();
+  }
+
+  @Test
   void segments() throws IOException {
     Path sym = copy("basic.sym");
     Path out = dir.resolve("seg.gsym");

@@ -20,11 +20,15 @@ final class Conv {
   }
 
   static GsymReader gsymFromSym(String text, boolean lenient) throws IOException {
+    return GsymReader.of(gsymBytesFromSym(text, lenient), "test.gsym");
+  }
+
+  static byte[] gsymBytesFromSym(String text, boolean lenient) throws IOException {
     GsymCreator c = new GsymCreator();
     new BreakpadTransformer(c, lenient, Diagnostics.silent())
         .convert(new BreakpadParser(new StringReader(text), "test.sym"));
     c.finalize(Diagnostics.silent());
-    return GsymReader.of(c.encode(), "test.gsym");
+    return c.encode();
   }
 
   static String symFromGsym(GsymReader r) throws IOException {

@@ -75,6 +75,39 @@ class CrossFormatTest {
     }
   }
 
+  /**
+   * On llvm's own address lists (function starts, middles, last bytes, one-past-ends, line rows,
+   * inline range bounds, below and above everything) the round-tripped GSYM answers exactly what
+   * llvm-gsymutil-22 printed for the original ({@code expected/gsym/F.lookup.txt}); and when the
+   * tool is installed, it prints the same for the round-tripped file.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("llvm22Files")
+  void roundTripMatchesLlvmGoldenLookups(Path gsym, @org.junit.jupiter.api.io.TempDir Path dir)
+      throws IOException, InterruptedException {
+    String name = gsym.getFileName().toString();
+    List<String> addrs = Files.readAllLines(TestData.path("expected", "gsym", name + ".addrs"));
+    String golden = Files.readString(TestData.path("expected", "gsym", name + ".lookup.txt"));
+    Path back = dir.resolve(name);
+    try (GsymReader orig = GsymReader.open(gsym)) {
+      Files.write(back, Conv.gsymBytesFromSym(Conv.symFromGsym(orig), false));
+    }
+    StringBuilder ours = new StringBuilder("Looking up addresses in \"" + name + "\":\n");
+    try (GsymReader r = GsymReader.open(back)) {
+      for (String a : addrs) ours.append(Conv.lookup(r, Long.decode(a)));
+    }
+    assertThat(ours.toString()).isEqualTo(golden);
+    Path tool = dev.gsym.testing.Llvm.gsymutil();
+    if (tool == null) return;
+    List<String> cmd = new ArrayList<>(List.of(tool.toString()));
+    for (String a : addrs) cmd.add("--address=" + a);
+    cmd.add(name);
+    Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(p.waitFor()).isZero();
+    assertThat(out).isEqualTo(golden);
+  }
+
   @Test
   void symToGsymToSymToGsymIsStable() throws IOException {
     String sym = Files.readString(TestData.path("breakpad", "basic.sym"));

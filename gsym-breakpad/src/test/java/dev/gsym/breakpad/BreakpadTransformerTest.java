@@ -55,6 +55,16 @@ class BreakpadTransformerTest {
   }
 
   @Test
+  void checkedInCrlfFile() throws IOException {
+    String text = read("crlf.sym");
+    assertThat(text).contains("\r\n").contains("1\r2008"); // CRLF and a lone CR survive git
+    try (GsymReader r = Conv.gsymFromSym(text)) {
+      assertLookups(r, read("crlf.expected.txt"));
+      assertThat(r.header().uuid()).isEmpty(); // all-zero MODULE id
+    }
+  }
+
+  @Test
   void uuidFromCodeIdElseModuleId() throws IOException {
     try (GsymReader r = Conv.gsymFromSym(BASIC)) {
       assertThat(HexFormat.of().withUpperCase().formatHex(r.header().uuid()))

@@ -1,5 +1,6 @@
 package dev.gsym.cli;
 
+import dev.gsym.breakpad.BreakpadParser;
 import dev.gsym.breakpad.BreakpadTransformer;
 import dev.gsym.breakpad.BreakpadWriter;
 import dev.gsym.io.GsymFormatException;
@@ -7,6 +8,8 @@ import dev.gsym.read.GsymReader;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.ByteOrder;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -58,16 +61,25 @@ final class Convert {
     long segment = segmentSize(o);
     long load = loadAddress(o);
     String in = o.breakpad;
+    boolean stdin = in.equals("-");
+    if (stdin && o.outFile == null) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --breakpad - (stdin) needs -o OUT");
+    }
     String out = o.outFile != null ? o.outFile : defaultOutput(in, ".sym", ".gsym");
     StringBuilder sb = s.sb;
     sb.append("Input file: ").append(in).append('\n').append("Output file: ").append(out).append('\n');
     s.emit();
-    Path inPath = inputPath(in);
+    Path inPath = stdin ? null : inputPath(in);
     Diagnostics diag = o.quiet ? Diagnostics.silent() : new Diagnostics(sb);
     GsymCreator creator = new GsymCreator();
     BreakpadTransformer.Result r;
     try {
-      r = BreakpadTransformer.convert(inPath, creator, o.lenient, diag, load);
+      if (stdin) {
+        r = new BreakpadTransformer(creator, o.lenient, diag).loadAddress(load)
+            .convert(new BreakpadParser(new InputStreamReader(s.in, StandardCharsets.UTF_8), "-"));
+      } else {
+        r = BreakpadTransformer.convert(inPath, creator, o.lenient, diag, load);
+      }
     } catch (IOException e) {
       throw ioError(in, e);
     } catch (GsymFormatException e) {

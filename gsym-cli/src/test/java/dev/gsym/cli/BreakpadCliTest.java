@@ -139,6 +139,20 @@ class BreakpadCliTest {
   }
 
   @Test
+  void breakpadFromStdin() throws IOException {
+    Path out = dir.resolve("stdin.gsym");
+    CliRun r = CliRun.stdin("FILE 1 a.c\nFUNC 10 10 0 f\n10 10 3 1\nbad\n", "--breakpad", "-", "-o", out.toString(),
+        "--lenient", "--quiet");
+    assertThat(r.status()).isZero();
+    assertThat(r.out()).contains("Skipped 1 bad records.\n");
+    assertThat(CliRun.run("--address", "0x12", out.toString()).out()).endsWith("f + 2 @ a.c:3\n");
+    CliRun noOut = CliRun.stdin("", "--breakpad", "-");
+    assertThat(noOut.err()).isEqualTo("gsymutil: --breakpad - (stdin) needs -o OUT\n");
+    CliRun err = CliRun.stdin("FUNC 10 10 0 f\nxyz 1 2 3\n", "--breakpad", "-", "-o", out.toString());
+    assertThat(err.err()).isEqualTo("-:2: invalid line record address 'xyz'\n");
+  }
+
+  @Test
   void segments() throws IOException {
     Path sym = copy("basic.sym");
     Path out = dir.resolve("seg.gsym");

@@ -36,8 +36,10 @@ import java.util.List;
  * {@code file:line}; in lenient mode they are skipped and counted.
  */
 public final class BreakpadTransformer {
-  /** What a conversion saw. */
   /**
+   * What a conversion saw.
+   *
+   * @param publicsInsideFunctions PUBLIC records dropped because a FUNC covers their address
    * @param badRecords records skipped as malformed (lenient mode)
    * @param orphanRecords line and INLINE records skipped in lenient mode because their FUNC was bad
    */

@@ -42,9 +42,11 @@ public final class BreakpadTransformer {
    * @param publicsInsideFunctions PUBLIC records dropped because a FUNC covers their address
    * @param badRecords records skipped as malformed (lenient mode)
    * @param orphanRecords line and INLINE records skipped in lenient mode because their FUNC was bad
+   * @param linesOutsideFunctions line records dropped because their address is outside their FUNC
    */
   public record Result(long functions, long publics, long publicsInsideFunctions, long lineRecords,
-      long inlineRecords, long stackRecords, long badRecords, long orphanRecords, byte[] uuid) {}
+      long inlineRecords, long stackRecords, long badRecords, long orphanRecords,
+      long linesOutsideFunctions, byte[] uuid) {}
 
   private final GsymCreator creator;
   private final boolean lenient;
@@ -76,6 +78,7 @@ public final class BreakpadTransformer {
   private long stackRecords;
   private long badRecords;
   private long orphanRecords;
+  private long linesOutside;
   /** Lenient mode after a bad FUNC: its line and INLINE records are skipped, not given to the previous FUNC. */
   private boolean orphaned;
 
@@ -171,7 +174,7 @@ public final class BreakpadTransformer {
     byte[] uuid = codeUuid != null ? codeUuid : moduleUuid;
     if (uuid != null) creator.setUUID(uuid);
     return new Result(nFunc, nPub - droppedPublics, droppedPublics, lineRecords, inlineRecords,
-        stackRecords, badRecords, orphanRecords, uuid == null ? new byte[0] : uuid);
+        stackRecords, badRecords, orphanRecords, linesOutside, uuid == null ? new byte[0] : uuid);
   }
 
   private void accept(BreakpadRecord r) {
@@ -238,8 +241,13 @@ public final class BreakpadTransformer {
     boolean inside = func.size() == 0 ? l.address() == start
         : Long.compareUnsigned(l.address() - start, func.size()) < 0;
     if (!inside) {
-      throw parser.error("line record address 0x" + Long.toHexString(l.address()) + " is outside FUNC "
-          + func.name() + " [0x" + Long.toHexString(start) + ", 0x" + Long.toHexString(start + func.size()) + ")");
+      // not malformed, but GSYM cannot attribute it to this function: dropped with a warning
+      linesOutside++;
+      String msg = parser.error("line record address 0x" + Long.toHexString(l.address()) + " is outside FUNC "
+          + func.name() + " [0x" + Long.toHexString(start) + ", 0x" + Long.toHexString(start + func.size())
+          + "); dropped").getMessage();
+      diag.report("Line records outside their FUNC", sb -> sb.append("warning: ").append(msg).append('\n'));
+      return;
     }
     if (l.size() == 0) return; // covers nothing
     int f = file(l.file(), "line record");

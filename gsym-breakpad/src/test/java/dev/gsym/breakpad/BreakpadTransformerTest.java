@@ -139,7 +139,6 @@ class BreakpadTransformerTest {
       10 4 1 1                          | 1 | line record before the first FUNC
       INLINE 0 1 1 0 10 4               | 1 | INLINE record before the first FUNC
       FUNC 10 10 0 f\\n10 4 1 7          | 2 | line record refers to FILE 7, which is not defined before it
-      FUNC 10 10 0 f\\n30 4 1 1          | 2 | line record address 0x30 is outside FUNC f [0x10, 0x20)
       FUNC 10 10 0 f\\n10 4 x 1          | 2 | invalid line number 'x'
       FUNC 10 10 0 f\\n10 4 1            | 2 | invalid line record (expected 'address size line filenum')
       FUNC 10 10 0 f\\n10 4 99999999999 1 | 2 | line number 99999999999 does not fit in 32 bits
@@ -197,6 +196,24 @@ class BreakpadTransformerTest {
       assertThat(Conv.lookup(r, 0x1f)).isEqualTo("0x000000000000001f: f + 15 @ a.c:1\n");
       assertThat(Conv.lookup(r, 0x20)).isEqualTo("0x0000000000000020: error: address 0x20 is not in GSYM\n");
       assertThat(Conv.lookup(r, 0x31)).isEqualTo("0x0000000000000031: g + 1 @ a.c:3\n");
+    }
+  }
+
+  @Test
+  void lineRecordsOutsideTheirFuncAreDroppedWithAWarning() throws IOException {
+    String sym = "FILE 1 a.c\nFUNC 10 10 0 f\n8 4 9 1\n10 10 1 1\n30 4 2 1\n";
+    GsymCreator c = new GsymCreator();
+    StringBuilder out = new StringBuilder();
+    BreakpadTransformer.Result res = new BreakpadTransformer(c, false, new Diagnostics(out))
+        .convert(new BreakpadParser(new StringReader(sym), "o.sym"));
+    assertThat(res.linesOutsideFunctions()).isEqualTo(2);
+    assertThat(res.lineRecords()).isEqualTo(1);
+    assertThat(out.toString()).isEqualTo(
+        "warning: o.sym:3: line record address 0x8 is outside FUNC f [0x10, 0x20); dropped\n"
+        + "warning: o.sym:5: line record address 0x30 is outside FUNC f [0x10, 0x20); dropped\n");
+    c.finalize(Diagnostics.silent());
+    try (GsymReader r = GsymReader.of(c.encode(), "o.gsym")) {
+      assertThat(Conv.lookup(r, 0x10)).isEqualTo("0x0000000000000010: f @ a.c:1\n");
     }
   }
 

@@ -92,6 +92,9 @@ final class Convert {
       sb.append(" (").append(r.publicsInsideFunctions()).append(" more are covered by FUNC records)");
     }
     sb.append(".\n");
+    if (r.linesOutsideFunctions() > 0) {
+      sb.append("Dropped ").append(r.linesOutsideFunctions()).append(" line records outside their FUNC.\n");
+    }
     if (r.stackRecords() > 0) sb.append("Skipped ").append(r.stackRecords()).append(" STACK records.\n");
     if (o.lenient) {
       sb.append("Skipped ").append(r.badRecords()).append(" bad records");

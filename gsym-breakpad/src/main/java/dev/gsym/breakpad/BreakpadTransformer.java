@@ -236,7 +236,7 @@ public final class BreakpadTransformer {
   }
 
   private void line(BreakpadRecord.Line l) {
-    if (func == null) throw parser.error("line record before the first FUNC");
+    if (func == null) throw parser.error("line record does not follow a FUNC record");
     long start = func.address();
     boolean inside = func.size() == 0 ? l.address() == start
         : Long.compareUnsigned(l.address() - start, func.size()) < 0;
@@ -277,7 +277,7 @@ public final class BreakpadTransformer {
   }
 
   private void inline(BreakpadRecord.Inline in) {
-    if (func == null) throw parser.error("INLINE record before the first FUNC");
+    if (func == null) throw parser.error("INLINE record does not follow a FUNC record");
     int level = in.level();
     if (level > levels.size()) {
       throw parser.error("INLINE nest level " + level + " has no enclosing INLINE at level " + (level - 1));

@@ -136,8 +136,9 @@ class BreakpadTransformerTest {
       FUNC 10 100000000 0 f             | 1 | FUNC size 0x100000000 does not fit GSYM's 32-bit function size
       FUNC ffffffffffffffff 2 0 f       | 1 | FUNC range 0xffffffffffffffff + 0x2 wraps past the end of the 64-bit address space
       FUNC 10 10000000000000000 0 f     | 1 | invalid FUNC size '10000000000000000'
-      10 4 1 1                          | 1 | line record before the first FUNC
-      INLINE 0 1 1 0 10 4               | 1 | INLINE record before the first FUNC
+      10 4 1 1                          | 1 | line record does not follow a FUNC record
+      INLINE 0 1 1 0 10 4               | 1 | INLINE record does not follow a FUNC record
+      FUNC 10 10 0 f\\nPUBLIC 30 0 p\\n10 4 1 1 | 3 | line record does not follow a FUNC record
       FUNC 10 10 0 f\\n10 4 1 7          | 2 | line record refers to FILE 7, which is not defined before it
       FUNC 10 10 0 f\\n10 4 x 1          | 2 | invalid line number 'x'
       FUNC 10 10 0 f\\n10 4 1            | 2 | invalid line record (expected 'address size line filenum')

@@ -223,9 +223,9 @@ public final class BreakpadParser implements Closeable {
       throw error("INLINE record needs 'INLINE nest_level call_line call_file origin [address size]+'");
     }
     long level = decimal(f.get(0), "INLINE nest level");
-    if (level > dev.gsym.format.InlineInfo.MAX_DEPTH) {
-      throw error("INLINE nest level " + level + " is deeper than " + dev.gsym.format.InlineInfo.MAX_DEPTH);
-    }
+    // the top node (the FUNC) is depth 0, so level L is decoded at depth L + 1
+    long maxLevel = dev.gsym.format.InlineInfo.MAX_DEPTH - 1;
+    if (level > maxLevel) throw error("INLINE nest level " + level + " is deeper than " + maxLevel);
     long callLine = decimal(f.get(1), "INLINE call line");
     if (callLine > 0xFFFF_FFFFL) throw error("INLINE call line " + callLine + " does not fit in 32 bits");
     long callFile = decimal(f.get(2), "INLINE call file");

@@ -144,7 +144,7 @@ class BreakpadTransformerTest {
       FUNC 10 10 0 f\\n10 4 1            | 2 | invalid line record (expected 'address size line filenum')
       FUNC 10 10 0 f\\n10 4 99999999999 1 | 2 | line number 99999999999 does not fit in 32 bits
       FUNC 10 10 0 f\\nINLINE 1 1 1 0 10 4 | 2 | INLINE nest level 1 has no enclosing INLINE at level 0
-      FUNC 10 10 0 f\\nINLINE 5000 1 1 0 10 4 | 2 | INLINE nest level 5000 is deeper than 1024
+      FUNC 10 10 0 f\\nINLINE 5000 1 1 0 10 4 | 2 | INLINE nest level 5000 is deeper than 1023
       FUNC 10 10 0 f\\nINLINE 0 1 1 0 10    | 2 | INLINE record needs 'INLINE nest_level call_line call_file origin [address size]+'
       FUNC 10 10 0 f\\nINLINE 0 1 1 9 10 4  | 2 | INLINE record refers to INLINE_ORIGIN 9, which is not defined before it
       FUNC 10 10 0 f\\nINLINE 0 1 1 0 18 10 | 2 | INLINE range [0x18, 0x28) is not inside its parent FUNC f
@@ -224,6 +224,20 @@ class BreakpadTransformerTest {
     assertThatThrownBy(() -> Conv.gsymFromSym(big))
         .isInstanceOf(GsymFormatException.class)
         .hasMessage("test.sym:1: line longer than 16777216 characters");
+  }
+
+  @Test
+  void deepestAllowedNestingIsReadable() throws IOException {
+    StringBuilder sb = new StringBuilder("FILE 1 a.c\nINLINE_ORIGIN 0 g\nFUNC 0 10000 0 f\n");
+    for (int i = 0; i <= 1023; i++) {
+      sb.append("INLINE ").append(i).append(" 1 1 0 ").append(Long.toHexString(i)).append(' ')
+          .append(Long.toHexString(0x10000 - 2 * i)).append('\n');
+    }
+    sb.append("0 10000 7 1\n");
+    try (GsymReader r = Conv.gsymFromSym(sb.toString())) {
+      assertThat(r.lookup(0x800).locations()).hasSize(1025);
+      assertThat(Conv.gsymFromSym(Conv.symFromGsym(r)).lookup(0x800).locations()).hasSize(1025);
+    }
   }
 
   @Test

@@ -6,16 +6,16 @@ import dev.gsym.format.FileTable;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.InlineInfo;
 import dev.gsym.format.LineEntry;
+import dev.gsym.io.AtomicFile;
 import dev.gsym.read.GsymReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
+import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
 import java.util.List;
 
@@ -54,23 +54,13 @@ public final class BreakpadWriter {
 
   /** Writes to {@code path} through a temporary file renamed into place (no partial output). */
   public static Result write(GsymReader reader, Options options, Path path) throws IOException {
-    Path dir = path.toAbsolutePath().getParent();
-    Path tmp = Files.createTempFile(dir, "." + path.getFileName() + ".", ".tmp");
-    try {
-      Result r;
-      try (Writer w = new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(tmp),
-          StandardCharsets.UTF_8), 1 << 16)) {
-        r = new BreakpadWriter(reader, options).write(w);
-      }
-      try {
-        Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING);
-      }
+    return AtomicFile.write(path, ch -> {
+      Writer w = new BufferedWriter(new OutputStreamWriter(Channels.newOutputStream(ch),
+          StandardCharsets.UTF_8), 1 << 16);
+      Result r = new BreakpadWriter(reader, options).write(w);
+      w.flush();
       return r;
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
+    });
   }
 
   public Result write(Writer out) throws IOException {

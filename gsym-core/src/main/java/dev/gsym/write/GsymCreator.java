@@ -11,6 +11,7 @@ import dev.gsym.format.Header;
 import dev.gsym.format.Hex;
 import dev.gsym.format.MergedFunctionsInfo;
 import dev.gsym.format.StringTable;
+import dev.gsym.io.AtomicFile;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.GsymWriter;
 import dev.gsym.read.GsymReader;
@@ -21,12 +22,8 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -292,27 +289,16 @@ public final class GsymCreator {
   public void save(Path path, ByteOrder order) throws IOException {
     synchronized (lock) {
       Layout layout = layout();
-      Path dir = path.toAbsolutePath().getParent();
-      Path tmp = Files.createTempFile(dir, "." + path.getFileName() + ".", ".tmp");
-      try {
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE,
-            StandardOpenOption.TRUNCATE_EXISTING)) {
-          ch.position(layout.recordsStart());
-          OutputStream os = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16);
-          long[] infoOffsets = writeRecords(os, layout.recordsStart(), order);
-          os.flush();
-          ByteBuffer bb = ByteBuffer.wrap(prefix(layout, infoOffsets, order));
-          long at = 0;
-          while (bb.hasRemaining()) at += ch.write(bb, at);
-        }
-        try {
-          Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-          Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING);
-        }
-      } finally {
-        Files.deleteIfExists(tmp);
-      }
+      AtomicFile.write(path, ch -> {
+        ch.position(layout.recordsStart());
+        OutputStream os = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16);
+        long[] infoOffsets = writeRecords(os, layout.recordsStart(), order);
+        os.flush();
+        ByteBuffer bb = ByteBuffer.wrap(prefix(layout, infoOffsets, order));
+        long at = 0;
+        while (bb.hasRemaining()) at += ch.write(bb, at);
+        return null;
+      });
     }
   }
 

@@ -31,7 +31,8 @@ public final class DwarfConverter {
     try (ElfFile elf = ElfFile.open(in)) {
       Long base = elf.baseAddress();
       if (base != null) out.setBaseAddress(base);
-      out.setValidTextRanges(elf.textRanges());
+      // Like llvm-gsymutil: without executable sections every address counts as text.
+      if (!elf.textRanges().isEmpty()) out.setValidTextRanges(elf.textRanges());
       DwarfFile dwarf = new DwarfFile(DwarfSections.of(elf));
       int nd = new DwarfTransformer(dwarf, out, diag).convert();
       diag.log("Loaded " + nd + " functions from DWARF.\n");

@@ -29,6 +29,13 @@ public final class DwarfConverter {
    */
   public static Summary convert(Path in, GsymCreator out, Diagnostics diag, Options options) throws IOException {
     try (ElfFile elf = ElfFile.open(in)) {
+      return convert(elf, out, diag, options);
+    }
+  }
+
+  /** As {@link #convert(Path, GsymCreator, Diagnostics, Options)} for an ELF already open. */
+  public static Summary convert(ElfFile elf, GsymCreator out, Diagnostics diag, Options options) {
+    {
       Long base = elf.baseAddress();
       if (base != null) out.setBaseAddress(base);
       // Like llvm-gsymutil: without executable sections every address counts as text.

@@ -265,15 +265,20 @@ public final class DwarfTransformer {
   }
 
   private static Die parentDeclContext(Die die, int depth) {
-    if (depth > MAX_DEPTH) return null;
+    return parentDeclContext(die, depth, new int[] {0});
+  }
+
+  /** LLVM's GetParentDeclContextDIE; {@code budget} bounds the total work on cyclic references. */
+  private static Die parentDeclContext(Die die, int depth, int[] budget) {
+    if (depth > MAX_DEPTH || ++budget[0] > 4 * MAX_DEPTH) return null;
     Die spec = die.ref(AT_SPECIFICATION);
     if (spec != null) {
-      Die p = parentDeclContext(spec, depth + 1);
+      Die p = parentDeclContext(spec, depth + 1, budget);
       if (p != null) return p;
     }
     Die abs = die.ref(AT_ABSTRACT_ORIGIN);
     if (abs != null) {
-      Die p = parentDeclContext(abs, depth + 1);
+      Die p = parentDeclContext(abs, depth + 1, budget);
       if (p != null) return p;
     }
     if (die.tag() == TAG_INLINED_SUBROUTINE) return null;
@@ -281,7 +286,7 @@ public final class DwarfTransformer {
     if (parent == null) return null;
     return switch (parent.tag()) {
       case TAG_NAMESPACE, TAG_STRUCTURE_TYPE, TAG_UNION_TYPE, TAG_CLASS_TYPE, TAG_SUBPROGRAM -> parent;
-      case TAG_LEXICAL_BLOCK -> parentDeclContext(parent, depth + 1);
+      case TAG_LEXICAL_BLOCK -> parentDeclContext(parent, depth + 1, budget);
       default -> null;
     };
   }

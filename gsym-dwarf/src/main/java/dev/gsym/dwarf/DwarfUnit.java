@@ -259,7 +259,7 @@ public final class DwarfUnit {
     long base = strOffsetsBase();
     ByteView so = dwarf.sections().strOffsets();
     long at = base + index * offsetSize();
-    if (index < 0 || base < 0 || !so.has(at, offsetSize())) {
+    if (index < 0 || index > so.size() || base < 0 || !so.has(at, offsetSize())) {
       throw so.error(Math.max(0, Math.min(at, so.size())), "string index " + index + " past end of .debug_str_offsets");
     }
     return dwarf.string(dwarf.sections().str(), so.u32(at));
@@ -269,7 +269,7 @@ public final class DwarfUnit {
     long base = addrBase();
     ByteView a = dwarf.sections().addr();
     long at = base + index * addressSize;
-    if (index < 0 || base < 0 || !a.has(at, addressSize)) {
+    if (index < 0 || index > a.size() || base < 0 || !a.has(at, addressSize)) {
       throw a.error(Math.max(0, Math.min(at, a.size())), "address index " + index + " past end of .debug_addr");
     }
     return uN(a, at, addressSize);
@@ -392,7 +392,7 @@ public final class DwarfUnit {
       ByteView rl = dwarf.sections().rnglists();
       long b = rnglistsBase();
       long at = b + li.index() * offsetSize();
-      if (li.index() < 0 || !rl.has(at, offsetSize())) throw rl.error(Math.max(0, Math.min(at, rl.size())), "range list index " + li.index() + " past end of .debug_rnglists");
+      if (li.index() < 0 || li.index() > rl.size() || !rl.has(at, offsetSize())) throw rl.error(Math.max(0, Math.min(at, rl.size())), "range list index " + li.index() + " past end of .debug_rnglists");
       return RangeLists.rnglist(rl, b + rl.u32(at), addressSize, base, this::addrx);
     }
     long off;

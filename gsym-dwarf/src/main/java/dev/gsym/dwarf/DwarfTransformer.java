@@ -114,11 +114,12 @@ public final class DwarfTransformer {
         AddressRanges top = new AddressRanges();
         top.insert(r);
         List<InlineInfo> children = new ArrayList<>();
-        boolean[] warnIfEmpty = {true};
+        // [0]: no inline range belonged to another range of this subprogram; [1]: a non-empty inline range was seen.
+        boolean[] warnIfEmpty = {true, false};
         for (Die c : die.children()) parseInlineInfo(cui, c, 1, top, children, all, warnIfEmpty);
         if (!children.isEmpty()) {
           inline = new InlineInfo(List.of(r), name, 0, 0, children);
-        } else if (warnIfEmpty[0]) {
+        } else if (warnIfEmpty[0] && warnIfEmpty[1]) {
           out.report("DIE contains inline functions with no valid ranges", sb -> sb.append("warning: DIE contains inline function information that has no valid ranges, removing inline information:\n"));
         }
       }
@@ -150,11 +151,14 @@ public final class DwarfTransformer {
       AddressRanges allInline = new AddressRanges();
       for (AddressRange r : die.addressRanges()) {
         if (Long.compareUnsigned(r.start(), r.end()) < 0) {
+          warnIfEmpty[1] = true;
           allInline.insert(r);
           if (parentRanges.contains(r)) {
             mine.insert(r);
-          } else if (!allParentRanges.contains(r)) {
+          } else if (allParentRanges.contains(r)) {
+            // In another range of the same subprogram: that range's FunctionInfo gets it; no warning.
             warnIfEmpty[0] = false;
+          } else {
             out.report("Inlined function die range not in parent", sb -> sb.append("error: inlined function DIE at 0x").append(Long.toHexString(die.offset()))
                 .append(" has a range [").append(r).append(") that isn't contained in any parent address ranges, this inline range will be removed.\n"));
           }

@@ -24,6 +24,7 @@ public final class ElfFile implements AutoCloseable {
   public static final int SHT_NOBITS = 8;
   public static final int SHT_SYMTAB = 2;
   public static final long SHF_EXECINSTR = 0x4;
+  public static final long SHF_COMPRESSED = 0x800;
   public static final int PT_LOAD = 1;
   public static final int STT_FUNC = 2;
   /** Hard limits on header counts, so corrupt files cannot make us allocate without bound. */

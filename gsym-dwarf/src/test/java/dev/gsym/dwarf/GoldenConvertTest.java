@@ -36,16 +36,38 @@ class GoldenConvertTest {
     assertArrayEquals(llvm, ours, name + ": GSYM bytes differ\n" + log);
   }
 
+  /**
+   * Our messages + category summary equal llvm's log after its two "Input file/Output file"
+   * lines (printed by the CLI). llvm's error dumps of line tables and DIEs (llvm-dwarfdump
+   * format) are not reproduced: for those, only our first line of each message is compared
+   * (docs/dwarf-differences.md).
+   */
   @ParameterizedTest
   @MethodSource("binaries")
-  void loadedCountsMatchLlvmLog(String name) throws IOException {
+  void logMatchesLlvm(String name) throws IOException {
     StringBuilder log = new StringBuilder();
-    convert(name, log);
+    Diagnostics d = new Diagnostics(log);
+    GsymCreator c = new GsymCreator();
+    DwarfConverter.convert(TestData.path("bin", name), c, d, DwarfConverter.Options.defaults());
+    String ours = log + d.summary();
     String expected = Files.readString(TestData.path("expected", "convert", name + ".gsym.log.txt"));
-    for (String line : expected.split("\n")) {
-      if (line.startsWith("Loaded ") || line.startsWith("Pruned ")) {
-        assertEquals(true, log.toString().contains(line + "\n"), name + ": missing '" + line + "' in\n" + log);
-      }
+    expected = expected.substring(expected.indexOf('\n', expected.indexOf('\n') + 1) + 1);
+    if (!expected.contains("error: line table has addresses")) {
+      assertEquals(expected, ours, name);
+      return;
     }
+    // Drop llvm's dumps (rows and DIE attributes) after each such error line.
+    StringBuilder kept = new StringBuilder();
+    boolean skipping = false;
+    for (String line : expected.split("\n", -1)) {
+      if (line.startsWith("error: line table has addresses")) {
+        kept.append(line).append('\n');
+        skipping = true;
+        continue;
+      }
+      if (skipping && (line.startsWith("Loaded ") || line.startsWith("error: "))) skipping = false;
+      if (!skipping) kept.append(line).append('\n');
+    }
+    assertEquals(kept.substring(0, kept.length() - 1), ours, name);
   }
 }

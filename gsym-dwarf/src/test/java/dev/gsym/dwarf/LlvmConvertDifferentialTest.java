@@ -67,6 +67,13 @@ class LlvmConvertDifferentialTest {
             "-Wl,--gc-sections", "-Wl,-e,_start", "-g", "-gdwarf-" + v, "-O2", "-o", "fs-" + t + "-d" + v, fs.toString()));
       }
     }
+    // LTO, type units (DWARF 5 in .debug_info, DWARF 4 in .debug_types), -g1, lld ICF + gc-sections tombstones.
+    builds.add(List.of("g++", "-g", "-O3", "-flto", "-o", "v-lto", cppMain, cppShapes));
+    builds.add(List.of("clang++-22", "-g", "-O2", "-fdebug-types-section", "-o", "v-types5", cppMain, cppShapes));
+    builds.add(List.of("g++", "-g", "-gdwarf-4", "-O2", "-fdebug-types-section", "-o", "v-types4", cppMain, cppShapes));
+    builds.add(List.of("clang++-22", "-g1", "-O2", "-o", "v-g1", cppMain, cppShapes));
+    builds.add(List.of("clang-22", "-g", "-O2", "-fuse-ld=lld", "-ffunction-sections", "-Wl,--gc-sections", "-Wl,--icf=all",
+        "-o", "v-lld-icf", src.resolve("icf.c").toString(), cUtil));
     // No executable section at all (mips: lld finds no __start and collects everything): llvm then
     // treats every address as text.
     for (String v : List.of("4", "5")) {
@@ -102,6 +109,7 @@ class LlvmConvertDifferentialTest {
         differ.add(out + " (" + e + ")");
       }
     }
+    System.out.println("LlvmConvertDifferentialTest: byte-identical with llvm-gsymutil-22: " + compared.size() + " " + compared);
     assumeTrue(!compared.isEmpty(), "no compiler produced an input");
     assertTrue(differ.isEmpty(), "differ from llvm-gsymutil-22: " + differ + " (compared " + compared + ")");
   }

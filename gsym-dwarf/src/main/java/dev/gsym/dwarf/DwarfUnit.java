@@ -25,6 +25,8 @@ public final class DwarfUnit {
   private final int version;
   private final int unitType;
   private final int addressSize;
+  /** 4 for 32-bit DWARF, 8 for 64-bit DWARF. */
+  private final int offsetSize;
   private final Map<Long, Abbreviation> abbrevs;
   /** .debug_info up to this unit's end: cursors over it have absolute positions and stop at the unit end. */
   private ByteView unitView;
@@ -46,24 +48,32 @@ public final class DwarfUnit {
     ByteView info = dwarf.sections().info();
     Cursor c = info.cursor(offset);
     long length = c.u32();
-    if (length >= 0xfffffff0L) {
-      if (length == 0xffffffffL) throw info.error(offset, "64-bit DWARF units are not supported");
+    int lengthSize = 4;
+    if (length == 0xffffffffL) {
+      length = c.u64();
+      lengthSize = 12;
+      offsetSize = 8;
+    } else if (length >= 0xfffffff0L) {
       throw info.error(offset, "invalid unit length 0x" + Long.toHexString(length));
+    } else {
+      offsetSize = 4;
     }
-    this.end = offset + 4 + length;
-    if (end > info.size()) throw info.error(offset, "unit length 0x" + Long.toHexString(length) + " past end of section");
+    if (length < 0 || length > info.size() - offset - lengthSize) {
+      throw info.error(offset, "unit length 0x" + Long.toHexString(length) + " past end of section");
+    }
+    this.end = offset + lengthSize + length;
     this.version = c.u16();
     if (version < 2 || version > 5) throw info.error(offset + 4, "unsupported DWARF version " + version);
     long abbrevOffset;
     if (version >= 5) {
       unitType = c.u8();
       addressSize = c.u8();
-      abbrevOffset = c.u32();
+      abbrevOffset = readN(c, offsetSize);
       if (unitType == UT_SKELETON || unitType == UT_SPLIT_COMPILE) c.skip(8);
-      else if (unitType == UT_TYPE || unitType == UT_SPLIT_TYPE) c.skip(8 + 4);
+      else if (unitType == UT_TYPE || unitType == UT_SPLIT_TYPE) c.skip(8 + offsetSize);
     } else {
       unitType = UT_COMPILE;
-      abbrevOffset = c.u32();
+      abbrevOffset = readN(c, offsetSize);
       addressSize = c.u8();
     }
     if (addressSize != 1 && addressSize != 2 && addressSize != 4 && addressSize != 8) {
@@ -132,8 +142,9 @@ public final class DwarfUnit {
     return count++;
   }
 
-  private int offsetSize() {
-    return 4;
+  /** 4 for 32-bit DWARF units, 8 for 64-bit ones. */
+  public int offsetSize() {
+    return offsetSize;
   }
 
   private int refAddrSize() {
@@ -153,7 +164,7 @@ public final class DwarfUnit {
       case FORM_SDATA -> c.sleb();
       case FORM_UDATA, FORM_REF_UDATA, FORM_STRX, FORM_ADDRX, FORM_LOCLISTX, FORM_RNGLISTX, FORM_GNU_ADDR_INDEX,
           FORM_GNU_STR_INDEX -> c.uleb();
-      case FORM_STRP, FORM_LINE_STRP, FORM_SEC_OFFSET, FORM_STRP_SUP, FORM_GNU_REF_ALT, FORM_GNU_STRP_ALT -> c.skip(offsetSize());
+      case FORM_STRP, FORM_LINE_STRP, FORM_SEC_OFFSET, FORM_STRP_SUP, FORM_GNU_REF_ALT, FORM_GNU_STRP_ALT -> c.skip(offsetSize);
       case FORM_REF_ADDR -> c.skip(refAddrSize());
       case FORM_STRING -> {
         while (c.u8() != 0) {}
@@ -203,8 +214,8 @@ public final class DwarfUnit {
         skipForm(c, form);
         yield new AttributeValue.Str(form, s);
       }
-      case FORM_STRP -> new AttributeValue.Str(form, dwarf.string(dwarf.sections().str(), c.u32()));
-      case FORM_LINE_STRP -> new AttributeValue.Str(form, dwarf.string(dwarf.sections().lineStr(), c.u32()));
+      case FORM_STRP -> new AttributeValue.Str(form, dwarf.string(dwarf.sections().str(), readN(c, offsetSize)));
+      case FORM_LINE_STRP -> new AttributeValue.Str(form, dwarf.string(dwarf.sections().lineStr(), readN(c, offsetSize)));
       case FORM_STRX, FORM_GNU_STR_INDEX -> new AttributeValue.Str(form, strx(c.uleb()));
       case FORM_STRX1 -> new AttributeValue.Str(form, strx(c.u8()));
       case FORM_STRX2 -> new AttributeValue.Str(form, strx(c.u16()));
@@ -221,7 +232,7 @@ public final class DwarfUnit {
       case FORM_REF8 -> new AttributeValue.Ref(form, offset + c.u64());
       case FORM_REF_UDATA -> new AttributeValue.Ref(form, offset + c.uleb());
       case FORM_REF_ADDR -> new AttributeValue.Ref(form, readN(c, refAddrSize()));
-      case FORM_SEC_OFFSET -> new AttributeValue.SecOffset(form, c.u32());
+      case FORM_SEC_OFFSET -> new AttributeValue.SecOffset(form, readN(c, offsetSize));
       case FORM_RNGLISTX, FORM_LOCLISTX -> new AttributeValue.ListIndex(form, c.uleb());
       case FORM_BLOCK1 -> new AttributeValue.Block(form, blockAt(c, c.u8()));
       case FORM_BLOCK2 -> new AttributeValue.Block(form, blockAt(c, c.u16()));
@@ -234,7 +245,8 @@ public final class DwarfUnit {
         yield readForm(c, (int) f, 0);
       }
       case FORM_REF_SIG8, FORM_REF_SUP8 -> new AttributeValue.Other(form, c.u64());
-      case FORM_REF_SUP4, FORM_STRP_SUP, FORM_GNU_REF_ALT, FORM_GNU_STRP_ALT -> new AttributeValue.Other(form, c.u32());
+      case FORM_REF_SUP4 -> new AttributeValue.Other(form, c.u32());
+      case FORM_STRP_SUP, FORM_GNU_REF_ALT, FORM_GNU_STRP_ALT -> new AttributeValue.Other(form, readN(c, offsetSize));
       default -> throw c.errorHere("unknown form 0x" + Integer.toHexString(form));
     };
   }
@@ -262,7 +274,7 @@ public final class DwarfUnit {
     if (index < 0 || index > so.size() || base < 0 || !so.has(at, offsetSize())) {
       throw so.error(Math.max(0, Math.min(at, so.size())), "string index " + index + " past end of .debug_str_offsets");
     }
-    return dwarf.string(dwarf.sections().str(), so.u32(at));
+    return dwarf.string(dwarf.sections().str(), uN(so, at, offsetSize));
   }
 
   private long addrx(long index) {
@@ -276,21 +288,21 @@ public final class DwarfUnit {
   }
 
   private long strOffsetsBase() {
-    if (strOffsetsBase < 0) strOffsetsBase = baseAttr(AT_STR_OFFSETS_BASE, version >= 5 ? 8 : 0);
+    if (strOffsetsBase < 0) strOffsetsBase = baseAttr(AT_STR_OFFSETS_BASE, version >= 5 ? 2L * offsetSize : 0);
     return strOffsetsBase;
   }
 
   private long addrBase() {
     if (addrBase < 0) {
       long b = baseAttr(AT_ADDR_BASE, -1);
-      if (b < 0) b = baseAttr(AT_GNU_ADDR_BASE, version >= 5 ? 8 : 0);
+      if (b < 0) b = baseAttr(AT_GNU_ADDR_BASE, version >= 5 ? 2L * offsetSize : 0);
       addrBase = b;
     }
     return addrBase;
   }
 
   long rnglistsBase() {
-    if (rnglistsBase < 0) rnglistsBase = baseAttr(AT_RNGLISTS_BASE, version >= 5 ? 12 : 0);
+    if (rnglistsBase < 0) rnglistsBase = baseAttr(AT_RNGLISTS_BASE, version >= 5 ? 2L * offsetSize + 4 : 0);
     return rnglistsBase;
   }
 
@@ -299,7 +311,8 @@ public final class DwarfUnit {
     Cursor c = unitView.cursor(attrOffset[0]);
     int[] attrs = ab.attributes();
     for (int i = 0; i < attrs.length; i++) {
-      if (attrs[i] == at && (ab.forms()[i] == FORM_SEC_OFFSET || ab.forms()[i] == FORM_DATA4)) return c.u32();
+      if (attrs[i] == at && ab.forms()[i] == FORM_SEC_OFFSET) return readN(c, offsetSize);
+      if (attrs[i] == at && ab.forms()[i] == FORM_DATA4) return c.u32();
       skipForm(c, ab.forms()[i]);
     }
     return dflt;
@@ -393,7 +406,7 @@ public final class DwarfUnit {
       long b = rnglistsBase();
       long at = b + li.index() * offsetSize();
       if (li.index() < 0 || li.index() > rl.size() || !rl.has(at, offsetSize())) throw rl.error(Math.max(0, Math.min(at, rl.size())), "range list index " + li.index() + " past end of .debug_rnglists");
-      return RangeLists.rnglist(rl, b + rl.u32(at), addressSize, base, this::addrx);
+      return RangeLists.rnglist(rl, b + uN(rl, at, offsetSize), addressSize, base, this::addrx);
     }
     long off;
     if (v instanceof AttributeValue.SecOffset so) off = so.offset();

@@ -76,10 +76,20 @@ public final class LineTable {
     if (offset < 0 || offset >= sec.size()) throw sec.error(Math.max(0, Math.min(offset, sec.size())), "line table offset 0x" + Long.toHexString(offset) + " past end of section");
     Cursor c = sec.cursor(offset);
     long length = c.u32();
-    if (length >= 0xfffffff0L) throw sec.error(offset, length == 0xffffffffL ? "64-bit DWARF line tables are not supported" : "invalid unit length 0x" + Long.toHexString(length));
-    long end = offset + 4 + length;
-    if (end > sec.size()) throw sec.error(offset, "line table length 0x" + Long.toHexString(length) + " past end of section");
-    c = sec.slice(0, end).cursor(offset + 4);
+    int lengthSize = 4;
+    int offsetSize = 4;
+    if (length == 0xffffffffL) {
+      length = c.u64();
+      lengthSize = 12;
+      offsetSize = 8;
+    } else if (length >= 0xfffffff0L) {
+      throw sec.error(offset, "invalid unit length 0x" + Long.toHexString(length));
+    }
+    if (length < 0 || length > sec.size() - offset - lengthSize) {
+      throw sec.error(offset, "line table length 0x" + Long.toHexString(length) + " past end of section");
+    }
+    long end = offset + lengthSize + length;
+    c = sec.slice(0, end).cursor(offset + lengthSize);
     int version = c.u16();
     if (version < 2 || version > 5) throw sec.error(offset + 4, "unsupported line table version " + version);
     int addressSize = cuAddressSize;
@@ -87,9 +97,11 @@ public final class LineTable {
       addressSize = c.u8();
       c.u8(); // segment selector size
     }
-    long headerLength = c.u32();
+    long hlAt = c.position();
+    long headerLength = DwarfUnit.uN(c.view(), hlAt, offsetSize);
+    c.skip(offsetSize);
     long programStart = c.position() + headerLength;
-    if (headerLength > c.remaining()) throw sec.error(offset + (version >= 5 ? 8 : 6), "header length 0x" + Long.toHexString(headerLength) + " past end of line table");
+    if (headerLength < 0 || headerLength > c.remaining()) throw sec.error(hlAt, "header length 0x" + Long.toHexString(headerLength) + " past end of line table");
     int minInst = c.u8();
     if (version >= 4) c.u8(); // maximum_operations_per_instruction (VLIW not supported; treated as 1)
     boolean defaultIsStmt = c.u8() != 0;
@@ -101,8 +113,8 @@ public final class LineTable {
     List<String> dirs = new ArrayList<>();
     List<FileEntry> files = new ArrayList<>();
     if (version >= 5) {
-      for (String[] e : entries(dwarf, c, true)) dirs.add(e[0]);
-      for (String[] e : entries(dwarf, c, false)) files.add(new FileEntry(e[0], Long.parseLong(e[1])));
+      for (String[] e : entries(dwarf, c, true, offsetSize)) dirs.add(e[0]);
+      for (String[] e : entries(dwarf, c, false, offsetSize)) files.add(new FileEntry(e[0], Long.parseLong(e[1])));
     } else {
       while (true) {
         String d = c.view().cString(c.position());
@@ -207,12 +219,18 @@ public final class LineTable {
     return new LineTable(version, List.copyOf(dirs), List.copyOf(files), List.copyOf(rows), List.copyOf(seqs));
   }
 
+  private static long readOffset(Cursor c, int offsetSize) {
+    long v = DwarfUnit.uN(c.view(), c.position(), offsetSize);
+    c.skip(offsetSize);
+    return v;
+  }
+
   private static void skipCString(Cursor c) {
     while (c.u8() != 0) {}
   }
 
   /** DWARF 5 directory or file entries: [path, directory index]. */
-  private static List<String[]> entries(DwarfFile dwarf, Cursor c, boolean dirs) {
+  private static List<String[]> entries(DwarfFile dwarf, Cursor c, boolean dirs, int offsetSize) {
     long fmtAt = c.position();
     int nfmt = c.u8();
     long[][] fmt = new long[nfmt][];
@@ -230,7 +248,7 @@ public final class LineTable {
       for (long[] f : fmt) {
         int form = (int) f[1];
         long at = c.position();
-        Object v = readEntryForm(dwarf, c, form);
+        Object v = readEntryForm(dwarf, c, form, offsetSize);
         if (f[0] == DW_LNCT_PATH) {
           if (!(v instanceof String s)) throw c.errorAt(at, "DW_LNCT_path with non-string form 0x" + Integer.toHexString(form));
           path = s;
@@ -243,15 +261,15 @@ public final class LineTable {
     return out;
   }
 
-  private static Object readEntryForm(DwarfFile dwarf, Cursor c, int form) {
+  private static Object readEntryForm(DwarfFile dwarf, Cursor c, int form, int offsetSize) {
     return switch (form) {
       case FORM_STRING -> {
         String s = c.view().cString(c.position());
         skipCString(c);
         yield s;
       }
-      case FORM_LINE_STRP -> dwarf.string(dwarf.sections().lineStr(), c.u32());
-      case FORM_STRP -> dwarf.string(dwarf.sections().str(), c.u32());
+      case FORM_LINE_STRP -> dwarf.string(dwarf.sections().lineStr(), readOffset(c, offsetSize));
+      case FORM_STRP -> dwarf.string(dwarf.sections().str(), readOffset(c, offsetSize));
       case FORM_UDATA -> c.uleb();
       case FORM_DATA1 -> (long) c.u8();
       case FORM_DATA2 -> (long) c.u16();

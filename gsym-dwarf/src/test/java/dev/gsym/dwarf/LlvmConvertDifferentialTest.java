@@ -74,6 +74,11 @@ class LlvmConvertDifferentialTest {
     builds.add(List.of("clang++-22", "-g1", "-O2", "-o", "v-g1", cppMain, cppShapes));
     builds.add(List.of("clang-22", "-g", "-O2", "-fuse-ld=lld", "-ffunction-sections", "-Wl,--gc-sections", "-Wl,--icf=all",
         "-o", "v-lld-icf", src.resolve("icf.c").toString(), cUtil));
+    // 64-bit DWARF (clang: DWARF 4 and 5; gcc: DWARF 5).
+    builds.add(List.of("clang-22", "-g", "-gdwarf64", "-gdwarf-5", "-O2", "-o", "v-dwarf64-clang5", cMain, cUtil));
+    builds.add(List.of("clang-22", "-g", "-gdwarf64", "-gdwarf-4", "-O2", "-o", "v-dwarf64-clang4", cMain, cUtil));
+    builds.add(List.of("clang++-22", "-g", "-gdwarf64", "-O2", "-o", "v-dwarf64-clangxx", cppMain, cppShapes));
+    builds.add(List.of("g++", "-g", "-gdwarf64", "-O2", "-o", "v-dwarf64-gxx", cppMain, cppShapes));
     // No executable section at all (mips: lld finds no __start and collects everything): llvm then
     // treats every address as text.
     for (String v : List.of("4", "5")) {

@@ -31,7 +31,7 @@ public final class ElfFile implements AutoCloseable {
   private static final int MAX_SECTIONS = 1 << 20;
 
   /** One section header. */
-  public record Section(int index, String name, int type, long flags, long addr, long offset, long size) {
+  public record Section(int index, String name, int type, long flags, long addr, long offset, long size, int link) {
     public boolean isExecutable() {
       return (flags & SHF_EXECINSTR) != 0;
     }
@@ -117,8 +117,8 @@ public final class ElfFile implements AutoCloseable {
       for (int i = 0; i < count; i++) {
         long p = shoff + (long) i * shentsize;
         raw[i] = is64
-            ? new long[] {f.u32(p), f.u32(p + 4), f.u64(p + 8), f.u64(p + 16), f.u64(p + 24), f.u64(p + 32)}
-            : new long[] {f.u32(p), f.u32(p + 4), f.u32(p + 8), f.u32(p + 12), f.u32(p + 16), f.u32(p + 20)};
+            ? new long[] {f.u32(p), f.u32(p + 4), f.u64(p + 8), f.u64(p + 16), f.u64(p + 24), f.u64(p + 32), f.u32(p + 40)}
+            : new long[] {f.u32(p), f.u32(p + 4), f.u32(p + 8), f.u32(p + 12), f.u32(p + 16), f.u32(p + 20), f.u32(p + 24)};
       }
       if (shstrndx == 0xffff && count > 0) shstrndx = (int) (is64 ? f.u32(shoff + 40) : f.u32(shoff + 24));
       ByteView names = null;
@@ -130,7 +130,7 @@ public final class ElfFile implements AutoCloseable {
         long[] s = raw[i];
         String name = "";
         if (names != null && s[0] < names.size()) name = names.cString(s[0]);
-        secs.add(new Section(i, name, (int) s[1], s[2], s[3], s[4], s[5]));
+        secs.add(new Section(i, name, (int) s[1], s[2], s[3], s[4], s[5], (int) s[6]));
       }
     }
     this.sections = Collections.unmodifiableList(secs);
@@ -232,9 +232,8 @@ public final class ElfFile implements AutoCloseable {
     if (symtab == null) return List.of();
     ByteView data = data(symtab);
     ByteView strtab = null;
-    // sh_link of .symtab names its string table; we stored no link, so use .strtab.
-    Section st = section(".strtab");
-    if (st != null) strtab = data(st);
+    // sh_link of .symtab is the index of its string table.
+    if (symtab.link() > 0 && symtab.link() < sections.size()) strtab = data(sections.get(symtab.link()));
     int entsize = is64 ? 24 : 16;
     long n = data.size() / entsize;
     List<Symbol> out = new ArrayList<>((int) Math.min(n, 1 << 16));

@@ -32,6 +32,7 @@ public final class DwarfConstants {
   public static final int AT_RNGLISTS_BASE = 0x74;
   public static final int AT_MIPS_LINKAGE_NAME = 0x2007;
   public static final int AT_GNU_ADDR_BASE = 0x2133;
+  public static final int AT_LLVM_STMT_SEQUENCE = 0x3e0c;
 
   public static final int FORM_ADDR = 0x01;
   public static final int FORM_BLOCK2 = 0x03;

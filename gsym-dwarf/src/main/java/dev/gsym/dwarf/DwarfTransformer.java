@@ -190,7 +190,9 @@ public final class DwarfTransformer {
   private LineTable lineTable(CuInfo cui, Die die, AddressRange fr) {
     long start = fr.start();
     long end = fr.end();
-    int[] rows = cui.lineTable.lookupAddressRange(start, end - start);
+    long stmtSeq = -1;
+    if (die.find(AT_LLVM_STMT_SEQUENCE) instanceof AttributeValue.SecOffset so) stmtSeq = so.offset();
+    int[] rows = cui.lineTable.lookupAddressRange(start, end - start, stmtSeq);
     if (rows == null) {
       Die.Found f = die.findRecursivelyWithDie(AT_DECL_FILE);
       if (f == null || f.value().asUnsigned() == null) return null;

@@ -20,8 +20,11 @@ public final class LineTable {
   /** One row of the line matrix. */
   public record Row(long address, long file, long line, int column, boolean endSequence) {}
 
-  /** One sequence: rows [firstRow, lastRow) with addresses [lowPc, highPc). */
-  public record Sequence(long lowPc, long highPc, int firstRow, int lastRow) {
+  /**
+   * One sequence: rows [firstRow, lastRow) with addresses [lowPc, highPc); {@code stmtSeqOffset}
+   * is the .debug_line offset of its first opcode (what DW_AT_LLVM_stmt_sequence refers to).
+   */
+  public record Sequence(long lowPc, long highPc, int firstRow, int lastRow, long stmtSeqOffset) {
     boolean contains(long pc) {
       return Long.compareUnsigned(lowPc, pc) <= 0 && Long.compareUnsigned(pc, highPc) < 0;
     }
@@ -142,6 +145,7 @@ public final class LineTable {
     boolean isStmt = defaultIsStmt;
     int seqFirst = -1;
     long seqLow = 0;
+    long seqOffset = c.position();
     while (c.remaining() > 0) {
       long opAt = c.position();
       int op = c.u8();
@@ -205,7 +209,8 @@ public final class LineTable {
         }
         rows.add(new Row(address, file, line & 0xffffffffL, column, endSeq));
         if (endSeq) {
-          if (Long.compareUnsigned(seqLow, address) < 0) seqs.add(new Sequence(seqLow, address, seqFirst, idx + 1));
+          if (Long.compareUnsigned(seqLow, address) < 0) seqs.add(new Sequence(seqLow, address, seqFirst, idx + 1, seqOffset));
+          seqOffset = c.position();
           seqFirst = -1;
           address = 0;
           file = 1;
@@ -347,8 +352,29 @@ public final class LineTable {
    * contains {@code start}.
    */
   public int[] lookupAddressRange(long start, long size) {
+    return lookupAddressRange(start, size, -1);
+  }
+
+  /**
+   * As {@link #lookupAddressRange(long, long)}; with {@code stmtSeqOffset} ≠ -1 only the sequence
+   * starting at that .debug_line offset is used (DW_AT_LLVM_stmt_sequence), if it contains start.
+   */
+  public int[] lookupAddressRange(long start, long size, long stmtSeqOffset) {
     if (sequences.isEmpty()) return null;
     long endAddr = start + size;
+    if (stmtSeqOffset != -1) {
+      for (Sequence s : sequences) {
+        if (s.stmtSeqOffset() != stmtSeqOffset) continue;
+        if (!s.contains(start)) return null;
+        int firstRow = findRowInSeq(s, start);
+        int lastRow = findRowInSeq(s, endAddr - 1);
+        if (lastRow < 0) lastRow = s.lastRow() - 1;
+        int[] out = new int[Math.max(0, lastRow - firstRow + 1)];
+        for (int i = 0; i < out.length; i++) out[i] = firstRow + i;
+        return out;
+      }
+      return null;
+    }
     // upper_bound by highPc
     int lo = 0, hi = sequences.size();
     while (lo < hi) {

@@ -74,6 +74,11 @@ class LlvmConvertDifferentialTest {
     builds.add(List.of("clang++-22", "-g1", "-O2", "-o", "v-g1", cppMain, cppShapes));
     builds.add(List.of("clang-22", "-g", "-O2", "-fuse-ld=lld", "-ffunction-sections", "-Wl,--gc-sections", "-Wl,--icf=all",
         "-o", "v-lld-icf", src.resolve("icf.c").toString(), cUtil));
+    // DW_AT_LLVM_stmt_sequence (one line sequence per function), with gold ICF as in docs vec3.
+    builds.add(List.of("clang-22", "-g", "-O2", "-ffunction-sections", "-fuse-ld=gold", "-Wl,--icf=all", "-mllvm",
+        "-emit-func-debug-line-table-offsets", "-o", "v-stmtseq-icf", src.resolve("icf.c").toString()));
+    builds.add(List.of("clang++-22", "-g", "-O2", "-mllvm", "-emit-func-debug-line-table-offsets", "-o", "v-stmtseq-cpp",
+        cppMain, cppShapes));
     // 64-bit DWARF (clang: DWARF 4 and 5; gcc: DWARF 5).
     builds.add(List.of("clang-22", "-g", "-gdwarf64", "-gdwarf-5", "-O2", "-o", "v-dwarf64-clang5", cMain, cUtil));
     builds.add(List.of("clang-22", "-g", "-gdwarf64", "-gdwarf-4", "-O2", "-o", "v-dwarf64-clang4", cMain, cUtil));

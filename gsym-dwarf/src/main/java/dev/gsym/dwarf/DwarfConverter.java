@@ -41,7 +41,7 @@ public final class DwarfConverter {
       // Like llvm-gsymutil: without executable sections every address counts as text.
       if (!elf.textRanges().isEmpty()) out.setValidTextRanges(elf.textRanges());
       DwarfFile dwarf = new DwarfFile(DwarfSections.of(elf));
-      int nd = new DwarfTransformer(dwarf, out, diag).convert();
+      int nd = new DwarfTransformer(dwarf, out, diag, options.quiet()).convert();
       diag.log("Loaded " + nd + " functions from DWARF.\n");
       int ns = ObjectFileTransformer.convert(elf, out);
       diag.log("Loaded " + ns + " functions from symbol table.\n");

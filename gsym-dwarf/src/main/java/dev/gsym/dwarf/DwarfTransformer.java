@@ -27,10 +27,18 @@ public final class DwarfTransformer {
   private final GsymCreator gsym;
   private final Diagnostics out;
 
+  private final boolean quiet;
+
   public DwarfTransformer(DwarfFile dwarf, GsymCreator gsym, Diagnostics out) {
+    this(dwarf, gsym, out, false);
+  }
+
+  /** @param quiet as llvm's --quiet: no warning for ranges that start outside executable sections */
+  public DwarfTransformer(DwarfFile dwarf, GsymCreator gsym, Diagnostics out, boolean quiet) {
     this.dwarf = dwarf;
     this.gsym = gsym;
     this.out = out;
+    this.quiet = quiet;
   }
 
   /** Per-unit state: line table, compilation directory, language, DWARF→GSYM file cache. */
@@ -102,7 +110,7 @@ public final class DwarfTransformer {
     for (AddressRange r : ranges) {
       if (Long.compareUnsigned(r.start(), r.end()) >= 0 || r.start() == tomb) break;
       if (!gsym.isValidTextAddress(r.start())) {
-        if (r.start() != 0) {
+        if (r.start() != 0 && !quiet) {
           out.report("Address range start not in executable section", sb -> sb.append("warning: DIE has an address range whose start address is not in any executable sections (")
               .append(r).append(") and will not be processed:\n"));
         }

@@ -116,7 +116,7 @@ public final class LineTable {
     List<String> dirs = new ArrayList<>();
     List<FileEntry> files = new ArrayList<>();
     if (version >= 5) {
-      for (String[] e : entries(dwarf, c, true, offsetSize)) dirs.add(e[0]);
+      for (String[] e : entries(dwarf, c, true, offsetSize)) dirs.add(e[0] == null ? "" : e[0]); // no DW_LNCT_path: empty
       for (String[] e : entries(dwarf, c, false, offsetSize)) files.add(new FileEntry(e[0], Long.parseLong(e[1])));
     } else {
       while (true) {

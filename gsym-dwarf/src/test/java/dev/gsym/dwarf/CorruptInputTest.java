@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 class CorruptInputTest {
   static final List<String> DEBUG = List.of(".debug_info", ".debug_abbrev", ".debug_line", ".debug_str",
-      ".debug_line_str", ".debug_rnglists", ".debug_addr", ".debug_str_offsets", ".debug_ranges");
+      ".debug_line_str", ".debug_rnglists", ".debug_addr", ".debug_str_offsets", ".debug_ranges", ".symtab", ".strtab");
 
   static byte[] golden(String name) throws IOException {
     return Files.readAllBytes(TestData.path("bin", name));
@@ -109,12 +109,12 @@ class CorruptInputTest {
     for (String name : List.of("c-clang-O2", "c-gcc-O2", "cpp-clang-O2", "cpp-gcc-O2", "icf-clang-O2-gold")) {
       byte[] orig = golden(name);
       ElfFile elf = ElfFile.of(orig, name);
-      for (int i = 0; i < 400; i++) {
+      for (int i = 0; i < Integer.getInteger("gsym.fuzz.iterations", 1000); i++) {
         String sec = DEBUG.get(rnd.nextInt(DEBUG.size()));
         ElfFile.Section s = elf.section(sec);
         if (s == null || s.size() == 0) continue;
         byte[] b = orig.clone();
-        int k = 1 + rnd.nextInt(4);
+        int k = 1 + rnd.nextInt(8);
         StringBuilder what = new StringBuilder(name + " " + sec);
         for (int j = 0; j < k; j++) {
           int at = (int) (s.offset() + rnd.nextLong(s.size()));

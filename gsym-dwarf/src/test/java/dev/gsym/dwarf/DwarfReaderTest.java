@@ -254,6 +254,22 @@ class DwarfReaderTest {
     assertTrue(t.sequences().isEmpty());
   }
 
+  /** Regression (found by mutation): a v5 directory format without DW_LNCT_path gives empty directories. */
+  @Test
+  void lineV5DirectoryWithoutPath() {
+    Bytes hdr = new Bytes().u8(1).u8(1).u8(1).u8(-5 & 0xff).u8(14).u8(13).u8(0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1)
+        .u8(1).uleb(2).uleb(FORM_UDATA) // directory format: only a directory index (no path)
+        .uleb(1).uleb(0)
+        .u8(2).uleb(1).uleb(FORM_STRING).uleb(2).uleb(FORM_UDATA)
+        .uleb(1).str("a.c").uleb(0);
+    byte[] h = hdr.get();
+    byte[] line = new Bytes().u16(5).u8(8).u8(0).u32(h.length).bytes(h).withLength();
+    DwarfFile f = new DwarfFile(sections(new byte[0], new byte[] {0}, new byte[0], line, new byte[0], new byte[0], new byte[0], new byte[0]));
+    LineTable t = f.lineTable(0, 8);
+    assertEquals(List.of(""), t.includeDirectories());
+    assertEquals("a.c", t.filePath(0, "/cd"));
+  }
+
   @Test
   void truncatedLineHeader() {
     byte[] line = lineV5();

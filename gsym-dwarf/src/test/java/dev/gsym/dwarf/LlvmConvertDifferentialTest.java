@@ -79,6 +79,11 @@ class LlvmConvertDifferentialTest {
         "-emit-func-debug-line-table-offsets", "-o", "v-stmtseq-icf", src.resolve("icf.c").toString()));
     builds.add(List.of("clang++-22", "-g", "-O2", "-mllvm", "-emit-func-debug-line-table-offsets", "-o", "v-stmtseq-cpp",
         cppMain, cppShapes));
+    // -gsce omits linkage names: names come from the §9.4 declaration-context qualification
+    // (shapes::Square::area, lambdas, templates, anonymous namespaces).
+    for (String o : List.of("-O0", "-O2")) {
+      builds.add(List.of("clang++-22", "-g", "-gsce", o, "-o", "v-sce" + o, cppMain, cppShapes));
+    }
     // 64-bit DWARF (clang: DWARF 4 and 5; gcc: DWARF 5).
     builds.add(List.of("clang-22", "-g", "-gdwarf64", "-gdwarf-5", "-O2", "-o", "v-dwarf64-clang5", cMain, cUtil));
     builds.add(List.of("clang-22", "-g", "-gdwarf64", "-gdwarf-4", "-O2", "-o", "v-dwarf64-clang4", cMain, cUtil));

@@ -137,87 +137,29 @@ public final class LineTable {
     }
     if (programStart > c.size()) throw sec.error(offset, "line program start past end of line table");
     c.seek(programStart);
-    // State machine.
+    // Instructions decoded one at a time and executed on the row registers.
     List<Row> rows = new ArrayList<>();
     List<Sequence> seqs = new ArrayList<>();
-    long address = 0, file = 1, line = 1;
-    int column = 0;
-    boolean isStmt = defaultIsStmt;
+    LineInstruction.Params params = new LineInstruction.Params(minInst, defaultIsStmt, lineBase, lineRange, opcodeBase, stdLengths);
+    LineRow state = new LineRow(params);
     int seqFirst = -1;
     long seqLow = 0;
     long seqOffset = c.position();
     while (c.remaining() > 0) {
-      long opAt = c.position();
-      int op = c.u8();
-      boolean emit = false;
-      boolean endSeq = false;
-      if (op >= opcodeBase) {
-        if (lineRange == 0) throw c.errorAt(opAt, "line_range is 0");
-        int adj = op - opcodeBase;
-        address += (long) minInst * (adj / lineRange);
-        line += lineBase + (adj % lineRange);
-        emit = true;
-      } else if (op == 0) {
-        long len = c.uleb();
-        if (len == 0 || len > c.remaining()) throw c.errorAt(opAt, "bad extended opcode length 0x" + Long.toHexString(len));
-        long next = c.position() + len;
-        int sub = c.u8();
-        switch (sub) {
-          case DW_LNE_END_SEQUENCE -> {
-            emit = true;
-            endSeq = true;
-          }
-          case DW_LNE_SET_ADDRESS -> {
-            int n = (int) (len - 1);
-            if (n != 1 && n != 2 && n != 4 && n != 8) throw c.errorAt(opAt, "bad DW_LNE_set_address size " + n);
-            address = DwarfUnit.uN(c.view(), c.position(), n);
-          }
-          case DW_LNE_DEFINE_FILE -> {
-            String f = c.view().cString(c.position());
-            skipCString(c);
-            long dir = c.uleb();
-            files.add(new FileEntry(f, dir));
-          }
-          default -> {}
-        }
-        c.seek(next);
-      } else {
-        switch (op) {
-          case DW_LNS_COPY -> emit = true;
-          case DW_LNS_ADVANCE_PC -> address += (long) minInst * c.uleb();
-          case DW_LNS_ADVANCE_LINE -> line += c.sleb();
-          case DW_LNS_SET_FILE -> file = c.uleb();
-          case DW_LNS_SET_COLUMN -> column = (int) c.uleb();
-          case DW_LNS_NEGATE_STMT -> isStmt = !isStmt;
-          case DW_LNS_SET_BASIC_BLOCK, DW_LNS_SET_PROLOGUE_END, DW_LNS_SET_EPILOGUE_BEGIN -> {}
-          case DW_LNS_CONST_ADD_PC -> {
-            if (lineRange == 0) throw c.errorAt(opAt, "line_range is 0");
-            address += (long) minInst * ((255 - opcodeBase) / lineRange);
-          }
-          case DW_LNS_FIXED_ADVANCE_PC -> address += c.u16();
-          case DW_LNS_SET_ISA -> c.uleb();
-          default -> {
-            for (int i = 0; i < stdLengths[op]; i++) c.uleb();
-          }
-        }
+      LineInstruction insn = LineInstruction.read(c, params);
+      if (insn instanceof LineInstruction.DefineFile df) files.add(new FileEntry(df.name(), df.dirIndex()));
+      if (!state.execute(insn)) continue;
+      int idx = rows.size();
+      if (seqFirst < 0) {
+        seqFirst = idx;
+        seqLow = state.address;
       }
-      if (emit) {
-        int idx = rows.size();
-        if (seqFirst < 0) {
-          seqFirst = idx;
-          seqLow = address;
-        }
-        rows.add(new Row(address, file, line & 0xffffffffL, column, endSeq));
-        if (endSeq) {
-          if (Long.compareUnsigned(seqLow, address) < 0) seqs.add(new Sequence(seqLow, address, seqFirst, idx + 1, seqOffset));
-          seqOffset = c.position();
-          seqFirst = -1;
-          address = 0;
-          file = 1;
-          line = 1;
-          column = 0;
-          isStmt = defaultIsStmt;
-        }
+      rows.add(new Row(state.address, state.file, state.line & 0xffffffffL, state.column, state.endSequence));
+      if (state.endSequence) {
+        if (Long.compareUnsigned(seqLow, state.address) < 0) seqs.add(new Sequence(seqLow, state.address, seqFirst, idx + 1, seqOffset));
+        seqOffset = c.position();
+        seqFirst = -1;
+        state.reset();
       }
     }
     seqs.sort((a, b) -> Long.compareUnsigned(a.highPc(), b.highPc()));

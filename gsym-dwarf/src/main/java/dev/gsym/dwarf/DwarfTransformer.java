@@ -78,19 +78,10 @@ public final class DwarfTransformer {
     for (DwarfUnit u : dwarf.units()) {
       if (u.unitType() != DwarfUnit.UT_COMPILE && u.unitType() != DwarfUnit.UT_PARTIAL && u.unitType() != DwarfUnit.UT_SKELETON) continue;
       CuInfo cui = new CuInfo(u);
-      // Iterative pre-order walk (no recursion on untrusted depth).
-      int[] stack = new int[64];
-      int sp = 0;
-      stack[sp++] = 0;
-      while (sp > 0) {
-        int i = stack[--sp];
-        Die d = new Die(u, i);
-        if (d.tag() == TAG_SUBPROGRAM) handleSubprogram(cui, d);
-        List<Die> kids = d.children();
-        for (int k = kids.size() - 1; k >= 0; k--) {
-          if (sp == stack.length) stack = Arrays.copyOf(stack, sp * 2);
-          stack[sp++] = kids.get(k).index();
-        }
+      computeInlineFlags(u);
+      // DIE indexes are in .debug_info order, which is the tree's pre-order: no recursion needed.
+      for (int i = 0, n = u.dieCount(); i < n; i++) {
+        if (u.tag(i) == TAG_SUBPROGRAM) handleSubprogram(cui, new Die(u, i));
       }
     }
     return gsym.numFunctionInfos() - before;
@@ -135,19 +126,32 @@ public final class DwarfTransformer {
     }
   }
 
-  private static boolean hasInlineInfo(Die die, int depth, int guard) {
-    if (guard > MAX_DEPTH) return false;
-    boolean checkChildren = true;
-    switch (die.tag()) {
-      case TAG_SUBPROGRAM -> checkChildren = depth == 0;
-      case TAG_INLINED_SUBROUTINE -> {
-        return true;
-      }
-      default -> {}
+  // LLVM's hasInlineInfo(Die, Depth), precomputed per unit in one backwards pass over the DIEs:
+  // below[i] = some child subtree has an inlined subroutine (not looking into nested subprograms),
+  // has[i] = the answer for depth > 0.
+  private DwarfUnit flagsUnit;
+  private boolean[] inlineBelow;
+  private boolean[] inlineHas;
+
+  private void computeInlineFlags(DwarfUnit u) {
+    int n = u.dieCount();
+    boolean[] below = new boolean[n];
+    boolean[] has = new boolean[n];
+    for (int i = n - 1; i >= 0; i--) {
+      int t = u.tag(i);
+      has[i] = t == TAG_INLINED_SUBROUTINE || (t != TAG_SUBPROGRAM && below[i]);
+      int p = u.parent(i);
+      if (has[i] && p >= 0) below[p] = true;
     }
-    if (!checkChildren) return false;
-    for (Die c : die.children()) if (hasInlineInfo(c, depth + 1, guard + 1)) return true;
-    return false;
+    flagsUnit = u;
+    inlineBelow = below;
+    inlineHas = has;
+  }
+
+  private boolean hasInlineInfo(Die die, int depth, int unused) {
+    if (die.unit() != flagsUnit) computeInlineFlags(die.unit());
+    if (depth == 0) return die.tag() == TAG_INLINED_SUBROUTINE || inlineBelow[die.index()];
+    return inlineHas[die.index()];
   }
 
   private void parseInlineInfo(CuInfo cui, Die die, int depth, AddressRanges parentRanges, List<InlineInfo> parentChildren,

@@ -109,7 +109,7 @@ public final class DwarfTransformer {
       }
       LineTable lt = cui.lineTable == null ? null : lineTable(cui, die, r);
       InlineInfo inline = null;
-      if (hasInlineInfo(die, 0, 0)) {
+      if (hasInlineInfo(die, 0)) {
         AddressRanges top = new AddressRanges();
         top.insert(r);
         List<InlineInfo> children = new ArrayList<>();
@@ -148,7 +148,7 @@ public final class DwarfTransformer {
     inlineHas = has;
   }
 
-  private boolean hasInlineInfo(Die die, int depth, int unused) {
+  private boolean hasInlineInfo(Die die, int depth) {
     if (die.unit() != flagsUnit) computeInlineFlags(die.unit());
     if (depth == 0) return die.tag() == TAG_INLINED_SUBROUTINE || inlineBelow[die.index()];
     return inlineHas[die.index()];
@@ -156,7 +156,7 @@ public final class DwarfTransformer {
 
   private void parseInlineInfo(CuInfo cui, Die die, int depth, AddressRanges parentRanges, List<InlineInfo> parentChildren,
       AddressRanges allParentRanges, boolean[] warnIfEmpty) {
-    if (depth > MAX_DEPTH || !hasInlineInfo(die, depth, 0)) return;
+    if (depth > MAX_DEPTH || !hasInlineInfo(die, depth)) return;
     int tag = die.tag();
     if (tag == TAG_INLINED_SUBROUTINE) {
       AddressRanges mine = new AddressRanges();

@@ -5,7 +5,6 @@ import static dev.gsym.dwarf.DwarfConstants.*;
 import dev.gsym.format.AddressRange;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.Cursor;
-import dev.gsym.io.GsymFormatException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -437,9 +436,5 @@ public final class DwarfUnit {
       r = (r << 8) | b;
     }
     return r;
-  }
-
-  static GsymFormatException error(ByteView v, long at, String detail) {
-    return v.error(at, detail);
   }
 }

@@ -1,0 +1,66 @@
+package dev.gsym.dwarf;
+
+import dev.gsym.write.Diagnostics;
+import dev.gsym.write.GsymCreator;
+import java.io.IOException;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+
+/**
+ * Library entry point for {@code llvm-gsymutil --convert} of an ELF with DWARF (single-threaded
+ * order, so the output is byte-identical to {@code --num-threads=1}).
+ */
+public final class DwarfConverter {
+  private DwarfConverter() {}
+
+  /** Conversion options (room for --quiet, --merged-functions, threads... later). */
+  public record Options(boolean quiet) {
+    public static Options defaults() {
+      return new Options(false);
+    }
+  }
+
+  /** What a conversion did. */
+  public record Summary(int dwarfFunctions, int symbolFunctions, ByteOrder byteOrder, String arch) {}
+
+  /**
+   * Reads {@code in}, fills {@code out} (base address, text ranges, DWARF functions, UUID, symbols)
+   * and finalizes it. Messages go through {@code diag} as llvm prints them.
+   */
+  public static Summary convert(Path in, GsymCreator out, Diagnostics diag, Options options) throws IOException {
+    try (ElfFile elf = ElfFile.open(in)) {
+      return convert(elf, out, diag, options);
+    }
+  }
+
+  /** As {@link #convert(Path, GsymCreator, Diagnostics, Options)} for an ELF already open. */
+  public static Summary convert(ElfFile elf, GsymCreator out, Diagnostics diag, Options options) {
+    {
+      Long base = elf.baseAddress();
+      if (base != null) out.setBaseAddress(base);
+      // Like llvm-gsymutil: without executable sections every address counts as text.
+      if (!elf.textRanges().isEmpty()) out.setValidTextRanges(elf.textRanges());
+      DwarfFile dwarf = new DwarfFile(DwarfSections.of(elf));
+      int nd = new DwarfTransformer(dwarf, out, diag, options.quiet()).convert();
+      diag.log("Loaded " + nd + " functions from DWARF.\n");
+      int ns = ObjectFileTransformer.convert(elf, out);
+      diag.log("Loaded " + ns + " functions from symbol table.\n");
+      out.finalize(diag);
+      return new Summary(nd, ns, elf.byteOrder(), arch(elf));
+    }
+  }
+
+  /** llvm's architecture name for the output-file message. */
+  static String arch(ElfFile elf) {
+    return switch (elf.machine()) {
+      case 62 -> "x86_64";
+      case 3 -> "i386";
+      case 183 -> "aarch64";
+      case 40 -> "arm";
+      case 243 -> "riscv64";
+      case 8 -> "mips";
+      case 21 -> "ppc64";
+      default -> "unknown";
+    };
+  }
+}

@@ -1,0 +1,32 @@
+package dev.gsym.dwarf;
+
+import dev.gsym.io.ByteView;
+import java.nio.ByteOrder;
+
+/** The DWARF sections of one object, as views (absent sections are empty views). */
+public record DwarfSections(ByteView info, ByteView abbrev, ByteView str, ByteView lineStr, ByteView line,
+    ByteView addr, ByteView strOffsets, ByteView ranges, ByteView rnglists) {
+
+  /** The sections of an ELF file, by their standard names. */
+  public static DwarfSections of(ElfFile elf) {
+    ByteOrder o = elf.byteOrder();
+    return new DwarfSections(get(elf, ".debug_info", o), get(elf, ".debug_abbrev", o), get(elf, ".debug_str", o),
+        get(elf, ".debug_line_str", o), get(elf, ".debug_line", o), get(elf, ".debug_addr", o),
+        get(elf, ".debug_str_offsets", o), get(elf, ".debug_ranges", o), get(elf, ".debug_rnglists", o));
+  }
+
+  private static ByteView get(ElfFile elf, String name, ByteOrder o) {
+    ElfFile.Section s = elf.section(name);
+    if (s == null) {
+      if (elf.section(".z" + name.substring(1)) != null) {
+        throw new dev.gsym.io.GsymFormatException(elf.source(), 0, "compressed DWARF section .z" + name.substring(1) + " is not supported yet");
+      }
+      return ByteView.of(new byte[0], o, name);
+    }
+    if ((s.flags() & ElfFile.SHF_COMPRESSED) != 0) {
+      throw new dev.gsym.io.GsymFormatException(elf.source(), s.offset(), "compressed section " + name + " (SHF_COMPRESSED) is not supported yet");
+    }
+    ByteView v = elf.data(s);
+    return new ByteView(v.segment(), 0, o, name);
+  }
+}

@@ -1,0 +1,440 @@
+package dev.gsym.dwarf;
+
+import static dev.gsym.dwarf.DwarfConstants.*;
+
+import dev.gsym.format.AddressRange;
+import dev.gsym.io.ByteView;
+import dev.gsym.io.Cursor;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One unit of .debug_info (32-bit DWARF, versions 2 to 5) with its DIE tree indexed as flat arrays:
+ * offset, abbreviation, parent and next sibling per DIE. Attribute values are decoded on demand.
+ */
+public final class DwarfUnit {
+  public static final int UT_COMPILE = 1, UT_TYPE = 2, UT_PARTIAL = 3, UT_SKELETON = 4, UT_SPLIT_COMPILE = 5,
+      UT_SPLIT_TYPE = 6;
+
+  private final DwarfFile dwarf;
+  private final long offset;
+  private final long end;
+  private final int version;
+  private final int unitType;
+  private final int addressSize;
+  /** 4 for 32-bit DWARF, 8 for 64-bit DWARF. */
+  private final int offsetSize;
+  private final Map<Long, Abbreviation> abbrevs;
+  /** .debug_info up to this unit's end: cursors over it have absolute positions and stop at the unit end. */
+  private ByteView unitView;
+  // Flat DIE tree.
+  private long[] dieOffset = new long[16];
+  private long[] attrOffset = new long[16];
+  private Abbreviation[] dieAbbrev = new Abbreviation[16];
+  private int[] parent = new int[16];
+  private int[] nextSibling = new int[16];
+  private int count;
+  // Bases (read from the unit DIE on first use).
+  private long strOffsetsBase = -1;
+  private long addrBase = -1;
+  private long rnglistsBase = -1;
+
+  DwarfUnit(DwarfFile dwarf, long offset) {
+    this.dwarf = dwarf;
+    this.offset = offset;
+    ByteView info = dwarf.sections().info();
+    Cursor c = info.cursor(offset);
+    long length = c.u32();
+    int lengthSize = 4;
+    if (length == 0xffffffffL) {
+      length = c.u64();
+      lengthSize = 12;
+      offsetSize = 8;
+    } else if (length >= 0xfffffff0L) {
+      throw info.error(offset, "invalid unit length 0x" + Long.toHexString(length));
+    } else {
+      offsetSize = 4;
+    }
+    if (length < 0 || length > info.size() - offset - lengthSize) {
+      throw info.error(offset, "unit length 0x" + Long.toHexString(length) + " past end of section");
+    }
+    this.end = offset + lengthSize + length;
+    this.version = c.u16();
+    if (version < 2 || version > 5) throw info.error(offset + 4, "unsupported DWARF version " + version);
+    long abbrevOffset;
+    if (version >= 5) {
+      unitType = c.u8();
+      addressSize = c.u8();
+      abbrevOffset = readN(c, offsetSize);
+      if (unitType == UT_SKELETON || unitType == UT_SPLIT_COMPILE) c.skip(8);
+      else if (unitType == UT_TYPE || unitType == UT_SPLIT_TYPE) c.skip(8 + offsetSize);
+    } else {
+      unitType = UT_COMPILE;
+      abbrevOffset = readN(c, offsetSize);
+      addressSize = c.u8();
+    }
+    if (addressSize != 1 && addressSize != 2 && addressSize != 4 && addressSize != 8) {
+      throw info.error(offset + (version >= 5 ? 7 : 10), "unsupported address size " + addressSize);
+    }
+    if (c.position() > end) throw info.error(offset, "unit header longer than the unit");
+    this.abbrevs = dwarf.abbreviations(abbrevOffset);
+    parseTree(c.position());
+  }
+
+  private void parseTree(long pos) {
+    ByteView info = dwarf.sections().info();
+    this.unitView = info.slice(0, end);
+    Cursor c = unitView.cursor(pos);
+    int[] stack = new int[16];
+    int depth = 0;
+    int lastAtDepth = -1; // last DIE seen at the current depth (for sibling links)
+    int[] lastStack = new int[16];
+    while (c.remaining() > 0) {
+      long at = c.position();
+      long code = c.uleb();
+      if (code == 0) {
+        if (depth == 0) {
+          if (count == 0) throw info.error(at, "unit has no DIEs");
+          continue; // padding after the unit DIE
+        }
+        depth--;
+        lastAtDepth = lastStack[depth];
+        continue;
+      }
+      Abbreviation ab = abbrevs.get(code);
+      if (ab == null) throw info.error(at, "invalid abbreviation code " + code);
+      if (depth == 0 && count > 0) throw info.error(at, "more than one DIE at the top level of the unit");
+      int idx = add(at, c.position(), ab, depth == 0 ? -1 : stack[depth - 1]);
+      if (lastAtDepth >= 0) nextSibling[lastAtDepth] = idx;
+      lastAtDepth = idx;
+      skipAttributes(c, ab);
+      if (ab.hasChildren()) {
+        if (depth == stack.length) {
+          stack = Arrays.copyOf(stack, depth * 2);
+          lastStack = Arrays.copyOf(lastStack, depth * 2);
+        }
+        stack[depth] = idx;
+        lastStack[depth] = idx;
+        depth++;
+        lastAtDepth = -1;
+      }
+    }
+    if (count == 0) throw info.error(offset, "unit has no DIEs");
+  }
+
+  private int add(long at, long attrs, Abbreviation ab, int par) {
+    if (count == dieOffset.length) {
+      int n = count * 2;
+      dieOffset = Arrays.copyOf(dieOffset, n);
+      attrOffset = Arrays.copyOf(attrOffset, n);
+      dieAbbrev = Arrays.copyOf(dieAbbrev, n);
+      parent = Arrays.copyOf(parent, n);
+      nextSibling = Arrays.copyOf(nextSibling, n);
+    }
+    dieOffset[count] = at;
+    attrOffset[count] = attrs;
+    dieAbbrev[count] = ab;
+    parent[count] = par;
+    nextSibling[count] = -1;
+    return count++;
+  }
+
+  /** 4 for 32-bit DWARF units, 8 for 64-bit ones. */
+  public int offsetSize() {
+    return offsetSize;
+  }
+
+  private int refAddrSize() {
+    return version <= 2 ? addressSize : offsetSize();
+  }
+
+  /** Skips one attribute value of {@code form}; indirect forms are resolved. */
+  private void skipForm(Cursor c, int form) {
+    switch (form) {
+      case FORM_ADDR -> c.skip(addressSize);
+      case FORM_DATA1, FORM_REF1, FORM_FLAG, FORM_STRX1, FORM_ADDRX1 -> c.skip(1);
+      case FORM_DATA2, FORM_REF2, FORM_STRX2, FORM_ADDRX2 -> c.skip(2);
+      case FORM_STRX3, FORM_ADDRX3 -> c.skip(3);
+      case FORM_DATA4, FORM_REF4, FORM_STRX4, FORM_ADDRX4, FORM_REF_SUP4 -> c.skip(4);
+      case FORM_DATA8, FORM_REF8, FORM_REF_SIG8, FORM_REF_SUP8 -> c.skip(8);
+      case FORM_DATA16 -> c.skip(16);
+      case FORM_SDATA -> c.sleb();
+      case FORM_UDATA, FORM_REF_UDATA, FORM_STRX, FORM_ADDRX, FORM_LOCLISTX, FORM_RNGLISTX, FORM_GNU_ADDR_INDEX,
+          FORM_GNU_STR_INDEX -> c.uleb();
+      case FORM_STRP, FORM_LINE_STRP, FORM_SEC_OFFSET, FORM_STRP_SUP, FORM_GNU_REF_ALT, FORM_GNU_STRP_ALT -> c.skip(offsetSize);
+      case FORM_REF_ADDR -> c.skip(refAddrSize());
+      case FORM_STRING -> {
+        while (c.u8() != 0) {}
+      }
+      case FORM_BLOCK1 -> c.skip(c.u8());
+      case FORM_BLOCK2 -> c.skip(c.u16());
+      case FORM_BLOCK4 -> c.skip(c.u32());
+      case FORM_BLOCK, FORM_EXPRLOC -> c.skip(checkLen(c, c.uleb()));
+      case FORM_FLAG_PRESENT, FORM_IMPLICIT_CONST -> {}
+      case FORM_INDIRECT -> {
+        long at = c.position();
+        long f = c.uleb();
+        if (f == FORM_INDIRECT || f > 0xffff) throw c.errorAt(at, "bad indirect form 0x" + Long.toHexString(f));
+        skipForm(c, (int) f);
+      }
+      default -> throw c.errorHere("unknown form 0x" + Integer.toHexString(form));
+    }
+  }
+
+  private static long checkLen(Cursor c, long len) {
+    if (len < 0 || len > c.remaining()) throw c.errorHere("block length 0x" + Long.toHexString(len) + " past end of unit");
+    return len;
+  }
+
+  private void skipAttributes(Cursor c, Abbreviation ab) {
+    for (int f : ab.forms()) skipForm(c, f);
+  }
+
+  /** Reads one attribute value at the cursor. */
+  private AttributeValue readForm(Cursor c, int form, long implicitConst) {
+    ByteView info = dwarf.sections().info();
+    return switch (form) {
+      case FORM_ADDR -> new AttributeValue.Address(form, readN(c, addressSize));
+      case FORM_DATA1, FORM_FLAG -> new AttributeValue.Unsigned(form, c.u8());
+      case FORM_DATA2 -> new AttributeValue.Unsigned(form, c.u16());
+      case FORM_DATA4 -> new AttributeValue.Unsigned(form, c.u32());
+      case FORM_DATA8 -> new AttributeValue.Unsigned(form, c.u64());
+      case FORM_UDATA -> new AttributeValue.Unsigned(form, c.uleb());
+      case FORM_SDATA -> new AttributeValue.Signed(form, c.sleb());
+      case FORM_IMPLICIT_CONST -> new AttributeValue.Signed(form, implicitConst);
+      case FORM_FLAG_PRESENT -> new AttributeValue.Unsigned(form, 1);
+      case FORM_DATA16 -> new AttributeValue.Block(form, blockAt(c, 16));
+      case FORM_STRING -> {
+        long at = c.position();
+        if (!c.has(1)) throw c.errorHere("string past end of unit");
+        String s = c.view().cString(at);
+        skipForm(c, form);
+        yield new AttributeValue.Str(form, s);
+      }
+      case FORM_STRP -> new AttributeValue.Str(form, dwarf.string(dwarf.sections().str(), readN(c, offsetSize)));
+      case FORM_LINE_STRP -> new AttributeValue.Str(form, dwarf.string(dwarf.sections().lineStr(), readN(c, offsetSize)));
+      case FORM_STRX, FORM_GNU_STR_INDEX -> new AttributeValue.Str(form, strx(c.uleb()));
+      case FORM_STRX1 -> new AttributeValue.Str(form, strx(c.u8()));
+      case FORM_STRX2 -> new AttributeValue.Str(form, strx(c.u16()));
+      case FORM_STRX3 -> new AttributeValue.Str(form, strx(readN(c, 3)));
+      case FORM_STRX4 -> new AttributeValue.Str(form, strx(c.u32()));
+      case FORM_ADDRX, FORM_GNU_ADDR_INDEX -> new AttributeValue.Address(form, addrx(c.uleb()));
+      case FORM_ADDRX1 -> new AttributeValue.Address(form, addrx(c.u8()));
+      case FORM_ADDRX2 -> new AttributeValue.Address(form, addrx(c.u16()));
+      case FORM_ADDRX3 -> new AttributeValue.Address(form, addrx(readN(c, 3)));
+      case FORM_ADDRX4 -> new AttributeValue.Address(form, addrx(c.u32()));
+      case FORM_REF1 -> new AttributeValue.Ref(form, offset + c.u8());
+      case FORM_REF2 -> new AttributeValue.Ref(form, offset + c.u16());
+      case FORM_REF4 -> new AttributeValue.Ref(form, offset + c.u32());
+      case FORM_REF8 -> new AttributeValue.Ref(form, offset + c.u64());
+      case FORM_REF_UDATA -> new AttributeValue.Ref(form, offset + c.uleb());
+      case FORM_REF_ADDR -> new AttributeValue.Ref(form, readN(c, refAddrSize()));
+      case FORM_SEC_OFFSET -> new AttributeValue.SecOffset(form, readN(c, offsetSize));
+      case FORM_RNGLISTX, FORM_LOCLISTX -> new AttributeValue.ListIndex(form, c.uleb());
+      case FORM_BLOCK1 -> new AttributeValue.Block(form, blockAt(c, c.u8()));
+      case FORM_BLOCK2 -> new AttributeValue.Block(form, blockAt(c, c.u16()));
+      case FORM_BLOCK4 -> new AttributeValue.Block(form, blockAt(c, c.u32()));
+      case FORM_BLOCK, FORM_EXPRLOC -> new AttributeValue.Block(form, blockAt(c, checkLen(c, c.uleb())));
+      case FORM_INDIRECT -> {
+        long at = c.position();
+        long f = c.uleb();
+        if (f == FORM_INDIRECT || f == FORM_IMPLICIT_CONST || f > 0xffff) throw c.errorAt(at, "bad indirect form 0x" + Long.toHexString(f));
+        yield readForm(c, (int) f, 0);
+      }
+      case FORM_REF_SIG8, FORM_REF_SUP8 -> new AttributeValue.Other(form, c.u64());
+      case FORM_REF_SUP4 -> new AttributeValue.Other(form, c.u32());
+      case FORM_STRP_SUP, FORM_GNU_REF_ALT, FORM_GNU_STRP_ALT -> new AttributeValue.Other(form, readN(c, offsetSize));
+      default -> throw c.errorHere("unknown form 0x" + Integer.toHexString(form));
+    };
+  }
+
+  private static long readN(Cursor c, int n) {
+    long at = c.position();
+    if (!c.has(n)) throw c.errorAt(at, "unexpected end of data reading " + n + " bytes");
+    long v = uN(c.view(), at, n);
+    c.skip(n);
+    return v;
+  }
+
+  private static ByteView blockAt(Cursor c, long len) {
+    long at = c.position();
+    if (!c.has(len)) throw c.errorAt(at, "block of 0x" + Long.toHexString(len) + " bytes past end of unit");
+    ByteView v = c.view().slice(at, len);
+    c.skip(len);
+    return v;
+  }
+
+  private String strx(long index) {
+    long base = strOffsetsBase();
+    ByteView so = dwarf.sections().strOffsets();
+    long at = base + index * offsetSize();
+    if (index < 0 || index > so.size() || base < 0 || !so.has(at, offsetSize())) {
+      throw so.error(Math.max(0, Math.min(at, so.size())), "string index " + index + " past end of .debug_str_offsets");
+    }
+    return dwarf.string(dwarf.sections().str(), uN(so, at, offsetSize));
+  }
+
+  private long addrx(long index) {
+    long base = addrBase();
+    ByteView a = dwarf.sections().addr();
+    long at = base + index * addressSize;
+    if (index < 0 || index > a.size() || base < 0 || !a.has(at, addressSize)) {
+      throw a.error(Math.max(0, Math.min(at, a.size())), "address index " + index + " past end of .debug_addr");
+    }
+    return uN(a, at, addressSize);
+  }
+
+  private long strOffsetsBase() {
+    if (strOffsetsBase < 0) strOffsetsBase = baseAttr(AT_STR_OFFSETS_BASE, version >= 5 ? 2L * offsetSize : 0);
+    return strOffsetsBase;
+  }
+
+  private long addrBase() {
+    if (addrBase < 0) {
+      long b = baseAttr(AT_ADDR_BASE, -1);
+      if (b < 0) b = baseAttr(AT_GNU_ADDR_BASE, version >= 5 ? 2L * offsetSize : 0);
+      addrBase = b;
+    }
+    return addrBase;
+  }
+
+  long rnglistsBase() {
+    if (rnglistsBase < 0) rnglistsBase = baseAttr(AT_RNGLISTS_BASE, version >= 5 ? 2L * offsetSize + 4 : 0);
+    return rnglistsBase;
+  }
+
+  private long baseAttr(int at, long dflt) {
+    Abbreviation ab = dieAbbrev[0];
+    Cursor c = unitView.cursor(attrOffset[0]);
+    int[] attrs = ab.attributes();
+    for (int i = 0; i < attrs.length; i++) {
+      if (attrs[i] == at && ab.forms()[i] == FORM_SEC_OFFSET) return readN(c, offsetSize);
+      if (attrs[i] == at && ab.forms()[i] == FORM_DATA4) return c.u32();
+      skipForm(c, ab.forms()[i]);
+    }
+    return dflt;
+  }
+
+  public DwarfFile dwarf() {
+    return dwarf;
+  }
+
+  public long offset() {
+    return offset;
+  }
+
+  public long endOffset() {
+    return end;
+  }
+
+  public int version() {
+    return version;
+  }
+
+  public int unitType() {
+    return unitType;
+  }
+
+  public int addressSize() {
+    return addressSize;
+  }
+
+  public int dieCount() {
+    return count;
+  }
+
+  /** The unit DIE. */
+  public Die unitDie() {
+    return new Die(this, 0);
+  }
+
+  /** The DIE at an absolute .debug_info offset inside this unit, or null. */
+  public Die dieAt(long off) {
+    int i = Arrays.binarySearch(dieOffset, 0, count, off);
+    return i >= 0 ? new Die(this, i) : null;
+  }
+
+  long dieOffset(int i) {
+    return dieOffset[i];
+  }
+
+  int tag(int i) {
+    return dieAbbrev[i].tag();
+  }
+
+  boolean hasChildren(int i) {
+    return dieAbbrev[i].hasChildren();
+  }
+
+  int parent(int i) {
+    return parent[i];
+  }
+
+  int firstChild(int i) {
+    return dieAbbrev[i].hasChildren() && i + 1 < count && parent[i + 1] == i ? i + 1 : -1;
+  }
+
+  int nextSibling(int i) {
+    return nextSibling[i];
+  }
+
+  /** The first value of attribute {@code at} on DIE {@code i}, or null. */
+  AttributeValue find(int i, int at) {
+    Abbreviation ab = dieAbbrev[i];
+    int[] attrs = ab.attributes();
+    int k = -1;
+    for (int j = 0; j < attrs.length; j++) {
+      if (attrs[j] == at) {
+        k = j;
+        break;
+      }
+    }
+    if (k < 0) return null;
+    Cursor c = unitView.cursor(attrOffset[i]);
+    for (int j = 0; j < k; j++) skipForm(c, ab.forms()[j]);
+    return readForm(c, ab.forms()[k], ab.implicitConsts()[k]);
+  }
+
+  /** The address ranges of a DW_AT_ranges value (rnglistx, or an offset in .debug_rnglists / .debug_ranges). */
+  List<AddressRange> ranges(AttributeValue v) {
+    long base = unitBaseAddress();
+    if (v instanceof AttributeValue.ListIndex li && li.form() == FORM_RNGLISTX) {
+      ByteView rl = dwarf.sections().rnglists();
+      long b = rnglistsBase();
+      long at = b + li.index() * offsetSize();
+      if (li.index() < 0 || li.index() > rl.size() || !rl.has(at, offsetSize())) throw rl.error(Math.max(0, Math.min(at, rl.size())), "range list index " + li.index() + " past end of .debug_rnglists");
+      return RangeLists.rnglist(rl, b + uN(rl, at, offsetSize), addressSize, base, this::addrx);
+    }
+    long off;
+    if (v instanceof AttributeValue.SecOffset so) off = so.offset();
+    else if (v.asUnsigned() != null) off = v.asUnsigned();
+    else return List.of();
+    if (version >= 5) return RangeLists.rnglist(dwarf.sections().rnglists(), off, addressSize, base, this::addrx);
+    return RangeLists.ranges(dwarf.sections().ranges(), off, addressSize, base);
+  }
+
+  private long unitBaseAddress() {
+    AttributeValue lo = find(0, AT_LOW_PC);
+    return lo instanceof AttributeValue.Address a ? a.value() : 0;
+  }
+
+  /** Decodes an address index (DW_FORM_addrx) through this unit's .debug_addr base. */
+  long address(long index) {
+    return addrx(index);
+  }
+
+  /** An unsigned integer of 1 to 8 bytes in the view's byte order. */
+  static long uN(ByteView v, long at, int n) {
+    if (n == 1 || n == 2 || n == 4 || n == 8) return v.uN(at, n);
+    if (!v.has(at, n)) throw v.error(at, "unexpected end of data reading " + n + " bytes");
+    long r = 0;
+    boolean le = v.order() == java.nio.ByteOrder.LITTLE_ENDIAN;
+    for (int i = 0; i < n; i++) {
+      long b = v.u8(at + (le ? n - 1 - i : i));
+      r = (r << 8) | b;
+    }
+    return r;
+  }
+}

@@ -1,0 +1,283 @@
+package dev.gsym.dwarf;
+
+import dev.gsym.format.AddressRange;
+import dev.gsym.format.AddressRanges;
+import dev.gsym.io.ByteView;
+import dev.gsym.io.GsymFormatException;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * A read-only ELF (32/64-bit, either byte order) over a memory-mapped file. Section contents are
+ * {@link ByteView} slices of the mapping (no copies). Header fields are validated against the file
+ * size; errors are {@link GsymFormatException}s naming the ELF and the offset.
+ */
+public final class ElfFile implements AutoCloseable {
+  public static final int SHT_NOBITS = 8;
+  public static final int SHT_SYMTAB = 2;
+  public static final long SHF_EXECINSTR = 0x4;
+  public static final long SHF_COMPRESSED = 0x800;
+  public static final int PT_LOAD = 1;
+  public static final int STT_FUNC = 2;
+  /** Hard limits on header counts, so corrupt files cannot make us allocate without bound. */
+  private static final int MAX_SECTIONS = 1 << 20;
+
+  /** One section header. */
+  public record Section(int index, String name, int type, long flags, long addr, long offset, long size, int link) {
+    public boolean isExecutable() {
+      return (flags & SHF_EXECINSTR) != 0;
+    }
+  }
+
+  /** One program header. */
+  public record ProgramHeader(int type, long offset, long vaddr, long filesz, long memsz) {}
+
+  /** One symbol-table entry. */
+  public record Symbol(String name, long value, long size, int type, int bind, int shndx) {}
+
+  private final Arena arena;
+  private final ByteView file;
+  private final boolean is64;
+  private final int machine;
+  private final int elfType;
+  private final List<Section> sections;
+  private final List<ProgramHeader> programHeaders;
+
+  private ElfFile(Arena arena, ByteView file) {
+    this.arena = arena;
+    if (file.size() < 16 || file.u8(0) != 0x7f || file.u8(1) != 'E' || file.u8(2) != 'L' || file.u8(3) != 'F') {
+      throw new GsymFormatException(file.source(), 0, "not an ELF file");
+    }
+    int cls = file.u8(4);
+    int data = file.u8(5);
+    if (cls != 1 && cls != 2) throw file.error(4, "bad ELF class " + cls);
+    if (data != 1 && data != 2) throw file.error(5, "bad ELF data encoding " + data);
+    this.is64 = cls == 2;
+    ByteOrder order = data == 1 ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN;
+    this.file = new ByteView(file.segment(), 0, order, file.source());
+    ByteView f = this.file;
+    this.elfType = f.u16(16);
+    this.machine = f.u16(18);
+    long phoff, shoff;
+    int phentsize, phnum, shentsize, shnum, shstrndx;
+    if (is64) {
+      phoff = f.u64(32);
+      shoff = f.u64(40);
+      phentsize = f.u16(54);
+      phnum = f.u16(56);
+      shentsize = f.u16(58);
+      shnum = f.u16(60);
+      shstrndx = f.u16(62);
+    } else {
+      phoff = f.u32(28);
+      shoff = f.u32(32);
+      phentsize = f.u16(42);
+      phnum = f.u16(44);
+      shentsize = f.u16(46);
+      shnum = f.u16(48);
+      shstrndx = f.u16(50);
+    }
+    // Program headers.
+    List<ProgramHeader> phs = new ArrayList<>();
+    if (phnum > 0) {
+      if (phentsize < (is64 ? 56 : 32)) throw f.error(is64 ? 54 : 42, "bad program header size " + phentsize);
+      if (phoff < 0 || !f.has(phoff, (long) phnum * phentsize)) throw f.error(is64 ? 32 : 28, "program headers past end of file");
+      for (int i = 0; i < phnum; i++) {
+        long p = phoff + (long) i * phentsize;
+        if (is64) {
+          phs.add(new ProgramHeader(f.s32(p), f.u64(p + 8), f.u64(p + 16), f.u64(p + 32), f.u64(p + 40)));
+        } else {
+          phs.add(new ProgramHeader(f.s32(p), f.u32(p + 4), f.u32(p + 8), f.u32(p + 16), f.u32(p + 20)));
+        }
+      }
+    }
+    this.programHeaders = Collections.unmodifiableList(phs);
+    // Section headers.
+    List<Section> secs = new ArrayList<>();
+    if (shoff != 0) {
+      if (shentsize < (is64 ? 64 : 40)) throw f.error(is64 ? 58 : 46, "bad section header size " + shentsize);
+      long count = shnum;
+      if (count == 0) {
+        // Extended numbering: the real count is sh_size of section 0.
+        if (!f.has(shoff, shentsize)) throw f.error(is64 ? 40 : 32, "section headers past end of file");
+        count = is64 ? f.u64(shoff + 32) : f.u32(shoff + 20);
+      }
+      if (count > MAX_SECTIONS || shoff < 0 || !f.has(shoff, count * shentsize)) {
+        throw f.error(is64 ? 40 : 32, "section headers past end of file");
+      }
+      long[][] raw = new long[(int) count][];
+      for (int i = 0; i < count; i++) {
+        long p = shoff + (long) i * shentsize;
+        raw[i] = is64
+            ? new long[] {f.u32(p), f.u32(p + 4), f.u64(p + 8), f.u64(p + 16), f.u64(p + 24), f.u64(p + 32), f.u32(p + 40)}
+            : new long[] {f.u32(p), f.u32(p + 4), f.u32(p + 8), f.u32(p + 12), f.u32(p + 16), f.u32(p + 20), f.u32(p + 24)};
+      }
+      if (shstrndx == 0xffff && count > 0) shstrndx = (int) (is64 ? f.u32(shoff + 40) : f.u32(shoff + 24));
+      ByteView names = null;
+      if (shstrndx > 0 && shstrndx < count) {
+        long[] s = raw[shstrndx];
+        names = f.slice(checkRange(f, s[4], s[5], shoff), s[5]);
+      }
+      for (int i = 0; i < count; i++) {
+        long[] s = raw[i];
+        String name = "";
+        if (names != null && s[0] < names.size()) name = names.cString(s[0]);
+        secs.add(new Section(i, name, (int) s[1], s[2], s[3], s[4], s[5], (int) s[6]));
+      }
+    }
+    this.sections = Collections.unmodifiableList(secs);
+  }
+
+  private static long checkRange(ByteView f, long off, long size, long where) {
+    if (off < 0 || size < 0 || !f.has(off, size)) throw f.error(where, "section data at 0x" + Long.toHexString(off) + " past end of file");
+    return off;
+  }
+
+  /** Maps {@code path} read-only. Close the ElfFile to unmap. */
+  public static ElfFile open(Path path) throws IOException {
+    Arena arena = Arena.ofShared();
+    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+      MemorySegment seg = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
+      return new ElfFile(arena, new ByteView(seg, 0, ByteOrder.LITTLE_ENDIAN, path.toString()));
+    } catch (RuntimeException | IOException e) {
+      arena.close();
+      throw e;
+    }
+  }
+
+  /** An ELF over bytes already in memory (tests). */
+  public static ElfFile of(byte[] bytes, String source) {
+    return new ElfFile(null, ByteView.of(bytes, ByteOrder.LITTLE_ENDIAN, source));
+  }
+
+  public ByteOrder byteOrder() {
+    return file.order();
+  }
+
+  public boolean is64() {
+    return is64;
+  }
+
+  public int machine() {
+    return machine;
+  }
+
+  public int type() {
+    return elfType;
+  }
+
+  public String source() {
+    return file.source();
+  }
+
+  public List<Section> sections() {
+    return sections;
+  }
+
+  public List<ProgramHeader> programHeaders() {
+    return programHeaders;
+  }
+
+  /** The first section named {@code name}, or null. */
+  public Section section(String name) {
+    for (Section s : sections) if (s.name().equals(name)) return s;
+    return null;
+  }
+
+  /** The bytes of a section (empty for SHT_NOBITS). */
+  public ByteView data(Section s) {
+    if (s.type() == SHT_NOBITS) return file.slice(0, 0);
+    checkRange(file, s.offset(), s.size(), s.offset());
+    return file.slice(s.offset(), s.size());
+  }
+
+  /** The bytes of the section named {@code name}, or null if absent. */
+  public ByteView data(String name) {
+    Section s = section(name);
+    return s == null ? null : data(s);
+  }
+
+  /** p_vaddr of the first PT_LOAD program header, or null without one. */
+  public Long baseAddress() {
+    for (ProgramHeader p : programHeaders) if (p.type() == PT_LOAD) return p.vaddr();
+    return null;
+  }
+
+  /** The executable sections with non-zero size, merged. */
+  public AddressRanges textRanges() {
+    AddressRanges r = new AddressRanges();
+    for (Section s : sections) {
+      if (s.isExecutable() && s.size() != 0) r.insert(new AddressRange(s.addr(), s.addr() + s.size()));
+    }
+    return r;
+  }
+
+  /** The entries of .symtab (SHT_SYMTAB), without the null entry 0. */
+  public List<Symbol> symbols() {
+    Section symtab = null;
+    for (Section s : sections) {
+      if (s.type() == SHT_SYMTAB) {
+        symtab = s;
+        break;
+      }
+    }
+    if (symtab == null) return List.of();
+    ByteView data = data(symtab);
+    ByteView strtab = null;
+    // sh_link of .symtab is the index of its string table.
+    if (symtab.link() > 0 && symtab.link() < sections.size()) strtab = data(sections.get(symtab.link()));
+    int entsize = is64 ? 24 : 16;
+    long n = data.size() / entsize;
+    List<Symbol> out = new ArrayList<>((int) Math.min(n, 1 << 16));
+    for (long i = 1; i < n; i++) {
+      long p = i * entsize;
+      long nameOff = data.u32(p);
+      long value, size;
+      int info, shndx;
+      if (is64) {
+        info = data.u8(p + 4);
+        shndx = data.u16(p + 6);
+        value = data.u64(p + 8);
+        size = data.u64(p + 16);
+      } else {
+        value = data.u32(p + 4);
+        size = data.u32(p + 8);
+        info = data.u8(p + 12);
+        shndx = data.u16(p + 14);
+      }
+      String name = strtab != null && nameOff < strtab.size() ? strtab.cString(nameOff) : "";
+      out.add(new Symbol(name, value, size, info & 0xf, info >>> 4, shndx));
+    }
+    return out;
+  }
+
+  /** The GNU build ID from the section named .note.gnu.build-id, or null. */
+  public byte[] buildId() {
+    ByteView note = data(".note.gnu.build-id");
+    if (note == null || note.size() < 12) return null;
+    long namesz = note.u32(0);
+    long descsz = note.u32(4);
+    long type = note.u32(8);
+    if (namesz > note.size() || descsz > note.size()) return null;
+    long nameEnd = 12 + namesz;
+    if (!note.has(12, namesz)) return null;
+    String name = new String(note.bytes(12, (int) namesz), java.nio.charset.StandardCharsets.UTF_8);
+    while (name.endsWith("\0")) name = name.substring(0, name.length() - 1);
+    long desc = (nameEnd + 3) & ~3L;
+    if (!name.equals("GNU") || type != 3 || !note.has(desc, descsz)) return null;
+    return note.bytes(desc, (int) descsz);
+  }
+
+  @Override
+  public void close() {
+    if (arena != null) arena.close();
+  }
+}

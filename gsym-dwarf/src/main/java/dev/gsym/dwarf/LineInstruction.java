@@ -1,0 +1,88 @@
+package dev.gsym.dwarf;
+
+import dev.gsym.io.Cursor;
+
+/**
+ * One decoded .debug_line opcode (gimli's LineInstruction). Unknown opcodes keep their operands
+ * and do nothing when executed. {@link #read} decodes one; {@link LineRow#execute} applies one.
+ */
+public sealed interface LineInstruction {
+  /** Header fields the decoder and the state machine need. */
+  record Params(int minInstLength, boolean defaultIsStmt, int lineBase, int lineRange, int opcodeBase, int[] standardLengths) {}
+
+  record Special(int opcode) implements LineInstruction {}
+  record Copy() implements LineInstruction {}
+  record AdvancePc(long operationAdvance) implements LineInstruction {}
+  record AdvanceLine(long delta) implements LineInstruction {}
+  record SetFile(long file) implements LineInstruction {}
+  record SetColumn(long column) implements LineInstruction {}
+  record NegateStmt() implements LineInstruction {}
+  record SetBasicBlock() implements LineInstruction {}
+  record ConstAddPc() implements LineInstruction {}
+  record FixedAddPc(int delta) implements LineInstruction {}
+  record SetPrologueEnd() implements LineInstruction {}
+  record SetEpilogueBegin() implements LineInstruction {}
+  record SetIsa(long isa) implements LineInstruction {}
+  record UnknownStandard(int opcode, long[] operands) implements LineInstruction {}
+  record EndSequence() implements LineInstruction {}
+  record SetAddress(long address) implements LineInstruction {}
+  record DefineFile(String name, long dirIndex) implements LineInstruction {}
+  record SetDiscriminator(long discriminator) implements LineInstruction {}
+  record UnknownExtended(int opcode, long length) implements LineInstruction {}
+
+  /** Decodes the instruction at the cursor (which is bounded by the line table's end). */
+  static LineInstruction read(Cursor c, Params p) {
+    long opAt = c.position();
+    int op = c.u8();
+    if (op >= p.opcodeBase()) {
+      if (p.lineRange() == 0) throw c.errorAt(opAt, "special opcode with line_range 0");
+      return new Special(op);
+    }
+    if (op == 0) {
+      long len = c.uleb();
+      if (len == 0 || len > c.remaining()) throw c.errorAt(opAt, "bad extended opcode length 0x" + Long.toHexString(len));
+      long next = c.position() + len;
+      int sub = c.u8();
+      LineInstruction insn = switch (sub) {
+        case LineTable.DW_LNE_END_SEQUENCE -> new EndSequence();
+        case LineTable.DW_LNE_SET_ADDRESS -> {
+          int n = (int) (len - 1);
+          if (n != 1 && n != 2 && n != 4 && n != 8) throw c.errorAt(opAt, "bad DW_LNE_set_address size " + n);
+          yield new SetAddress(DwarfUnit.uN(c.view(), c.position(), n));
+        }
+        case LineTable.DW_LNE_DEFINE_FILE -> {
+          String f = c.view().cString(c.position());
+          while (c.u8() != 0) {}
+          yield new DefineFile(f, c.uleb());
+        }
+        case LineTable.DW_LNE_SET_DISCRIMINATOR -> new SetDiscriminator(c.uleb());
+        default -> new UnknownExtended(sub, len);
+      };
+      c.seek(next);
+      return insn;
+    }
+    return switch (op) {
+      case LineTable.DW_LNS_COPY -> new Copy();
+      case LineTable.DW_LNS_ADVANCE_PC -> new AdvancePc(c.uleb());
+      case LineTable.DW_LNS_ADVANCE_LINE -> new AdvanceLine(c.sleb());
+      case LineTable.DW_LNS_SET_FILE -> new SetFile(c.uleb());
+      case LineTable.DW_LNS_SET_COLUMN -> new SetColumn(c.uleb());
+      case LineTable.DW_LNS_NEGATE_STMT -> new NegateStmt();
+      case LineTable.DW_LNS_SET_BASIC_BLOCK -> new SetBasicBlock();
+      case LineTable.DW_LNS_CONST_ADD_PC -> {
+        if (p.lineRange() == 0) throw c.errorAt(opAt, "DW_LNS_const_add_pc with line_range 0");
+        yield new ConstAddPc();
+      }
+      case LineTable.DW_LNS_FIXED_ADVANCE_PC -> new FixedAddPc(c.u16());
+      case LineTable.DW_LNS_SET_PROLOGUE_END -> new SetPrologueEnd();
+      case LineTable.DW_LNS_SET_EPILOGUE_BEGIN -> new SetEpilogueBegin();
+      case LineTable.DW_LNS_SET_ISA -> new SetIsa(c.uleb());
+      default -> {
+        int n = p.standardLengths()[op];
+        long[] args = new long[n];
+        for (int i = 0; i < n; i++) args[i] = c.uleb();
+        yield new UnknownStandard(op, args);
+      }
+    };
+  }
+}

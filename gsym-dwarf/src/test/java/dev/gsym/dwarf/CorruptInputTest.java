@@ -1,0 +1,161 @@
+package dev.gsym.dwarf;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.gsym.io.GsymFormatException;
+import dev.gsym.testing.TestData;
+import dev.gsym.write.Diagnostics;
+import dev.gsym.write.GsymCreator;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Damaged inputs must fail with one GsymFormatException (or convert), never with
+ * IndexOutOfBounds, StackOverflow, OOM or a hang.
+ */
+class CorruptInputTest {
+  static final List<String> DEBUG = List.of(".debug_info", ".debug_abbrev", ".debug_line", ".debug_str",
+      ".debug_line_str", ".debug_rnglists", ".debug_addr", ".debug_str_offsets", ".debug_ranges", ".symtab", ".strtab");
+
+  static byte[] golden(String name) throws IOException {
+    return Files.readAllBytes(TestData.path("bin", name));
+  }
+
+  /** Converts bytes; returns normally or throws GsymFormatException only. */
+  static void convertBytes(byte[] bytes) {
+    try {
+      ElfFile elf = ElfFile.of(bytes, "mutant");
+      GsymCreator c = new GsymCreator();
+      DwarfConverter.Summary s = DwarfConverter.convert(elf, c, Diagnostics.silent(), DwarfConverter.Options.defaults());
+      c.encode(s.byteOrder());
+    } catch (GsymFormatException expected) {
+      // fine
+    }
+  }
+
+  /** Offset of section {@code i}'s header field at {@code field} (ELF64). */
+  static int shdr(byte[] b, int i, int field) {
+    ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+    return (int) (bb.getLong(40) + (long) i * 64 + field);
+  }
+
+  static void setSize(byte[] b, ElfFile.Section s, long size) {
+    ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putLong(shdr(b, s.index(), 32), size);
+  }
+
+  @Test
+  void truncatedSections() throws IOException {
+    for (String name : List.of("c-clang-O2", "c-gcc-O2", "cpp-clang-O2", "cpp-gcc-O2")) {
+      byte[] orig = golden(name);
+      ElfFile elf = ElfFile.of(orig, name);
+      for (String sec : DEBUG) {
+        ElfFile.Section s = elf.section(sec);
+        if (s == null) continue;
+        for (long cut : new long[] {0, 1, 3, 11, s.size() / 2, s.size() - 1}) {
+          if (cut < 0 || cut >= s.size()) continue;
+          byte[] b = orig.clone();
+          setSize(b, s, cut);
+          check(b, name + " " + sec + " cut to " + cut);
+        }
+      }
+    }
+  }
+
+  @Test
+  void sectionPastEndOfFile() throws IOException {
+    byte[] b = golden("c-gcc-O0");
+    ElfFile elf = ElfFile.of(b, "x");
+    setSize(b, elf.section(".debug_info"), 1L << 40);
+    GsymFormatException e = assertThrows(GsymFormatException.class, () -> DwarfConverter.convert(ElfFile.of(b, "x"), new GsymCreator(), Diagnostics.silent(), DwarfConverter.Options.defaults()));
+    assertTrue(e.getMessage().contains("past end of file"), e.getMessage());
+  }
+
+  @Test
+  void badAbbreviationCode() throws IOException {
+    byte[] b = golden("c-gcc-O0");
+    ElfFile elf = ElfFile.of(b, "x");
+    ElfFile.Section info = elf.section(".debug_info");
+    // The first DIE's abbreviation code follows the 12-byte DWARF 5 unit header.
+    b[(int) info.offset() + 12] = 0x7f;
+    GsymFormatException e = assertThrows(GsymFormatException.class, () -> DwarfConverter.convert(ElfFile.of(b, "x"), new GsymCreator(), Diagnostics.silent(), DwarfConverter.Options.defaults()));
+    assertTrue(e.getMessage().contains(".debug_info") && e.getMessage().contains("invalid abbreviation code 127"), e.getMessage());
+  }
+
+  @Test
+  void lineTableOffsetPastSection() throws IOException {
+    byte[] b = golden("c-gcc-O0");
+    ElfFile elf = ElfFile.of(b, "x");
+    setSize(b, elf.section(".debug_line"), 4);
+    GsymFormatException e = assertThrows(GsymFormatException.class, () -> DwarfConverter.convert(ElfFile.of(b, "x"), new GsymCreator(), Diagnostics.silent(), DwarfConverter.Options.defaults()));
+    assertTrue(e.getMessage().contains(".debug_line"), e.getMessage());
+  }
+
+  @Test
+  void notElf() {
+    GsymFormatException e = assertThrows(GsymFormatException.class, () -> ElfFile.of(new byte[] {1, 2, 3}, "junk"));
+    assertTrue(e.getMessage().contains("not an ELF file"), e.getMessage());
+  }
+
+  @Test
+  void mutatedDebugSections() throws IOException {
+    Random rnd = new Random(20261122);
+    for (String name : List.of("c-clang-O2", "c-gcc-O2", "cpp-clang-O2", "cpp-gcc-O2", "icf-clang-O2-gold")) {
+      byte[] orig = golden(name);
+      ElfFile elf = ElfFile.of(orig, name);
+      for (int i = 0; i < Integer.getInteger("gsym.fuzz.iterations", 1000); i++) {
+        String sec = DEBUG.get(rnd.nextInt(DEBUG.size()));
+        ElfFile.Section s = elf.section(sec);
+        if (s == null || s.size() == 0) continue;
+        byte[] b = orig.clone();
+        int k = 1 + rnd.nextInt(8);
+        StringBuilder what = new StringBuilder(name + " " + sec);
+        for (int j = 0; j < k; j++) {
+          int at = (int) (s.offset() + rnd.nextLong(s.size()));
+          byte v = (byte) (rnd.nextBoolean() ? rnd.nextInt(256) : (rnd.nextBoolean() ? 0xff : 0x80));
+          b[at] = v;
+          what.append(" @0x").append(Integer.toHexString(at)).append('=').append(v & 0xff);
+        }
+        check(b, what.toString());
+      }
+    }
+  }
+
+  @Test
+  void mutatedElfHeadersAndSymbols() throws IOException {
+    Random rnd = new Random(7);
+    for (String name : List.of("c-gcc-O2", "cpp-clang-O0")) {
+      byte[] orig = golden(name);
+      ElfFile elf = ElfFile.of(orig, name);
+      ElfFile.Section symtab = elf.section(".symtab");
+      ElfFile.Section note = elf.section(".note.gnu.build-id");
+      int shoff = shdr(orig, 0, 0);
+      int shEnd = shdr(orig, elf.sections().size(), 0);
+      for (int i = 0; i < 600; i++) {
+        byte[] b = orig.clone();
+        int at = switch (i % 4) {
+          case 0 -> rnd.nextInt(64 + 56 * 4);
+          case 1 -> shoff + rnd.nextInt(shEnd - shoff);
+          case 2 -> (int) (symtab.offset() + rnd.nextLong(symtab.size()));
+          default -> (int) (note.offset() + rnd.nextLong(note.size()));
+        };
+        b[at] = (byte) rnd.nextInt(256);
+        check(b, name + " @0x" + Integer.toHexString(at) + "=" + (b[at] & 0xff));
+      }
+    }
+  }
+
+  static void check(byte[] b, String what) {
+    try {
+      convertBytes(b);
+    } catch (StackOverflowError | OutOfMemoryError | RuntimeException e) {
+      fail(what + ": " + e, e);
+    }
+  }
+}

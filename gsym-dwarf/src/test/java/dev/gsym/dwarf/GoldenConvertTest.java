@@ -1,0 +1,73 @@
+package dev.gsym.dwarf;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.gsym.testing.TestData;
+import dev.gsym.write.Diagnostics;
+import dev.gsym.write.GsymCreator;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Converts every golden binary and compares with llvm-gsymutil-22 --convert --num-threads=1. */
+class GoldenConvertTest {
+  static Stream<String> binaries() throws IOException {
+    try (Stream<Path> s = Files.list(TestData.path("bin"))) {
+      return s.map(p -> p.getFileName().toString()).sorted().toList().stream();
+    }
+  }
+
+  static byte[] convert(String name, StringBuilder log) throws IOException {
+    GsymCreator c = new GsymCreator();
+    DwarfConverter.Summary sum = DwarfConverter.convert(TestData.path("bin", name), c, new Diagnostics(log), DwarfConverter.Options.defaults());
+    return c.encode(sum.byteOrder());
+  }
+
+  @ParameterizedTest
+  @MethodSource("binaries")
+  void byteIdentical(String name) throws IOException {
+    StringBuilder log = new StringBuilder();
+    byte[] ours = convert(name, log);
+    byte[] llvm = Files.readAllBytes(TestData.path("gsym", name + ".gsym"));
+    assertArrayEquals(llvm, ours, name + ": GSYM bytes differ\n" + log);
+  }
+
+  /**
+   * Our messages + category summary equal llvm's log after its two "Input file/Output file"
+   * lines (printed by the CLI). llvm's error dumps of line tables and DIEs (llvm-dwarfdump
+   * format) are not reproduced: for those, only our first line of each message is compared
+   * (docs/dwarf-differences.md).
+   */
+  @ParameterizedTest
+  @MethodSource("binaries")
+  void logMatchesLlvm(String name) throws IOException {
+    StringBuilder log = new StringBuilder();
+    Diagnostics d = new Diagnostics(log);
+    GsymCreator c = new GsymCreator();
+    DwarfConverter.convert(TestData.path("bin", name), c, d, DwarfConverter.Options.defaults());
+    String ours = log + d.summary();
+    String expected = Files.readString(TestData.path("expected", "convert", name + ".gsym.log.txt"));
+    expected = expected.substring(expected.indexOf('\n', expected.indexOf('\n') + 1) + 1);
+    if (!expected.contains("error: line table has addresses")) {
+      assertEquals(expected, ours, name);
+      return;
+    }
+    // Drop llvm's dumps (rows and DIE attributes) after each such error line.
+    StringBuilder kept = new StringBuilder();
+    boolean skipping = false;
+    for (String line : expected.split("\n", -1)) {
+      if (line.startsWith("error: line table has addresses")) {
+        kept.append(line).append('\n');
+        skipping = true;
+        continue;
+      }
+      if (skipping && (line.startsWith("Loaded ") || line.startsWith("error: "))) skipping = false;
+      if (!skipping) kept.append(line).append('\n');
+    }
+    assertEquals(kept.substring(0, kept.length() - 1), ours, name);
+  }
+}

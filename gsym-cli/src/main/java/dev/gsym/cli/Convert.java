@@ -3,6 +3,8 @@ package dev.gsym.cli;
 import dev.gsym.breakpad.BreakpadParser;
 import dev.gsym.breakpad.BreakpadTransformer;
 import dev.gsym.breakpad.BreakpadWriter;
+import dev.gsym.dwarf.DwarfConverter;
+import dev.gsym.dwarf.ElfFile;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.read.GsymReader;
 import dev.gsym.write.Diagnostics;
@@ -18,18 +20,65 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 
-/** The conversion modes: Breakpad → GSYM and GSYM → Breakpad. */
+/** The conversion modes: DWARF → GSYM, Breakpad → GSYM and GSYM → Breakpad. */
 final class Convert {
   private Convert() {}
 
   static int run(Session s, ConvertOptions o) {
-    if (o.breakpad != null && o.toBreakpad != null) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --breakpad and --to-breakpad cannot be used together");
+    int inputs = (o.dwarf != null ? 1 : 0) + (o.breakpad != null ? 1 : 0) + (o.toBreakpad != null ? 1 : 0);
+    if (inputs > 1) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME
+          + ": only one of --dwarf/--convert, --breakpad and --to-breakpad can be used at a time");
     }
     if (!o.requested()) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": no input: use --breakpad SYM or --to-breakpad GSYM");
+      throw CliException.stderr(GsymUtil.TOOL_NAME
+          + ": no input: use --dwarf FILE, --breakpad SYM or --to-breakpad GSYM");
     }
+    if (o.dwarf != null) return fromDwarf(s, o);
     return o.breakpad != null ? fromBreakpad(s, o) : toBreakpad(s, o);
+  }
+
+  /** llvm-gsymutil --convert: "Input file", "Output file (ARCH)", the converter's log, the save. */
+  private static int fromDwarf(Session s, ConvertOptions o) {
+    if (o.lenient || o.loadAddress != null) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --lenient and --load-address only apply to --breakpad");
+    }
+    long segment = segmentSize(o);
+    String in = o.dwarf;
+    String out = o.outFile != null ? o.outFile : in + ".gsym";
+    StringBuilder sb = s.sb;
+    sb.append("Input file: ").append(in).append('\n');
+    s.emit();
+    Path inPath = inputPath(in);
+    try (ElfFile elf = ElfFile.open(inPath)) {
+      sb.append("Output file (").append(DwarfConverter.arch(elf)).append("): ").append(out).append('\n');
+      s.emit();
+      // llvm-gsymutil prints its conversion log even with --quiet; --quiet only silences some warnings
+      Diagnostics diag = new Diagnostics(sb);
+      GsymCreator creator = new GsymCreator();
+      DwarfConverter.Summary summary =
+          DwarfConverter.convert(elf, creator, diag, new DwarfConverter.Options(o.quiet));
+      s.emit();
+      try {
+        if (segment > 0) {
+          creator.saveSegments(Path.of(out), summary.byteOrder(), segment);
+        } else {
+          creator.save(Path.of(out), summary.byteOrder());
+        }
+      } catch (GsymFormatException | IllegalArgumentException e) {
+        s.emit();
+        String detail = e instanceof GsymFormatException g ? g.detail() : e.getMessage();
+        throw new CliException("DWARF conversion failed: : " + detail, 1, false, e);
+      }
+      sb.append(diag.summary());
+      s.emit();
+      return 0;
+    } catch (IOException e) {
+      throw ioError(in, e);
+    } catch (GsymFormatException e) {
+      sb.setLength(0);
+      throw Session.fileError(in, e.detail(), e);
+    }
   }
 
   private static String defaultOutput(String in, String fromExt, String toExt) {

@@ -4,10 +4,15 @@ import picocli.CommandLine.Option;
 
 /**
  * Options of the conversion modes, shared by the top-level command and {@code convert}. Each input
- * format is one option naming the input file ({@code --breakpad}, {@code --to-breakpad}; DWARF's
- * {@code --dwarf}/{@code --convert} can join here), the rest shape the output.
+ * format is one option naming the input file ({@code --dwarf}/{@code --convert}, {@code --breakpad},
+ * {@code --to-breakpad}), the rest shape the output.
  */
 final class ConvertOptions {
+  @Option(names = {"--dwarf", "--convert"}, paramLabel = "FILE",
+      description = "Convert the DWARF debug info and symbol table of the ELF file FILE to GSYM, as"
+          + " llvm-gsymutil --convert --num-threads=1 does (default output: FILE.gsym).")
+  String dwarf;
+
   @Option(names = "--breakpad", paramLabel = "SYM",
       description = "Convert the Breakpad symbol file SYM to GSYM (default output: SYM with .gsym in place of .sym).")
   String breakpad;
@@ -49,7 +54,7 @@ final class ConvertOptions {
 
   /** True if a conversion was asked for. */
   boolean requested() {
-    return breakpad != null || toBreakpad != null;
+    return dwarf != null || breakpad != null || toBreakpad != null;
   }
 
   /** True if an option that only makes sense for a conversion was given. */

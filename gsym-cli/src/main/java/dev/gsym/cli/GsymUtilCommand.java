@@ -12,10 +12,11 @@ import picocli.CommandLine.Parameters;
  * The top-level command, spelled like llvm-gsymutil: positional files are dumped, {@code --address}
  * looks addresses up in every file, {@code --addresses-from-stdin} reads {@code <addr> <path>} lines.
  *
- * <p>Each way of using the tool is a <em>mode</em> chosen in {@link #call()} from the options given;
- * a future mode (such as conversion with {@code --dwarf}/{@code --breakpad}/{@code --convert} and
- * {@code -o}) adds its options here or as a mixin, one branch in {@link #call()} and, if wanted, a
- * subcommand next to {@link DumpCommand} and {@link LookupCommand}.
+ * <p>Each way of using the tool is a <em>mode</em> chosen in {@link #call()} from the options given:
+ * dump, lookup, stdin lookups, or conversion ({@link ConvertOptions}: {@code --dwarf}/{@code
+ * --convert}, {@code --breakpad}, {@code --to-breakpad}, with {@code -o}). A new mode adds its
+ * options here or as a mixin, one branch in {@link #call()} and, if wanted, a subcommand next to
+ * {@link DumpCommand}, {@link LookupCommand} and {@link ConvertCommand}.
  */
 @Command(name = GsymUtil.TOOL_NAME,
     versionProvider = VersionProvider.class,
@@ -29,9 +30,11 @@ import picocli.CommandLine.Parameters;
         "  gsymutil --addresses-from-stdin [--verbose] [--merged-functions ...]",
         "  gsymutil dump [--verbose] FILE...",
         "  gsymutil lookup [--verbose] [--merged-functions ...] -f FILE... ADDR...",
+        "  gsymutil --dwarf FILE [-o OUT] [--quiet] [--segment-size N]",
+        "  gsymutil --convert FILE [--out-file OUT]       (llvm-gsymutil's spelling of --dwarf)",
         "  gsymutil --breakpad SYM [-o OUT] [--lenient] [--quiet] [--segment-size N]",
         "  gsymutil --to-breakpad GSYM [-o OUT] [--module-os OS] [--module-arch ARCH]",
-        "  gsymutil convert (--breakpad SYM | --to-breakpad GSYM) [options]",
+        "  gsymutil convert (--dwarf FILE | --breakpad SYM | --to-breakpad GSYM) [options]",
         "  gsymutil -h | --help | -v | --version",
     },
     description = {

@@ -168,7 +168,7 @@ class BreakpadCliTest {
     assertThat(missing.status()).isEqualTo(1);
     assertThat(missing.err()).isEqualTo(dir.resolve("nope.sym") + ": No such file or directory\n");
     CliRun both = CliRun.run("--breakpad", "a.sym", "--to-breakpad", "b.gsym");
-    assertThat(both.err()).isEqualTo("gsymutil: --breakpad and --to-breakpad cannot be used together\n");
+    assertThat(both.err()).isEqualTo("gsymutil: only one of --dwarf/--convert, --breakpad and --to-breakpad can be used at a time\n");
     CliRun mixed = CliRun.run("--breakpad", "a.sym", "x.gsym");
     assertThat(mixed.err()).isEqualTo("gsymutil: conversion options cannot be combined with dump or lookup arguments\n");
     CliRun notGsym = CliRun.run("--to-breakpad", TestData.path("breakpad", "basic.sym").toString(), "-o",

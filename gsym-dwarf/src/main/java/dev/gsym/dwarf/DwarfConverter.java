@@ -50,8 +50,8 @@ public final class DwarfConverter {
     }
   }
 
-  /** llvm's architecture name for the output-file message. */
-  static String arch(ElfFile elf) {
+  /** llvm's architecture name for the "Output file (ARCH): …" message. */
+  public static String arch(ElfFile elf) {
     return switch (elf.machine()) {
       case 62 -> "x86_64";
       case 3 -> "i386";

@@ -54,7 +54,8 @@ public final class ElfFile implements AutoCloseable {
   private ElfFile(Arena arena, ByteView file) {
     this.arena = arena;
     if (file.size() < 16 || file.u8(0) != 0x7f || file.u8(1) != 'E' || file.u8(2) != 'L' || file.u8(3) != 'F') {
-      throw new GsymFormatException(file.source(), 0, "not an ELF file");
+      // llvm-gsymutil's wording for a file that is no object file at all
+      throw new GsymFormatException(file.source(), 0, "The file was not recognized as a valid object file");
     }
     int cls = file.u8(4);
     int data = file.u8(5);

@@ -100,7 +100,7 @@ class CorruptInputTest {
   @Test
   void notElf() {
     GsymFormatException e = assertThrows(GsymFormatException.class, () -> ElfFile.of(new byte[] {1, 2, 3}, "junk"));
-    assertTrue(e.getMessage().contains("not an ELF file"), e.getMessage());
+    assertTrue(e.getMessage().contains("The file was not recognized as a valid object file"), e.getMessage());
   }
 
   @Test

@@ -1,0 +1,122 @@
+package dev.gsym.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gsym.testing.TestData;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * DWARF conversion through the command line: the GSYM bytes equal llvm-gsymutil-22's
+ * ({@code --num-threads=1}, checked in under src-test-data/gsym) and stdout equals llvm's recorded
+ * conversion log, for every golden binary; llvm's error texts and exit codes; no partial output.
+ */
+class DwarfConvertCliTest {
+
+  static List<String> binaries() throws IOException {
+    try (Stream<Path> s = Files.list(TestData.path("bin"))) {
+      return s.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("binaries")
+  void sameBytesAndMessagesAsLlvm(String name, @TempDir Path tmp) throws Exception {
+    Path bin = TestData.path("bin", name);
+    Path out = tmp.resolve(name + ".gsym");
+    CliRun r = CliRun.run("--dwarf", bin.toString(), "-o", out.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(Files.readAllBytes(out)).as(name).isEqualTo(Files.readAllBytes(TestData.path("gsym", name + ".gsym")));
+    String llvmLog = Files.readString(TestData.path("expected", "convert", name + ".gsym.log.txt"))
+        .replace("Input file: bin/" + name + "\n", "Input file: " + bin + "\n")
+        .replace("): gsym/" + name + ".gsym\n", "): " + out + "\n");
+    if (name.startsWith("icf")) {
+      // llvm adds llvm-dwarfdump listings under two of its error lines (docs/dwarf-differences.md)
+      assertThat(r.out()).startsWith(llvmLog.substring(0, llvmLog.indexOf("error:")));
+      assertThat(r.out()).endsWith(llvmLog.substring(llvmLog.lastIndexOf("Pruned ")));
+    } else {
+      assertThat(r.out()).isEqualTo(llvmLog);
+    }
+  }
+
+  @Test
+  void llvmSpellingAndSubcommandAndDefaultOutput(@TempDir Path tmp) throws Exception {
+    Path bin = Files.copy(TestData.path("bin", "c-gcc-O2"), tmp.resolve("prog"));
+    byte[] expected = Files.readAllBytes(TestData.path("gsym", "c-gcc-O2.gsym"));
+
+    CliRun a = CliRun.run("--convert", bin.toString(), "--out-file", tmp.resolve("a.gsym").toString());
+    assertThat(a.status()).isZero();
+    assertThat(Files.readAllBytes(tmp.resolve("a.gsym"))).isEqualTo(expected);
+
+    CliRun b = CliRun.run("convert", "--dwarf", bin.toString(), "-o", tmp.resolve("b.gsym").toString());
+    assertThat(b.status()).isZero();
+    assertThat(Files.readAllBytes(tmp.resolve("b.gsym"))).isEqualTo(expected);
+
+    CliRun c = CliRun.run("--dwarf", bin.toString());
+    assertThat(c.status()).isZero();
+    assertThat(c.out()).contains("Output file (x86_64): " + bin + ".gsym\n");
+    assertThat(Files.readAllBytes(tmp.resolve("prog.gsym"))).isEqualTo(expected);
+
+    // and the result answers lookups
+    CliRun d = CliRun.run("--lookup", "0x0", tmp.resolve("prog.gsym").toString());
+    assertThat(d.status()).isZero();
+    assertThat(d.out()).startsWith("Looking up addresses in \"" + tmp.resolve("prog.gsym") + "\":\n");
+  }
+
+  @Test
+  void errorsAsLlvmAndNoOutputFile(@TempDir Path tmp) throws Exception {
+    Path text = Files.writeString(tmp.resolve("notes.txt"), "no object file here\n".repeat(10));
+    Path out = tmp.resolve("out.gsym");
+    CliRun r = CliRun.run("--dwarf", text.toString(), "-o", out.toString());
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.out()).isEqualTo("Input file: " + text + "\n");
+    assertThat(r.err()).isEqualTo(text + ": The file was not recognized as a valid object file\n");
+    assertThat(out).doesNotExist();
+
+    CliRun missing = CliRun.run("--dwarf", tmp.resolve("nope").toString(), "-o", out.toString());
+    assertThat(missing.status()).isEqualTo(1);
+    assertThat(missing.err()).isEqualTo(tmp.resolve("nope") + ": No such file or directory\n");
+
+    // an ELF without DWARF or symbols: llvm's message (llvm also leaves an empty file; we do not)
+    Path stripped = Files.write(tmp.resolve("stripped"), strippedElf());
+    CliRun none = CliRun.run("--dwarf", stripped.toString(), "-o", out.toString());
+    assertThat(none.status()).isEqualTo(1);
+    assertThat(none.out()).endsWith("Loaded 0 functions from DWARF.\nLoaded 0 functions from symbol table.\n"
+        + "Pruned 0 functions, ended with 0 total\n");
+    assertThat(none.err()).isEqualTo("DWARF conversion failed: : no functions to encode\n");
+    assertThat(out).doesNotExist();
+    try (Stream<Path> s = Files.list(tmp)) {
+      assertThat(s.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList()).isEmpty();
+    }
+
+    CliRun both = CliRun.run("--dwarf", stripped.toString(), "--breakpad", "x.sym");
+    assertThat(both.status()).isEqualTo(1);
+    assertThat(both.err()).contains("only one of --dwarf/--convert, --breakpad and --to-breakpad");
+  }
+
+  /** A minimal ELF64 header with no sections: a valid object with nothing to convert. */
+  private static byte[] strippedElf() {
+    byte[] b = new byte[64];
+    b[0] = 0x7f;
+    b[1] = 'E';
+    b[2] = 'L';
+    b[3] = 'F';
+    b[4] = 2; // ELFCLASS64
+    b[5] = 1; // little endian
+    b[6] = 1; // EV_CURRENT
+    b[16] = 2; // ET_EXEC
+    b[18] = 62; // EM_X86_64
+    b[20] = 1; // e_version
+    b[52] = 64; // e_ehsize
+    b[54] = 56; // e_phentsize
+    b[58] = 64; // e_shentsize
+    return b;
+  }
+}

@@ -35,6 +35,10 @@ final class Convert {
           + ": no input: use --dwarf FILE, --breakpad SYM or --to-breakpad GSYM");
     }
     if (o.dwarf != null) return fromDwarf(s, o);
+    if (o.mergedFunctions || o.dwarfCallSites || o.verify || o.numThreads != null) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME
+          + ": --merged-functions, --dwarf-callsites, --verify and --num-threads only apply to --dwarf");
+    }
     return o.breakpad != null ? fromBreakpad(s, o) : toBreakpad(s, o);
   }
 
@@ -57,7 +61,7 @@ final class Convert {
       Diagnostics diag = new Diagnostics(sb);
       GsymCreator creator = new GsymCreator();
       DwarfConverter.Summary summary =
-          DwarfConverter.convert(elf, creator, diag, new DwarfConverter.Options(o.quiet));
+          DwarfConverter.convert(elf, creator, diag, new DwarfConverter.Options(o.quiet, o.mergedFunctions, o.dwarfCallSites));
       s.emit();
       try {
         if (segment > 0) {

@@ -24,6 +24,11 @@ final class ConvertCommand implements Callable<Integer> {
   @Option(names = "--verbose", description = "On errors, also print the stack trace.")
   boolean verbose;
 
+  @Option(names = "--merged-functions",
+      description = "With --dwarf: keep functions that share an address range (identical code folding)"
+          + " as merged functions of the first one.")
+  boolean mergedFunctions;
+
   @Mixin
   ConvertOptions convert = new ConvertOptions();
 
@@ -34,6 +39,7 @@ final class ConvertCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     session.verbose = verbose;
+    convert.mergedFunctions = mergedFunctions;
     return Convert.run(session, convert);
   }
 }

@@ -52,6 +52,26 @@ final class ConvertOptions {
       description = "With --to-breakpad: the MODULE record's name (default: the GSYM file name without .gsym).")
   String moduleName;
 
+  @Option(names = "--dwarf-callsites",
+      description = "With --dwarf: record the DW_TAG_call_site entries of each function as call-site info.")
+  boolean dwarfCallSites;
+
+  @Option(names = "--verify",
+      description = "With --dwarf: look every address of every function up in the new GSYM file and"
+          + " compare with the DWARF (exit status 1 on a mismatch).")
+  boolean verify;
+
+  @Option(names = "--num-threads", paramLabel = "N",
+      description = "With --dwarf: number of threads converting compile units (default: the number of"
+          + " cores). The output does not depend on it.")
+  String numThreads;
+
+  /**
+   * --merged-functions: declared by the lookup options of the top-level command (llvm uses one flag
+   * for both) and by the convert subcommand, which copy it here.
+   */
+  boolean mergedFunctions;
+
   /** True if a conversion was asked for. */
   boolean requested() {
     return dwarf != null || breakpad != null || toBreakpad != null;
@@ -60,6 +80,6 @@ final class ConvertOptions {
   /** True if an option that only makes sense for a conversion was given. */
   boolean anyGiven() {
     return requested() || outFile != null || quiet || lenient || segmentSize != null || moduleName != null
-        || loadAddress != null;
+        || loadAddress != null || dwarfCallSites || verify || numThreads != null;
   }
 }

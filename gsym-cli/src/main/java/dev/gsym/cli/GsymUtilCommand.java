@@ -30,7 +30,8 @@ import picocli.CommandLine.Parameters;
         "  gsymutil --addresses-from-stdin [--verbose] [--merged-functions ...]",
         "  gsymutil dump [--verbose] FILE...",
         "  gsymutil lookup [--verbose] [--merged-functions ...] -f FILE... ADDR...",
-        "  gsymutil --dwarf FILE [-o OUT] [--quiet] [--segment-size N]",
+        "  gsymutil --dwarf FILE [-o OUT] [--quiet] [--segment-size N] [--merged-functions]",
+        "           [--dwarf-callsites] [--verify] [--num-threads N]",
         "  gsymutil --convert FILE [--out-file OUT]       (llvm-gsymutil's spelling of --dwarf)",
         "  gsymutil --breakpad SYM [-o OUT] [--lenient] [--quiet] [--segment-size N]",
         "  gsymutil --to-breakpad GSYM [-o OUT] [--module-os OS] [--module-arch ARCH]",
@@ -92,6 +93,7 @@ final class GsymUtilCommand implements Callable<Integer> {
     List<Long> addrs = Modes.parseAddresses(addresses, "--address");
     Modes.checkFilters(lookup, !addrs.isEmpty() || fromStdin);
     List<String> inputs = files.stream().filter(f -> !f.isEmpty()).toList();
+    convert.mergedFunctions = lookup.mergedFunctions;
     if (convert.anyGiven()) {
       if (!addrs.isEmpty() || fromStdin || dump || !inputs.isEmpty()) {
         throw CliException.stderr(GsymUtil.TOOL_NAME + ": conversion options cannot be combined with"

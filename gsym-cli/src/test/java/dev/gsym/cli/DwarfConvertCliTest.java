@@ -47,6 +47,33 @@ class DwarfConvertCliTest {
   }
 
   @Test
+  void mergedFunctionsAndDwarfCallSites(@TempDir Path tmp) throws Exception {
+    Path bin = TestData.path("bin", "icf-clang-O2-gold");
+    byte[] merged = Files.readAllBytes(TestData.path("gsym", "icf-clang-O2-gold.merged.gsym"));
+    byte[] callSites = Files.readAllBytes(TestData.path("gsym", "icf-clang-O2-gold.merged-callsites.gsym"));
+
+    CliRun a = CliRun.run("--convert", bin.toString(), "--merged-functions", "--out-file", tmp.resolve("a.gsym").toString());
+    assertThat(a.status()).as(a.err()).isZero();
+    assertThat(a.out()).contains("Loaded 4 functions from DWARF.\nHave 1 merged functions as children of other functions\n"
+        + "Loaded 11 functions from symbol table.\n");
+    assertThat(Files.readAllBytes(tmp.resolve("a.gsym"))).isEqualTo(merged);
+
+    CliRun b = CliRun.run("convert", "--dwarf", bin.toString(), "--merged-functions", "--dwarf-callsites",
+        "-o", tmp.resolve("b.gsym").toString());
+    assertThat(b.status()).as(b.err()).isZero();
+    assertThat(Files.readAllBytes(tmp.resolve("b.gsym"))).isEqualTo(callSites);
+
+    // the lookup side of the same flag still works on the result
+    CliRun c = CliRun.run("--merged-functions", "--address", "0x6c0", tmp.resolve("b.gsym").toString());
+    assertThat(c.status()).isZero();
+    assertThat(c.out()).contains("Found 2 functions at address 0x00000000000006c0:");
+
+    CliRun d = CliRun.run("--breakpad", "x.sym", "--dwarf-callsites");
+    assertThat(d.status()).isEqualTo(1);
+    assertThat(d.err()).contains("only apply to --dwarf");
+  }
+
+  @Test
   void llvmSpellingAndSubcommandAndDefaultOutput(@TempDir Path tmp) throws Exception {
     Path bin = Files.copy(TestData.path("bin", "c-gcc-O2"), tmp.resolve("prog"));
     byte[] expected = Files.readAllBytes(TestData.path("gsym", "c-gcc-O2.gsym"));

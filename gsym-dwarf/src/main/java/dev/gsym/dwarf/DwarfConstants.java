@@ -12,6 +12,7 @@ public final class DwarfConstants {
   public static final int TAG_INLINED_SUBROUTINE = 0x1d;
   public static final int TAG_SUBPROGRAM = 0x2e;
   public static final int TAG_NAMESPACE = 0x39;
+  public static final int TAG_CALL_SITE = 0x48;
 
   public static final int AT_NAME = 0x03;
   public static final int AT_STMT_LIST = 0x10;
@@ -26,6 +27,8 @@ public final class DwarfConstants {
   public static final int AT_RANGES = 0x55;
   public static final int AT_CALL_FILE = 0x58;
   public static final int AT_CALL_LINE = 0x59;
+  public static final int AT_CALL_RETURN_PC = 0x7d;
+  public static final int AT_CALL_ORIGIN = 0x7f;
   public static final int AT_LINKAGE_NAME = 0x6e;
   public static final int AT_STR_OFFSETS_BASE = 0x72;
   public static final int AT_ADDR_BASE = 0x73;

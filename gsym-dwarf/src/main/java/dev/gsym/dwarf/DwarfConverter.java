@@ -13,8 +13,14 @@ import java.nio.file.Path;
 public final class DwarfConverter {
   private DwarfConverter() {}
 
-  /** Conversion options (room for --quiet, --merged-functions, threads... later). */
-  public record Options(boolean quiet) {
+  /**
+   * Conversion options: llvm's --quiet, --merged-functions, --dwarf-callsites.
+   */
+  public record Options(boolean quiet, boolean mergedFunctions, boolean dwarfCallSites) {
+    public Options(boolean quiet) {
+      this(quiet, false, false);
+    }
+
     public static Options defaults() {
       return new Options(false);
     }
@@ -41,8 +47,9 @@ public final class DwarfConverter {
       // Like llvm-gsymutil: without executable sections every address counts as text.
       if (!elf.textRanges().isEmpty()) out.setValidTextRanges(elf.textRanges());
       DwarfFile dwarf = new DwarfFile(DwarfSections.of(elf));
-      int nd = new DwarfTransformer(dwarf, out, diag, options.quiet()).convert();
+      int nd = new DwarfTransformer(dwarf, out, diag, options.quiet()).dwarfCallSites(options.dwarfCallSites()).convert();
       diag.log("Loaded " + nd + " functions from DWARF.\n");
+      if (options.mergedFunctions()) out.prepareMergedFunctions(diag);
       int ns = ObjectFileTransformer.convert(elf, out);
       diag.log("Loaded " + ns + " functions from symbol table.\n");
       out.finalize(diag);

@@ -4,6 +4,8 @@ import static dev.gsym.dwarf.DwarfConstants.*;
 
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.AddressRanges;
+import dev.gsym.format.CallSiteInfo;
+import dev.gsym.format.CallSiteInfoCollection;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.InlineInfo;
 import dev.gsym.format.LineEntry;
@@ -28,9 +30,16 @@ public final class DwarfTransformer {
   private final Diagnostics out;
 
   private final boolean quiet;
+  private boolean dwarfCallSites;
 
   public DwarfTransformer(DwarfFile dwarf, GsymCreator gsym, Diagnostics out) {
     this(dwarf, gsym, out, false);
+  }
+
+  /** As llvm's --dwarf-callsites: record the DW_TAG_call_site children of each subprogram (§5.4). */
+  public DwarfTransformer dwarfCallSites(boolean on) {
+    this.dwarfCallSites = on;
+    return this;
   }
 
   /** @param quiet as llvm's --quiet: no warning for ranges that start outside executable sections */
@@ -122,8 +131,31 @@ public final class DwarfTransformer {
           out.report("DIE contains inline functions with no valid ranges", sb -> sb.append("warning: DIE contains inline function information that has no valid ranges, removing inline information:\n"));
         }
       }
-      gsym.addFunctionInfo(new FunctionInfo(r, name, lt, inline, null, null));
+      CallSiteInfoCollection calls = dwarfCallSites ? callSites(die, r) : null;
+      gsym.addFunctionInfo(new FunctionInfo(r, name, lt, inline, null, calls));
     }
+  }
+
+  /**
+   * LLVM's parseCallSiteInfoFromDwarf: every direct DW_TAG_call_site child whose DW_AT_call_return_pc
+   * lies in {@code r}; the regex is the call origin's linkage name, else its short name; flags 0.
+   */
+  private CallSiteInfoCollection callSites(Die die, AddressRange r) {
+    List<CallSiteInfo> list = new ArrayList<>();
+    for (Die c : die.children()) {
+      if (c.tag() != TAG_CALL_SITE) continue;
+      if (!(c.findRecursively(AT_CALL_RETURN_PC) instanceof AttributeValue.Address pc) || !r.contains(pc.value())) continue;
+      List<Integer> regex = new ArrayList<>(1);
+      Die origin = c.ref(AT_CALL_ORIGIN);
+      if (origin != null) {
+        String linkage = origin.linkageName();
+        String shortName = origin.shortName();
+        if (linkage != null) regex.add(gsym.insertString(linkage));
+        else if (shortName != null) regex.add(gsym.insertString(shortName));
+      }
+      list.add(new CallSiteInfo(pc.value() - r.start(), 0, regex));
+    }
+    return list.isEmpty() ? null : new CallSiteInfoCollection(list);
   }
 
   // LLVM's hasInlineInfo(Die, Depth), precomputed per unit in one backwards pass over the DIEs:

@@ -36,6 +36,21 @@ class GoldenConvertTest {
     assertArrayEquals(llvm, ours, name + ": GSYM bytes differ\n" + log);
   }
 
+  /** --merged-functions and --merged-functions --dwarf-callsites on the gold ICF binary. */
+  @org.junit.jupiter.api.Test
+  void mergedFunctionsAndCallSites() throws IOException {
+    for (boolean callSites : new boolean[] {false, true}) {
+      StringBuilder log = new StringBuilder();
+      GsymCreator c = new GsymCreator();
+      DwarfConverter.Summary sum = DwarfConverter.convert(TestData.path("bin", "icf-clang-O2-gold"), c, new Diagnostics(log),
+          new DwarfConverter.Options(false, true, callSites));
+      String ref = "icf-clang-O2-gold." + (callSites ? "merged-callsites" : "merged") + ".gsym";
+      assertArrayEquals(Files.readAllBytes(TestData.path("gsym", ref)), c.encode(sum.byteOrder()), ref + "\n" + log);
+      assertEquals(true, log.toString().contains(
+          "Loaded 4 functions from DWARF.\nHave 1 merged functions as children of other functions\nLoaded 11 functions from symbol table.\n"), log.toString());
+    }
+  }
+
   /**
    * Our messages + category summary equal llvm's log after its two "Input file/Output file"
    * lines (printed by the CLI). llvm's error dumps of line tables and DIEs (llvm-dwarfdump

@@ -95,19 +95,48 @@ class LlvmConvertDifferentialTest {
       builds.add(List.of("clang-22", "--target=mips-linux-gnu", "-fuse-ld=lld", "-nostdlib", "-static", "-ffunction-sections",
           "-Wl,--gc-sections", "-g", "-gdwarf-" + v, "-O2", "-o", "fs-notext-d" + v, fs.toString()));
     }
+    // More ICF (gold and lld, gcc and clang, C and C++) for --merged-functions / --dwarf-callsites.
+    String icf = src.resolve("icf.c").toString();
+    builds.add(List.of("gcc", "-g", "-O2", "-ffunction-sections", "-fuse-ld=gold", "-Wl,--icf=all", "-o", "m-gcc-gold-icf", icf, cUtil));
+    builds.add(List.of("clang-22", "-g", "-gdwarf-4", "-O2", "-ffunction-sections", "-fuse-ld=gold", "-Wl,--icf=all",
+        "-o", "m-clang-gold-icf-d4", icf, cUtil));
+    builds.add(List.of("clang++-22", "-g", "-O2", "-ffunction-sections", "-fuse-ld=gold", "-Wl,--icf=all",
+        "-o", "m-clangxx-gold-icf", cppMain, cppShapes));
+    builds.add(List.of("g++", "-g", "-O2", "-ffunction-sections", "-fuse-ld=gold", "-Wl,--icf=all",
+        "-o", "m-gxx-gold-icf", cppMain, cppShapes));
     List<String> compared = new ArrayList<>(), differ = new ArrayList<>();
     for (List<String> b : builds) {
       String out = b.get(b.indexOf("-o") + 1);
       if (!run(tmp, b)) continue;
       Path bin = tmp.resolve(out);
-      Path ref = tmp.resolve(out + ".llvm.gsym");
-      if (!run(tmp, List.of(gsymutil.toString(), "--convert", bin.toString(), "--out-file", ref.toString(), "--num-threads=1"))) {
-        continue;
+      // Every input plain; ICF, DWARF 5 and LTO inputs also with --merged-functions --dwarf-callsites
+      // and with --merged-functions alone.
+      boolean merged = out.contains("icf") || out.contains("d5") || out.startsWith("v-types5") || out.equals("v-lto")
+          || out.startsWith("v-stmtseq");
+      for (int variant = 0; variant < (merged ? 3 : 1); variant++) {
+        compare(gsymutil, bin, out, variant, compared, differ);
       }
+    }
+    System.out.println("LlvmConvertDifferentialTest: byte-identical with llvm-gsymutil-22: " + compared.size() + " " + compared);
+    assumeTrue(!compared.isEmpty(), "no compiler produced an input");
+    assertTrue(differ.isEmpty(), "differ from llvm-gsymutil-22: " + differ + " (compared " + compared + ")");
+  }
+
+  /** variant 0: plain; 1: --merged-functions; 2: --merged-functions --dwarf-callsites. */
+  private void compare(Path gsymutil, Path bin, String name, int variant, List<String> compared, List<String> differ)
+      throws IOException, InterruptedException {
+    String out = name + (variant == 1 ? "+merged" : variant == 2 ? "+merged+callsites" : "");
+    {
+      Path ref = tmp.resolve(out + ".llvm.gsym");
+      List<String> cmd = new ArrayList<>(List.of(gsymutil.toString(), "--convert", bin.toString(), "--out-file", ref.toString(), "--num-threads=1"));
+      if (variant >= 1) cmd.add("--merged-functions");
+      if (variant == 2) cmd.add("--dwarf-callsites");
+      if (!run(tmp, cmd)) return;
       compared.add(out);
       try {
         GsymCreator c = new GsymCreator();
-        DwarfConverter.Summary s = DwarfConverter.convert(bin, c, Diagnostics.silent(), DwarfConverter.Options.defaults());
+        DwarfConverter.Summary s = DwarfConverter.convert(bin, c, Diagnostics.silent(),
+            new DwarfConverter.Options(false, variant >= 1, variant == 2));
         byte[] ours = c.encode(s.byteOrder());
         if (!Arrays.equals(ours, Files.readAllBytes(ref))) {
           differ.add(out);
@@ -123,13 +152,10 @@ class LlvmConvertDifferentialTest {
         if (out.startsWith("fs-notext") && String.valueOf(e.getMessage()).contains("below the base address")) {
           compared.remove(out);
           System.out.println("LlvmConvertDifferentialTest: known difference " + out + ": " + e.getMessage());
-          continue;
+          return;
         }
         differ.add(out + " (" + e + ")");
       }
     }
-    System.out.println("LlvmConvertDifferentialTest: byte-identical with llvm-gsymutil-22: " + compared.size() + " " + compared);
-    assumeTrue(!compared.isEmpty(), "no compiler produced an input");
-    assertTrue(differ.isEmpty(), "differ from llvm-gsymutil-22: " + differ + " (compared " + compared + ")");
   }
 }

@@ -4,6 +4,9 @@ import dev.gsym.breakpad.BreakpadParser;
 import dev.gsym.breakpad.BreakpadTransformer;
 import dev.gsym.breakpad.BreakpadWriter;
 import dev.gsym.dwarf.DwarfConverter;
+import dev.gsym.dwarf.DwarfFile;
+import dev.gsym.dwarf.DwarfSections;
+import dev.gsym.dwarf.DwarfVerifier;
 import dev.gsym.dwarf.ElfFile;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.read.GsymReader;
@@ -48,6 +51,9 @@ final class Convert {
       throw CliException.stderr(GsymUtil.TOOL_NAME + ": --lenient and --load-address only apply to --breakpad");
     }
     long segment = segmentSize(o);
+    if (o.verify && segment > 0) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --verify cannot be used with --segment-size");
+    }
     String in = o.dwarf;
     String out = o.outFile != null ? o.outFile : in + ".gsym";
     StringBuilder sb = s.sb;
@@ -74,9 +80,16 @@ final class Convert {
         String detail = e instanceof GsymFormatException g ? g.detail() : e.getMessage();
         throw new CliException("DWARF conversion failed: : " + detail, 1, false, e);
       }
+      int mismatches = 0;
+      if (o.verify) {
+        try (GsymReader written = GsymReader.open(Path.of(out))) {
+          mismatches = new DwarfVerifier(new DwarfFile(DwarfSections.of(elf))).verify(written, out, sb);
+        }
+      }
       sb.append(diag.summary());
       s.emit();
-      return 0;
+      // llvm-gsymutil exits 0 after a failed verification; we exit 1 (the reports are llvm's).
+      return mismatches == 0 ? 0 : 1;
     } catch (IOException e) {
       throw ioError(in, e);
     } catch (GsymFormatException e) {

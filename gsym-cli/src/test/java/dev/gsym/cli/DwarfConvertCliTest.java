@@ -74,6 +74,27 @@ class DwarfConvertCliTest {
   }
 
   @Test
+  void verify(@TempDir Path tmp) throws Exception {
+    Path out = tmp.resolve("ok.gsym");
+    CliRun a = CliRun.run("--convert", TestData.path("bin", "c-gcc-O2").toString(), "--verify", "--out-file", out.toString());
+    assertThat(a.status()).as(a.err()).isZero();
+    assertThat(a.out()).endsWith("Pruned 8 functions, ended with 15 total\nVerifying GSYM file \"" + out + "\":\n");
+    assertThat(Files.readAllBytes(out)).isEqualTo(Files.readAllBytes(TestData.path("gsym", "c-gcc-O2.gsym")));
+
+    // llvm-gsymutil-22 --verify reports 28 mismatches of its own on this file (and still exits 0)
+    Path bad = tmp.resolve("cpp.gsym");
+    CliRun b = CliRun.run("--dwarf", TestData.path("bin", "cpp-gcc-O2").toString(), "--verify", "-o", bad.toString());
+    assertThat(b.status()).isEqualTo(1);
+    assertThat(b.out()).contains("Verifying GSYM file \"" + bad + "\":\nerror: address 0x000000000000128f DWARF function"
+        + " \"operator()\" doesn't match GSYM function \"app::run::operator()\"\n");
+
+    CliRun c = CliRun.run("--dwarf", TestData.path("bin", "c-gcc-O2").toString(), "--verify", "--segment-size", "1000",
+        "-o", tmp.resolve("s.gsym").toString());
+    assertThat(c.status()).isEqualTo(1);
+    assertThat(c.err()).contains("--verify cannot be used with --segment-size");
+  }
+
+  @Test
   void llvmSpellingAndSubcommandAndDefaultOutput(@TempDir Path tmp) throws Exception {
     Path bin = Files.copy(TestData.path("bin", "c-gcc-O2"), tmp.resolve("prog"));
     byte[] expected = Files.readAllBytes(TestData.path("gsym", "c-gcc-O2.gsym"));

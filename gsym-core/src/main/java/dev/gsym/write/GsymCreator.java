@@ -381,6 +381,14 @@ public final class GsymCreator {
    * encoding reproduces the file byte for byte (in either byte order).
    */
   public static GsymCreator from(GsymReader r) {
+    return from(r, java.util.function.UnaryOperator.identity());
+  }
+
+  /**
+   * As {@link #from(GsymReader)}, passing each translated FunctionInfo through {@code edit} (its
+   * string offsets and file indexes are valid in the new creator) before it is added.
+   */
+  public static GsymCreator from(GsymReader r, java.util.function.UnaryOperator<FunctionInfo> edit) {
     GsymCreator c = new GsymCreator();
     StringTable table = r.stringTable();
     HashMap<Integer, Integer> strMap = new HashMap<>();
@@ -404,7 +412,7 @@ public final class GsymCreator {
     };
     c.setBaseAddress(r.header().baseAddress());
     c.setUUID(r.header().uuid());
-    for (int i = 0; i < r.numFunctions(); i++) c.addFunctionInfo(r.functionInfoAtIndex(i).remap(str, file));
+    for (int i = 0; i < r.numFunctions(); i++) c.addFunctionInfo(edit.apply(r.functionInfoAtIndex(i).remap(str, file)));
     return c;
   }
 

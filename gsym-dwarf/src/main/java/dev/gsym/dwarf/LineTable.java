@@ -343,6 +343,17 @@ public final class LineTable {
     return Arrays.copyOf(out, n);
   }
 
+  /** LLVM's lookupAddress: the row for {@code addr} (last row at or below it in its sequence), or -1. */
+  public int lookupAddress(long addr) {
+    int lo = 0, hi = sequences.size();
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (Long.compareUnsigned(addr, sequences.get(mid).highPc()) < 0) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo == sequences.size() ? -1 : findRowInSeq(sequences.get(lo), addr);
+  }
+
   private int findRowInSeq(Sequence s, long addr) {
     if (!s.contains(addr)) return -1;
     // upper_bound over rows [firstRow+1, lastRow-1) by address, minus one.

@@ -7,6 +7,7 @@ import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
+import dev.gsym.read.GsymReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -26,10 +27,16 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LlvmConvertDifferentialTest {
   @TempDir Path tmp;
+  private final List<String> verifyReports = new ArrayList<>();
 
   static boolean run(Path dir, List<String> cmd) throws IOException, InterruptedException {
+    return run(dir, cmd, null);
+  }
+
+  /** Runs {@code cmd}; stdout and stderr go to {@code log} (discarded if null). */
+  static boolean run(Path dir, List<String> cmd, Path log) throws IOException, InterruptedException {
     Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        .redirectOutput(log == null ? ProcessBuilder.Redirect.DISCARD : ProcessBuilder.Redirect.to(log.toFile())).start();
     if (!p.waitFor(120, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       return false;
@@ -118,6 +125,7 @@ class LlvmConvertDifferentialTest {
       }
     }
     System.out.println("LlvmConvertDifferentialTest: byte-identical with llvm-gsymutil-22: " + compared.size() + " " + compared);
+    System.out.println("LlvmConvertDifferentialTest: --verify reports (as llvm's): " + verifyReports);
     assumeTrue(!compared.isEmpty(), "no compiler produced an input");
     assertTrue(differ.isEmpty(), "differ from llvm-gsymutil-22: " + differ + " (compared " + compared + ")");
   }
@@ -131,13 +139,33 @@ class LlvmConvertDifferentialTest {
       List<String> cmd = new ArrayList<>(List.of(gsymutil.toString(), "--convert", bin.toString(), "--out-file", ref.toString(), "--num-threads=1"));
       if (variant >= 1) cmd.add("--merged-functions");
       if (variant == 2) cmd.add("--dwarf-callsites");
-      if (!run(tmp, cmd)) return;
+      if (variant == 0) cmd.add("--verify");
+      Path log = tmp.resolve(out + ".llvm.log");
+      if (!run(tmp, cmd, log)) return;
       compared.add(out);
       try {
         GsymCreator c = new GsymCreator();
         DwarfConverter.Summary s = DwarfConverter.convert(bin, c, Diagnostics.silent(),
             new DwarfConverter.Options(false, variant >= 1, variant == 2));
         byte[] ours = c.encode(s.byteOrder());
+        if (variant == 0) {
+          // --verify: our reports equal llvm's (from its header up to the category summary)
+          String llvmLog = Files.readString(log);
+          String expected = llvmLog.substring(Math.max(0, llvmLog.indexOf("Verifying GSYM file")))
+              .replaceAll("(?m)^.* occurred \\d+ time\\(s\\)\n", "");
+          StringBuilder got = new StringBuilder();
+          try (ElfFile elf = ElfFile.open(bin); GsymReader r = GsymReader.of(ours, ref.toString())) {
+            int errs = new DwarfVerifier(new DwarfFile(DwarfSections.of(elf))).verify(r, ref.toString(), got);
+            if (errs > 0) verifyReports.add(out + ":" + errs);
+          }
+          if (!got.toString().equals(expected)) {
+            differ.add(out + " (--verify output)");
+            if (System.getProperty("gsym.keep") != null) {
+              Files.writeString(Path.of(System.getProperty("gsym.keep"), out + ".verify.ours.txt"), got);
+              Files.writeString(Path.of(System.getProperty("gsym.keep"), out + ".verify.llvm.txt"), expected);
+            }
+          }
+        }
         if (!Arrays.equals(ours, Files.readAllBytes(ref))) {
           differ.add(out);
           if (System.getProperty("gsym.keep") != null) {

@@ -51,6 +51,15 @@ final class Convert {
       throw CliException.stderr(GsymUtil.TOOL_NAME + ": --lenient and --load-address only apply to --breakpad");
     }
     long segment = segmentSize(o);
+    int threads = 0;
+    if (o.numThreads != null) {
+      Long v = Addresses.parse(o.numThreads);
+      if (v == null || v < 0 || v > 0xffffffffL) {
+        throw CliException.stderr(GsymUtil.TOOL_NAME + ": for the --num-threads option: '" + o.numThreads
+            + "' value invalid for uint argument!");
+      }
+      threads = (int) Math.min(v, 1024);
+    }
     if (o.verify && segment > 0) {
       throw CliException.stderr(GsymUtil.TOOL_NAME + ": --verify cannot be used with --segment-size");
     }
@@ -67,7 +76,7 @@ final class Convert {
       Diagnostics diag = new Diagnostics(sb);
       GsymCreator creator = new GsymCreator();
       DwarfConverter.Summary summary =
-          DwarfConverter.convert(elf, creator, diag, new DwarfConverter.Options(o.quiet, o.mergedFunctions, o.dwarfCallSites));
+          DwarfConverter.convert(elf, creator, diag, new DwarfConverter.Options(o.quiet, o.mergedFunctions, o.dwarfCallSites, threads));
       s.emit();
       try {
         if (segment > 0) {

@@ -95,6 +95,20 @@ class DwarfConvertCliTest {
   }
 
   @Test
+  void numThreads(@TempDir Path tmp) throws Exception {
+    Path bin = TestData.path("bin", "cpp-clang-O2");
+    for (String n : List.of("1", "4", "0")) {
+      Path out = tmp.resolve("t" + n + ".gsym");
+      CliRun r = CliRun.run("--convert", bin.toString(), "--num-threads=" + n, "--out-file", out.toString());
+      assertThat(r.status()).as(r.err()).isZero();
+      assertThat(Files.readAllBytes(out)).isEqualTo(Files.readAllBytes(TestData.path("gsym", "cpp-clang-O2.gsym")));
+    }
+    CliRun bad = CliRun.run("--convert", bin.toString(), "--num-threads=abc");
+    assertThat(bad.status()).isEqualTo(1);
+    assertThat(bad.err()).isEqualTo("gsymutil: for the --num-threads option: 'abc' value invalid for uint argument!\n");
+  }
+
+  @Test
   void llvmSpellingAndSubcommandAndDefaultOutput(@TempDir Path tmp) throws Exception {
     Path bin = Files.copy(TestData.path("bin", "c-gcc-O2"), tmp.resolve("prog"));
     byte[] expected = Files.readAllBytes(TestData.path("gsym", "c-gcc-O2.gsym"));

@@ -89,6 +89,39 @@ public final class GsymCreator {
     return i;
   }
 
+  /**
+   * An empty creator with this one's valid text ranges, to fill on another thread and hand to
+   * {@link #addAll} (parallel conversion with the output of a sequential one).
+   */
+  public GsymCreator scratch() {
+    GsymCreator c = new GsymCreator();
+    synchronized (lock) {
+      c.validTextRanges = validTextRanges;
+    }
+    return c;
+  }
+
+  /**
+   * Adds everything {@code part} holds as if its calls had been made on this creator: its strings
+   * in table order, its files in index order, then its FunctionInfos (translated), in order.
+   */
+  public void addAll(GsymCreator part) {
+    synchronized (part.lock) {
+      synchronized (lock) {
+        if (finalized) throw new IllegalStateException("GsymCreator already finalized");
+        HashMap<Integer, Integer> str = new HashMap<>();
+        part.strings.forEach((s, o) -> str.put(o, strings.add(s)));
+        IntUnaryOperator strMap = o -> o == 0 ? 0 : str.get(o);
+        int[] fileMap = new int[part.files.size()];
+        for (int i = 1; i < fileMap.length; i++) {
+          FileEntry fe = part.files.get(i);
+          fileMap[i] = insertFileEntry(new FileEntry(strMap.applyAsInt(fe.dir()), strMap.applyAsInt(fe.base())));
+        }
+        for (FunctionInfo fi : part.funcs) funcs.add(fi.remap(strMap, i -> fileMap[i]));
+      }
+    }
+  }
+
   /** The file entry at {@code index}. */
   public FileEntry getFile(int index) {
     synchronized (lock) {

@@ -42,6 +42,15 @@ final class StringTableBuilder {
     return s;
   }
 
+  /** Each string with its offset, in table order. */
+  void forEach(java.util.function.ObjIntConsumer<String> f) {
+    long o = 1;
+    for (byte[] b : strings) {
+      f.accept(byOffset.get((int) o), (int) o);
+      o += b.length + 1;
+    }
+  }
+
   long size() {
     return size;
   }

@@ -14,11 +14,16 @@ public final class DwarfConverter {
   private DwarfConverter() {}
 
   /**
-   * Conversion options: llvm's --quiet, --merged-functions, --dwarf-callsites.
+   * Conversion options: llvm's --quiet, --merged-functions, --dwarf-callsites, --num-threads
+   * ({@code threads}: 0 = one per core; the output does not depend on it).
    */
-  public record Options(boolean quiet, boolean mergedFunctions, boolean dwarfCallSites) {
+  public record Options(boolean quiet, boolean mergedFunctions, boolean dwarfCallSites, int threads) {
     public Options(boolean quiet) {
-      this(quiet, false, false);
+      this(quiet, false, false, 0);
+    }
+
+    public Options(boolean quiet, boolean mergedFunctions, boolean dwarfCallSites) {
+      this(quiet, mergedFunctions, dwarfCallSites, 0);
     }
 
     public static Options defaults() {
@@ -47,7 +52,7 @@ public final class DwarfConverter {
       // Like llvm-gsymutil: without executable sections every address counts as text.
       if (!elf.textRanges().isEmpty()) out.setValidTextRanges(elf.textRanges());
       DwarfFile dwarf = new DwarfFile(DwarfSections.of(elf));
-      int nd = new DwarfTransformer(dwarf, out, diag, options.quiet()).dwarfCallSites(options.dwarfCallSites()).convert();
+      int nd = new DwarfTransformer(dwarf, out, diag, options.quiet()).dwarfCallSites(options.dwarfCallSites()).convert(options.threads());
       diag.log("Loaded " + nd + " functions from DWARF.\n");
       if (options.mergedFunctions()) out.prepareMergedFunctions(diag);
       int ns = ObjectFileTransformer.convert(elf, out);

@@ -6,12 +6,14 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** The DWARF of one object: its units (in .debug_info order), abbreviation and line-table caches. */
 public final class DwarfFile {
   private final DwarfSections sections;
-  private final Map<Long, Map<Long, Abbreviation>> abbrevCache = new HashMap<>();
-  private final Map<Long, LineTable> lineTables = new HashMap<>();
+  // concurrent: units are converted on several threads (--num-threads)
+  private final Map<Long, Map<Long, Abbreviation>> abbrevCache = new ConcurrentHashMap<>();
+  private final Map<Long, LineTable> lineTables = new ConcurrentHashMap<>();
   private final List<DwarfUnit> units;
 
   public DwarfFile(DwarfSections sections) {
@@ -60,11 +62,6 @@ public final class DwarfFile {
 
   /** The line table at {@code offset} of .debug_line (parsed once). */
   public LineTable lineTable(long offset, int addressSize) {
-    LineTable t = lineTables.get(offset);
-    if (t == null) {
-      t = LineTable.parse(this, offset, addressSize);
-      lineTables.put(offset, t);
-    }
-    return t;
+    return lineTables.computeIfAbsent(offset, o -> LineTable.parse(this, o, addressSize));
   }
 }

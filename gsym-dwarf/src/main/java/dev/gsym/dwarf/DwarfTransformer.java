@@ -81,19 +81,81 @@ public final class DwarfTransformer {
     }
   }
 
-  /** Converts every unit; returns the number of FunctionInfos added. */
+  /** Converts every unit on this thread; returns the number of FunctionInfos added. */
   public int convert() {
     int before = gsym.numFunctionInfos();
-    for (DwarfUnit u : dwarf.units()) {
-      if (u.unitType() != DwarfUnit.UT_COMPILE && u.unitType() != DwarfUnit.UT_PARTIAL && u.unitType() != DwarfUnit.UT_SKELETON) continue;
-      CuInfo cui = new CuInfo(u);
-      computeInlineFlags(u);
-      // DIE indexes are in .debug_info order, which is the tree's pre-order: no recursion needed.
-      for (int i = 0, n = u.dieCount(); i < n; i++) {
-        if (u.tag(i) == TAG_SUBPROGRAM) handleSubprogram(cui, new Die(u, i));
+    for (DwarfUnit u : units()) convertUnit(u);
+    return gsym.numFunctionInfos() - before;
+  }
+
+  /**
+   * Converts every unit on {@code threads} threads (0: one per core). Each unit is converted into
+   * its own scratch creator and log; the results are handed to the creator and the log in
+   * .debug_info order, so the output is the same as {@link #convert()}'s for any thread count. At
+   * most a few units per thread are in flight; a unit's state is dropped once it is handed over.
+   */
+  public int convert(int threads) {
+    if (threads <= 0) threads = Runtime.getRuntime().availableProcessors();
+    List<DwarfUnit> units = units();
+    if (threads <= 1 || units.size() <= 1) return convert();
+    record Part(GsymCreator creator, StringBuilder log, Diagnostics diag) {}
+    int before = gsym.numFunctionInfos();
+    int window = threads * 4;
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, "gsym-dwarf");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      java.util.ArrayDeque<java.util.concurrent.Future<Part>> inFlight = new java.util.ArrayDeque<>();
+      int next = 0;
+      while (next < units.size() || !inFlight.isEmpty()) {
+        while (next < units.size() && inFlight.size() < window) {
+          DwarfUnit u = units.get(next++);
+          inFlight.add(pool.submit(() -> {
+            GsymCreator part = gsym.scratch();
+            StringBuilder log = new StringBuilder();
+            Diagnostics d = out.isVerbose() ? new Diagnostics(log) : Diagnostics.silent();
+            new DwarfTransformer(dwarf, part, d, quiet).dwarfCallSites(dwarfCallSites).convertUnit(u);
+            return new Part(part, log, d);
+          }));
+        }
+        Part p;
+        try {
+          p = inFlight.poll().get();
+        } catch (java.util.concurrent.ExecutionException e) {
+          if (e.getCause() instanceof RuntimeException re) throw re;
+          if (e.getCause() instanceof Error err) throw err;
+          throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted", e);
+        }
+        if (!p.log().isEmpty()) out.log(p.log().toString());
+        out.merge(p.diag());
+        gsym.addAll(p.creator());
       }
+    } finally {
+      pool.shutdownNow();
     }
     return gsym.numFunctionInfos() - before;
+  }
+
+  private List<DwarfUnit> units() {
+    List<DwarfUnit> list = new ArrayList<>();
+    for (DwarfUnit u : dwarf.units()) {
+      if (u.unitType() == DwarfUnit.UT_COMPILE || u.unitType() == DwarfUnit.UT_PARTIAL || u.unitType() == DwarfUnit.UT_SKELETON) list.add(u);
+    }
+    return list;
+  }
+
+  private void convertUnit(DwarfUnit u) {
+    CuInfo cui = new CuInfo(u);
+    computeInlineFlags(u);
+    // DIE indexes are in .debug_info order, which is the tree's pre-order: no recursion needed.
+    for (int i = 0, n = u.dieCount(); i < n; i++) {
+      if (u.tag(i) == TAG_SUBPROGRAM) handleSubprogram(cui, new Die(u, i));
+    }
   }
 
   private void handleSubprogram(CuInfo cui, Die die) {

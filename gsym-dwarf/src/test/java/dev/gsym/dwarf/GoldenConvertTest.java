@@ -36,6 +36,29 @@ class GoldenConvertTest {
     assertArrayEquals(llvm, ours, name + ": GSYM bytes differ\n" + log);
   }
 
+  /** --num-threads: 1 and 4 threads give llvm's bytes and the same log (also with the merge options). */
+  @ParameterizedTest
+  @MethodSource("binaries")
+  void sameOutputForAnyThreadCount(String name) throws IOException {
+    byte[] llvm = Files.readAllBytes(TestData.path("gsym", name + ".gsym"));
+    String log1 = null;
+    for (int threads : new int[] {1, 4, 2, 0}) {
+      StringBuilder log = new StringBuilder();
+      Diagnostics d = new Diagnostics(log);
+      GsymCreator c = new GsymCreator();
+      DwarfConverter.Summary sum = DwarfConverter.convert(TestData.path("bin", name), c, d, new DwarfConverter.Options(false, false, false, threads));
+      assertArrayEquals(llvm, c.encode(sum.byteOrder()), name + " threads=" + threads);
+      String all = log + d.summary();
+      if (log1 == null) log1 = all;
+      assertEquals(log1, all, name + " threads=" + threads);
+      GsymCreator m = new GsymCreator();
+      DwarfConverter.Summary ms = DwarfConverter.convert(TestData.path("bin", name), m, Diagnostics.silent(), new DwarfConverter.Options(false, true, true, threads));
+      GsymCreator m1 = new GsymCreator();
+      DwarfConverter.convert(TestData.path("bin", name), m1, Diagnostics.silent(), new DwarfConverter.Options(false, true, true, 1));
+      assertArrayEquals(m1.encode(ms.byteOrder()), m.encode(ms.byteOrder()), name + " merged threads=" + threads);
+    }
+  }
+
   /** --merged-functions and --merged-functions --dwarf-callsites on the gold ICF binary. */
   @org.junit.jupiter.api.Test
   void mergedFunctionsAndCallSites() throws IOException {

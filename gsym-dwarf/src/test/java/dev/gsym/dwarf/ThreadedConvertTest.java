@@ -1,0 +1,71 @@
+package dev.gsym.dwarf;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.gsym.testing.Llvm;
+import dev.gsym.write.Diagnostics;
+import dev.gsym.write.GsymCreator;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * --num-threads on a program of 60 compile units (shared headers with inline functions, so units
+ * share strings and files): 1, 2, 3 and 8 threads give the same bytes and log, equal to
+ * llvm-gsymutil-22 --num-threads=1 when it is installed. Skipped without gcc.
+ */
+class ThreadedConvertTest {
+  @TempDir Path tmp;
+
+  @Test
+  void manyUnitsSameOutputForAnyThreadCount() throws Exception {
+    Files.writeString(tmp.resolve("common.h"), """
+        static inline int sq(int x) { return x * x; }
+        static inline int tw(int x) { return sq(x) + sq(x + 1); }
+        """);
+    List<String> cmd = new ArrayList<>(List.of("gcc", "-g", "-O2", "-o", "many"));
+    StringBuilder main = new StringBuilder("#include \"common.h\"\n");
+    for (int i = 0; i < 59; i++) {
+      Files.writeString(tmp.resolve("u" + i + ".c"), "#include \"common.h\"\nint f" + i + "(int x) { return tw(x) + "
+          + i + "; }\nint g" + i + "(int x) { return f" + i + "(x) * sq(x); }\n");
+      cmd.add("u" + i + ".c");
+      main.append("int g").append(i).append("(int);\n");
+    }
+    main.append("int main(int argc, char **argv) { int s = 0;\n");
+    for (int i = 0; i < 59; i++) main.append("  s += g").append(i).append("(argc);\n");
+    main.append("  return s + tw(argc); }\n");
+    Files.writeString(tmp.resolve("main.c"), main);
+    cmd.add("main.c");
+    assumeTrue(LlvmConvertDifferentialTest.run(tmp, cmd), "gcc not available");
+    Path bin = tmp.resolve("many");
+    byte[] first = null;
+    String firstLog = null;
+    for (int threads : new int[] {1, 2, 3, 8}) {
+      StringBuilder log = new StringBuilder();
+      Diagnostics d = new Diagnostics(log);
+      GsymCreator c = new GsymCreator();
+      DwarfConverter.Summary s = DwarfConverter.convert(bin, c, d, new DwarfConverter.Options(false, true, true, threads));
+      byte[] bytes = c.encode(s.byteOrder());
+      String all = log + d.summary();
+      if (first == null) {
+        first = bytes;
+        firstLog = all;
+        assertEquals(true, s.dwarfFunctions() >= 100, "functions: " + s.dwarfFunctions());
+      }
+      assertArrayEquals(first, bytes, "threads=" + threads);
+      assertEquals(firstLog, all, "threads=" + threads);
+    }
+    Path gsymutil = Llvm.gsymutil();
+    if (gsymutil != null) {
+      Path ref = tmp.resolve("many.llvm.gsym");
+      assumeTrue(LlvmConvertDifferentialTest.run(tmp, List.of(gsymutil.toString(), "--convert", bin.toString(), "--out-file",
+          ref.toString(), "--num-threads=1", "--merged-functions", "--dwarf-callsites")));
+      assertArrayEquals(Files.readAllBytes(ref), first, "llvm-gsymutil-22 --num-threads=1");
+    }
+  }
+}

@@ -38,9 +38,9 @@ final class Convert {
           + ": no input: use --dwarf FILE, --breakpad SYM or --to-breakpad GSYM");
     }
     if (o.dwarf != null) return fromDwarf(s, o);
-    if (o.mergedFunctions || o.dwarfCallSites || o.verify || o.numThreads != null) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME
-          + ": --merged-functions, --dwarf-callsites, --verify and --num-threads only apply to --dwarf");
+    if (o.mergedFunctions || o.dwarfCallSites || o.verify || o.numThreads != null || o.jsonSummaryFile != null) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --merged-functions, --dwarf-callsites, --verify, --num-threads"
+          + " and --json-summary-file only apply to --dwarf");
     }
     return o.breakpad != null ? fromBreakpad(s, o) : toBreakpad(s, o);
   }
@@ -97,6 +97,7 @@ final class Convert {
       }
       sb.append(diag.summary());
       s.emit();
+      if (o.jsonSummaryFile != null) writeJsonSummary(s, o.jsonSummaryFile, diag);
       // llvm-gsymutil exits 0 after a failed verification; we exit 1 (the reports are llvm's).
       return mismatches == 0 ? 0 : 1;
     } catch (IOException e) {
@@ -105,6 +106,48 @@ final class Convert {
       sb.setLength(0);
       throw Session.fileError(in, e.detail(), e);
     }
+  }
+
+  /** llvm's --json-summary-file: {"error-categories":{"CAT":{"count":N},...},"error-count":N}. */
+  private static void writeJsonSummary(Session s, String file, Diagnostics diag) {
+    StringBuilder j = new StringBuilder("{\"error-categories\":{");
+    long total = 0;
+    boolean first = true;
+    for (java.util.Map.Entry<String, Long> e : diag.categories().entrySet()) {
+      if (!first) j.append(',');
+      first = false;
+      jsonString(j, e.getKey()).append(":{\"count\":").append(e.getValue()).append('}');
+      total += e.getValue();
+    }
+    j.append("},\"error-count\":").append(total).append('}');
+    try {
+      Files.writeString(Path.of(file), j, StandardCharsets.UTF_8);
+    } catch (IOException | RuntimeException e) {
+      String reason = e instanceof NoSuchFileException ? "No such file or directory"
+          : e instanceof AccessDeniedException ? "Permission denied"
+          : e instanceof FileSystemException f && f.getReason() != null ? f.getReason()
+          : e.getMessage() != null ? e.getMessage() : e.toString();
+      throw CliException.stdout("error opening aggregate error json file '" + file + "' for writing: " + reason);
+    }
+  }
+
+  private static StringBuilder jsonString(StringBuilder sb, String v) {
+    sb.append('"');
+    for (int i = 0; i < v.length(); i++) {
+      char c = v.charAt(i);
+      switch (c) {
+        case '"' -> sb.append("\\\"");
+        case '\\' -> sb.append("\\\\");
+        case '\n' -> sb.append("\\n");
+        case '\t' -> sb.append("\\t");
+        case '\r' -> sb.append("\\r");
+        default -> {
+          if (c < 0x20) sb.append(String.format("\\u%04x", (int) c));
+          else sb.append(c);
+        }
+      }
+    }
+    return sb.append('"');
   }
 
   private static String defaultOutput(String in, String fromExt, String toExt) {

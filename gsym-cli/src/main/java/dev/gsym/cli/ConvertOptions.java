@@ -66,6 +66,10 @@ final class ConvertOptions {
           + " cores). The output does not depend on it.")
   String numThreads;
 
+  @Option(names = "--json-summary-file", paramLabel = "FILE",
+      description = "With --dwarf: write the counts of the warning and error categories to FILE as JSON.")
+  String jsonSummaryFile;
+
   /**
    * --merged-functions: declared by the lookup options of the top-level command (llvm uses one flag
    * for both) and by the convert subcommand, which copy it here.
@@ -80,6 +84,7 @@ final class ConvertOptions {
   /** True if an option that only makes sense for a conversion was given. */
   boolean anyGiven() {
     return requested() || outFile != null || quiet || lenient || segmentSize != null || moduleName != null
-        || loadAddress != null || dwarfCallSites || verify || numThreads != null;
+        || loadAddress != null || dwarfCallSites || verify || numThreads != null
+        || jsonSummaryFile != null;
   }
 }

@@ -31,7 +31,7 @@ import picocli.CommandLine.Parameters;
         "  gsymutil dump [--verbose] FILE...",
         "  gsymutil lookup [--verbose] [--merged-functions ...] -f FILE... ADDR...",
         "  gsymutil --dwarf FILE [-o OUT] [--quiet] [--segment-size N] [--merged-functions]",
-        "           [--dwarf-callsites] [--verify] [--num-threads N]",
+        "           [--dwarf-callsites] [--verify] [--num-threads N] [--json-summary-file F]",
         "  gsymutil --convert FILE [--out-file OUT]       (llvm-gsymutil's spelling of --dwarf)",
         "  gsymutil --breakpad SYM [-o OUT] [--lenient] [--quiet] [--segment-size N]",
         "  gsymutil --to-breakpad GSYM [-o OUT] [--module-os OS] [--module-arch ARCH]",

@@ -108,6 +108,33 @@ class DwarfConvertCliTest {
     assertThat(bad.err()).isEqualTo("gsymutil: for the --num-threads option: 'abc' value invalid for uint argument!\n");
   }
 
+  /** The files llvm-gsymutil-22 --json-summary-file writes for these inputs. */
+  @Test
+  void jsonSummaryFile(@TempDir Path tmp) throws Exception {
+    Path json = tmp.resolve("s.json");
+    CliRun a = CliRun.run("--convert", TestData.path("bin", "icf-clang-O2-gold").toString(), "-o", tmp.resolve("a.gsym").toString(),
+        "--json-summary-file=" + json);
+    assertThat(a.status()).as(a.err()).isZero();
+    assertThat(Files.readString(json)).isEqualTo("{\"error-categories\":{\"Duplicate address ranges with different debug"
+        + " info.\":{\"count\":1},\"Non-monotonically increasing addresses\":{\"count\":2}},\"error-count\":3}");
+
+    CliRun b = CliRun.run("--convert", TestData.path("bin", "c-gcc-O2").toString(), "-o", tmp.resolve("b.gsym").toString(),
+        "--json-summary-file", json.toString(), "--num-threads=2");
+    assertThat(b.status()).as(b.err()).isZero();
+    assertThat(Files.readString(json)).isEqualTo("{\"error-categories\":{},\"error-count\":0}");
+
+    Path bad = tmp.resolve("no/such/dir.json");
+    CliRun c = CliRun.run("--convert", TestData.path("bin", "c-gcc-O2").toString(), "-o", tmp.resolve("c.gsym").toString(),
+        "--json-summary-file=" + bad);
+    assertThat(c.status()).isEqualTo(1);
+    assertThat(c.out()).endsWith("Pruned 8 functions, ended with 15 total\nerror opening aggregate error json file '" + bad
+        + "' for writing: No such file or directory\n");
+
+    CliRun d = CliRun.run("--breakpad", "x.sym", "--json-summary-file=" + json);
+    assertThat(d.status()).isEqualTo(1);
+    assertThat(d.err()).contains("only apply to --dwarf");
+  }
+
   @Test
   void llvmSpellingAndSubcommandAndDefaultOutput(@TempDir Path tmp) throws Exception {
     Path bin = Files.copy(TestData.path("bin", "c-gcc-O2"), tmp.resolve("prog"));

@@ -19,7 +19,7 @@ if [ ! -f libjvm.debug ]; then
   f=$(grep -rl JVM_GetAllThreads x/usr/lib/debug/.build-id/ | xargs ls -S | head -n1)
   cp "$f" libjvm.debug && rm -rf x
 fi
-"$here/gsymutil" --version > /dev/null   # build first, outside the timings
+"$here/gsymutil" --version > /dev/null   # build first, outside the timings (the launcher rebuilds only on change)
 cat libjvm.debug > /dev/null             # page cache warm for both
 mkdir -p llvm ours llvm-mt
 
@@ -50,11 +50,12 @@ r = random.Random(20261122)
 for _ in range(n):
     print(f"{a + r.randrange(s):#x} libjvm.gsym")
 PY
-(cd llvm && llvm-gsymutil-22 --addresses-from-stdin < ../addrs.txt > ../lookups.llvm.txt 2>&1) || true
-(cd ours && "$here/gsymutil" --addresses-from-stdin < ../addrs.txt > ../lookups.ours.txt 2>&1) || true
-(cd ours && llvm-gsymutil-22 --addresses-from-stdin < ../addrs.txt > ../lookups.llvm-on-ours.txt 2>&1) || true
+(cd llvm && llvm-gsymutil-22 --addresses-from-stdin < ../addrs.txt > ../lookups.llvm.txt 2> ../lookups.llvm.err) || true
+(cd ours && "$here/gsymutil" --addresses-from-stdin < ../addrs.txt > ../lookups.ours.txt 2> ../lookups.ours.err) || true
+(cd ours && llvm-gsymutil-22 --addresses-from-stdin < ../addrs.txt > ../lookups.llvm-on-ours.txt 2> ../lookups.llvm-on-ours.err) || true
 lookups=no
-cmp -s lookups.llvm.txt lookups.ours.txt && cmp -s lookups.llvm.txt lookups.llvm-on-ours.txt && lookups=yes
+cmp -s lookups.llvm.txt lookups.ours.txt && cmp -s lookups.llvm.txt lookups.llvm-on-ours.txt \
+  && cmp -s lookups.llvm.err lookups.ours.err && lookups=yes
 found=$(grep -c -v -e 'error' -e '^$' lookups.llvm.txt || true)
 
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo), $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n1)"

@@ -254,6 +254,20 @@ public final class ElfFile implements AutoCloseable {
     return new ByteView(out, 0, file.order(), source() + " (" + s.name() + ", decompressed)");
   }
 
+  /**
+   * The embedded ELF of {@code .gnu_debugdata} (xz-compressed "MiniDebugInfo", usually a
+   * {@code .symtab} of local functions), or null without that section. Its memory belongs to this
+   * ElfFile. Not used by the DWARF converter: llvm-gsymutil-22 ignores the section
+   * (docs/dwarf-differences.md).
+   */
+  public ElfFile miniDebugInfo() {
+    Section s = section(".gnu_debugdata");
+    if (s == null || s.type() == SHT_NOBITS) return null;
+    MemorySegment out = SectionDecompressor.decompress(SectionDecompressor.Kind.XZ, rawData(s), -1, decompressionArena(), source(),
+        s.name(), s.offset());
+    return new ElfFile(null, new ByteView(out, 0, ByteOrder.LITTLE_ENDIAN, source() + " (.gnu_debugdata)"));
+  }
+
   private Arena decompressionArena() {
     synchronized (inflated) {
       if (decompressed == null) decompressed = Arena.ofShared();

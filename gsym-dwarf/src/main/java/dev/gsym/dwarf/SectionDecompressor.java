@@ -111,7 +111,12 @@ final class SectionDecompressor {
       long used = 0;
       byte[] buf = new byte[1 << 16];
       int n;
+      // Without a declared size (xz), stop at a generous multiple of the input.
+      long limit = declared >= 0 ? declared : Math.max(64L << 20, compressed * 1024);
       while ((n = s.read(buf)) > 0) {
+        if (declared < 0 && used + n > limit) {
+          throw new GsymFormatException(source, where, "compressed section " + what + ": inflates to more than " + limit + " bytes");
+        }
         if (declared >= 0 && used + n > declared) {
           throw new GsymFormatException(source, where, "compressed section " + what + ": inflates to more than the declared " + declared + " bytes");
         }

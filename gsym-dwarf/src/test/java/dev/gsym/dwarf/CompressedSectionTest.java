@@ -132,4 +132,48 @@ class CompressedSectionTest {
     GsymFormatException e = assertThrows(GsymFormatException.class, () -> ElfFile.of(b, "zdebug").data(s));
     assertTrue(e.getMessage().contains(".zdebug_info"), e.getMessage());
   }
+
+  /** Runs a command in {@code dir}; false if it is missing or fails. */
+  static boolean run(java.nio.file.Path dir, String... cmd) {
+    try {
+      Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+      p.getInputStream().readAllBytes();
+      return p.waitFor() == 0;
+    } catch (IOException | InterruptedException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Fedora-style MiniDebugInfo: a stripped binary plus an xz-compressed ELF with the function
+   * symbols in .gnu_debugdata. llvm-gsymutil-22 ignores the section (0 functions from DWARF and
+   * from the symbol table, like the stripped binary); so do we. ElfFile.miniDebugInfo reads it.
+   */
+  @Test
+  void gnuDebugdata(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws IOException {
+    Files.copy(TestData.path("bin", "c-gcc-O2"), dir.resolve("full"));
+    Files.writeString(dir.resolve("keep"), "main\n");
+    org.junit.jupiter.api.Assumptions.assumeTrue(run(dir, "objcopy", "--only-keep-debug", "full", "dbg")
+        && run(dir, "objcopy", "-S", "--remove-section", ".comment", "--keep-symbols=keep", "dbg", "mini")
+        && run(dir, "xz", "-f", "mini")
+        && run(dir, "strip", "--strip-all", "-o", "stripped", "full")
+        && run(dir, "objcopy", "--add-section", ".gnu_debugdata=mini.xz", "stripped", "mdi"), "binutils/xz missing");
+    try (ElfFile elf = ElfFile.open(dir.resolve("mdi"))) {
+      assertTrue(elf.symbols().isEmpty());
+      ElfFile mini = elf.miniDebugInfo();
+      assertTrue(mini.symbols().stream().anyMatch(sym -> sym.name().equals("main") && sym.type() == ElfFile.STT_FUNC));
+      GsymCreator c = new GsymCreator();
+      DwarfConverter.Summary s = DwarfConverter.convert(elf, c, Diagnostics.silent(), DwarfConverter.Options.defaults());
+      assertEquals(0, s.dwarfFunctions());
+      assertEquals(0, s.symbolFunctions());
+    } catch (GsymFormatException e) {
+      // "no functions to encode", as llvm
+    }
+    // Corrupt xz: one clear error.
+    byte[] b = Files.readAllBytes(dir.resolve("mdi"));
+    ElfFile.Section s = ElfFile.of(b, "mdi").section(".gnu_debugdata");
+    for (int i = (int) s.offset() + 12; i < s.offset() + s.size(); i++) b[i] ^= 0x5a;
+    GsymFormatException e = assertThrows(GsymFormatException.class, () -> ElfFile.of(b, "mdi").miniDebugInfo());
+    assertTrue(e.getMessage().contains(".gnu_debugdata"), e.getMessage());
+  }
 }

@@ -50,6 +50,13 @@ for cc in clang gcc; do
 done
 # Identical code folding with gold, as in docs/gsym-vectors/vec3.
 build icf-clang-O2-gold "$CC_CLANG" "-O2 -ffunction-sections" "-fuse-ld=gold -Wl,--icf=all" icf.c
+# Compressed debug sections (SHF_COMPRESSED): zlib and zstd from clang (-gz also compresses at
+# link time), zstd at link time from GNU ld for gcc objects (gcc has no -gz=zstd), and GNU
+# .zdebug_* sections (objcopy zlib-gnu), which llvm 22 no longer reads as DWARF.
+build c-clang-O2-gz-zlib "$CC_CLANG" "-O2 -gz=zlib" "" c_main.c c_util.c
+build c-clang-O2-gz-zstd "$CC_CLANG" "-O2 -gz=zstd" "" c_main.c c_util.c
+build c-gcc-O2-gz-zstd "$CC_GCC" "-O2 -gz=zlib" "-Wl,--compress-debug-sections=zstd" c_main.c c_util.c
+objcopy --compress-debug-sections=zlib-gnu bin/c-gcc-O2 bin/c-gcc-O2-zdebug
 
 MANIFEST=expected/manifest.tsv
 printf '# kind\tdir\tfile\taddrs\toutput\texit\tcommand (run from src-test-data/)\n' > $MANIFEST
@@ -64,7 +71,8 @@ convert() {
   [ $rc = 0 ] || { echo "conversion failed: $cmd" >&2; exit 1; }
 }
 
-for b in c-clang-O0 c-clang-O2 c-gcc-O0 c-gcc-O2 cpp-clang-O0 cpp-clang-O2 cpp-gcc-O0 cpp-gcc-O2 icf-clang-O2-gold; do
+for b in c-clang-O0 c-clang-O2 c-gcc-O0 c-gcc-O2 cpp-clang-O0 cpp-clang-O2 cpp-gcc-O0 cpp-gcc-O2 icf-clang-O2-gold \
+    c-clang-O2-gz-zlib c-clang-O2-gz-zstd c-gcc-O2-gz-zstd c-gcc-O2-zdebug; do
   convert "$GSYM22" $b $b.gsym
 done
 for b in c-clang-O0 c-clang-O2 c-gcc-O2 cpp-gcc-O2; do

@@ -17,15 +17,9 @@ public record DwarfSections(ByteView info, ByteView abbrev, ByteView str, ByteVi
 
   private static ByteView get(ElfFile elf, String name, ByteOrder o) {
     ElfFile.Section s = elf.section(name);
-    if (s == null) {
-      if (elf.section(".z" + name.substring(1)) != null) {
-        throw new dev.gsym.io.GsymFormatException(elf.source(), 0, "compressed DWARF section .z" + name.substring(1) + " is not supported yet");
-      }
-      return ByteView.of(new byte[0], o, name);
-    }
-    if ((s.flags() & ElfFile.SHF_COMPRESSED) != 0) {
-      throw new dev.gsym.io.GsymFormatException(elf.source(), s.offset(), "compressed section " + name + " (SHF_COMPRESSED) is not supported yet");
-    }
+    // GNU .zdebug_* sections are ignored, as llvm 22 does (it dropped reading them); ElfFile.data can
+    // still inflate them. SHF_COMPRESSED sections are inflated by ElfFile.data.
+    if (s == null) return ByteView.of(new byte[0], o, name);
     ByteView v = elf.data(s);
     return new ByteView(v.segment(), 0, o, name);
   }

@@ -27,6 +27,8 @@ public final class DwarfUnit {
   /** 4 for 32-bit DWARF, 8 for 64-bit DWARF. */
   private final int offsetSize;
   private final Map<Long, Abbreviation> abbrevs;
+  /** abbrevs indexed by code when the codes are small (they are 1..n in practice): no boxing per DIE. */
+  private final Abbreviation[] abbrevByCode;
   /** .debug_info up to this unit's end: cursors over it have absolute positions and stop at the unit end. */
   private ByteView unitView;
   // Flat DIE tree.
@@ -80,7 +82,17 @@ public final class DwarfUnit {
     }
     if (c.position() > end) throw info.error(offset, "unit header longer than the unit");
     this.abbrevs = dwarf.abbreviations(abbrevOffset);
+    this.abbrevByCode = denseAbbreviations(abbrevs);
     parseTree(c.position());
+  }
+
+  private static Abbreviation[] denseAbbreviations(Map<Long, Abbreviation> m) {
+    long max = 0;
+    for (long code : m.keySet()) max = Math.max(max, code);
+    if (max > 4L * m.size() + 64) return new Abbreviation[0];
+    Abbreviation[] a = new Abbreviation[(int) max + 1];
+    for (Map.Entry<Long, Abbreviation> e : m.entrySet()) a[(int) (long) e.getKey()] = e.getValue();
+    return a;
   }
 
   private void parseTree(long pos) {
@@ -103,7 +115,7 @@ public final class DwarfUnit {
         lastAtDepth = lastStack[depth];
         continue;
       }
-      Abbreviation ab = abbrevs.get(code);
+      Abbreviation ab = code > 0 && code < abbrevByCode.length ? abbrevByCode[(int) code] : abbrevs.get(code);
       if (ab == null) throw info.error(at, "invalid abbreviation code " + code);
       if (depth == 0 && count > 0) throw info.error(at, "more than one DIE at the top level of the unit");
       int idx = add(at, c.position(), ab, depth == 0 ? -1 : stack[depth - 1]);

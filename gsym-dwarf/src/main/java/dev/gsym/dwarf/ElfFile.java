@@ -50,6 +50,9 @@ public final class ElfFile implements AutoCloseable {
   private final int elfType;
   private final List<Section> sections;
   private final List<ProgramHeader> programHeaders;
+  /** Inflated compressed sections by section index, and the arena that owns their memory. */
+  private final java.util.Map<Integer, ByteView> inflated = new java.util.HashMap<>();
+  private Arena decompressed;
 
   private ElfFile(Arena arena, ByteView file) {
     this.arena = arena;
@@ -193,11 +196,83 @@ public final class ElfFile implements AutoCloseable {
     return null;
   }
 
-  /** The bytes of a section (empty for SHT_NOBITS). */
-  public ByteView data(Section s) {
+  /** The raw bytes of a section as stored in the file (empty for SHT_NOBITS). */
+  public ByteView rawData(Section s) {
     if (s.type() == SHT_NOBITS) return file.slice(0, 0);
     checkRange(file, s.offset(), s.size(), s.offset());
     return file.slice(s.offset(), s.size());
+  }
+
+  /**
+   * The bytes of a section (empty for SHT_NOBITS). SHF_COMPRESSED sections (zlib, zstd) and GNU
+   * {@code .zdebug_*} sections ("ZLIB" + 8-byte big-endian size + zlib) are inflated once into
+   * off-heap memory owned by this ElfFile; everything else is a view of the mapping.
+   */
+  public ByteView data(Section s) {
+    ByteView raw = rawData(s);
+    if (s.type() == SHT_NOBITS) return raw;
+    boolean zdebug = s.name().startsWith(".zdebug") && raw.size() >= 12 && raw.u8(0) == 'Z' && raw.u8(1) == 'L'
+        && raw.u8(2) == 'I' && raw.u8(3) == 'B';
+    if ((s.flags() & SHF_COMPRESSED) == 0 && !zdebug) return raw;
+    synchronized (inflated) {
+      ByteView v = inflated.get(s.index());
+      if (v == null) {
+        v = inflate(s, raw, zdebug);
+        inflated.put(s.index(), v);
+      }
+      return v;
+    }
+  }
+
+  private ByteView inflate(Section s, ByteView raw, boolean zdebug) {
+    SectionDecompressor.Kind kind;
+    long declared;
+    long hdr;
+    if (zdebug) {
+      kind = SectionDecompressor.Kind.ZLIB;
+      declared = 0;
+      for (int i = 4; i < 12; i++) declared = declared << 8 | raw.u8(i);
+      hdr = 12;
+    } else {
+      hdr = is64 ? 24 : 12;
+      if (raw.size() < hdr) throw raw.error(0, "compressed section " + s.name() + ": too small for its compression header");
+      long type = raw.u32(0);
+      declared = is64 ? raw.u64(8) : raw.u32(4);
+      if (type == SectionDecompressor.ELFCOMPRESS_ZLIB) kind = SectionDecompressor.Kind.ZLIB;
+      else if (type == SectionDecompressor.ELFCOMPRESS_ZSTD) kind = SectionDecompressor.Kind.ZSTD;
+      else throw raw.error(0, "compressed section " + s.name() + ": unsupported compression type " + type);
+    }
+    long compressed = raw.size() - hdr;
+    // zlib cannot expand more than ~1032:1; zstd's hard limit is far higher, so for it only the
+    // incremental growth protects us.
+    if (declared < 0 || (kind == SectionDecompressor.Kind.ZLIB && declared > compressed * 1032 + 1024)) {
+      throw raw.error(zdebug ? 4 : is64 ? 8 : 4, "compressed section " + s.name() + ": implausible uncompressed size " + Long.toUnsignedString(declared)
+          + " for " + compressed + " compressed bytes");
+    }
+    MemorySegment out = SectionDecompressor.decompress(kind, raw.slice(hdr, compressed), declared, decompressionArena(), source(),
+        s.name(), s.offset());
+    return new ByteView(out, 0, file.order(), source() + " (" + s.name() + ", decompressed)");
+  }
+
+  /**
+   * The embedded ELF of {@code .gnu_debugdata} (xz-compressed "MiniDebugInfo", usually a
+   * {@code .symtab} of local functions), or null without that section. Its memory belongs to this
+   * ElfFile. Not used by the DWARF converter: llvm-gsymutil-22 ignores the section
+   * (docs/dwarf-differences.md).
+   */
+  public ElfFile miniDebugInfo() {
+    Section s = section(".gnu_debugdata");
+    if (s == null || s.type() == SHT_NOBITS) return null;
+    MemorySegment out = SectionDecompressor.decompress(SectionDecompressor.Kind.XZ, rawData(s), -1, decompressionArena(), source(),
+        s.name(), s.offset());
+    return new ElfFile(null, new ByteView(out, 0, ByteOrder.LITTLE_ENDIAN, source() + " (.gnu_debugdata)"));
+  }
+
+  private Arena decompressionArena() {
+    synchronized (inflated) {
+      if (decompressed == null) decompressed = Arena.ofShared();
+      return decompressed;
+    }
   }
 
   /** The bytes of the section named {@code name}, or null if absent. */
@@ -279,6 +354,11 @@ public final class ElfFile implements AutoCloseable {
 
   @Override
   public void close() {
+    synchronized (inflated) {
+      inflated.clear();
+      if (decompressed != null) decompressed.close();
+      decompressed = null;
+    }
     if (arena != null) arena.close();
   }
 }

@@ -5,16 +5,12 @@
 # Usage: bench/breakpad-vs-wc.sh [WORKDIR]   (default /tmp/gsym-bench; downloads ~240 MB once)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$here/bench/lib.sh"
 work="${1:-/tmp/gsym-bench}"
 mkdir -p "$work" && cd "$work"
 
 if [ ! -f libjvm.gsym ]; then
-  if [ ! -f libjvm.debug ]; then
-    ls openjdk-17-dbg_*.deb >/dev/null 2>&1 || apt-get download openjdk-17-dbg
-    rm -rf x && dpkg -x openjdk-17-dbg_*.deb x
-    f=$(grep -rl JVM_GetAllThreads x/usr/lib/debug/.build-id/ | xargs ls -S | head -n1)
-    cp "$f" libjvm.debug && rm -rf x
-  fi
+  fetch_libjvm_debug
   llvm-gsymutil-22 --quiet --convert libjvm.debug -o libjvm.gsym > /dev/null
 fi
 [ -f libjvm.sym ] || "$here/gsymutil" --quiet --to-breakpad libjvm.gsym -o libjvm.sym > /dev/null
@@ -22,17 +18,6 @@ fi
 
 size=$(stat -c %s libjvm.sym)
 cat libjvm.sym > /dev/null               # page cache warm for both
-measure() {  # prints "seconds maxrss_kb": best wall time of 3 runs (ns clock), peak RSS of that run
-  local best="" t0 t1 kb s
-  for _ in 1 2 3; do
-    t0=$(date +%s%N)
-    kb=$( { /usr/bin/time -f "%M" "$@" > /dev/null; } 2>&1 | tail -n1 )
-    t1=$(date +%s%N)
-    s=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.4f", (b - a) / 1e9}')
-    if [ -z "$best" ] || awk -v a="$s" -v b="${best%% *}" 'BEGIN{exit !(a<b)}'; then best="$s $kb"; fi
-  done
-  echo "$best"
-}
 read -r wc_s wc_kb < <(measure wc -l libjvm.sym)
 read -r our_s our_kb < <(measure "$here/gsymutil" --quiet --breakpad libjvm.sym -o libjvm.from-sym.gsym)
 awk -v size="$size" -v ws="$wc_s" -v wk="$wc_kb" -v os="$our_s" -v ok="$our_kb" 'BEGIN {

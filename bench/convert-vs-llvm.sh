@@ -9,31 +9,16 @@
 # Usage: bench/convert-vs-llvm.sh [WORKDIR]   (default /tmp/gsym-bench; downloads ~240 MB once)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$here/bench/lib.sh"
 work="${1:-/tmp/gsym-bench}"
 N=${N:-100000}
 mkdir -p "$work" && cd "$work"
 
-if [ ! -f libjvm.debug ]; then
-  ls openjdk-17-dbg_*.deb >/dev/null 2>&1 || apt-get download openjdk-17-dbg
-  rm -rf x && dpkg -x openjdk-17-dbg_*.deb x
-  f=$(grep -rl JVM_GetAllThreads x/usr/lib/debug/.build-id/ | xargs ls -S | head -n1)
-  cp "$f" libjvm.debug && rm -rf x
-fi
+fetch_libjvm_debug
 "$here/gsymutil" --version > /dev/null   # build first, outside the timings (the launcher rebuilds only on change)
 cat libjvm.debug > /dev/null             # page cache warm for both
 mkdir -p llvm ours llvm-mt
 
-measure() {  # prints "seconds maxrss_kb": best wall time of 3 runs (ns clock), peak RSS of that run
-  local best="" t0 t1 kb s
-  for _ in 1 2 3; do
-    t0=$(date +%s%N)
-    kb=$( { /usr/bin/time -f "%M" "$@" > /dev/null; } 2>&1 | tail -n1 )
-    t1=$(date +%s%N)
-    s=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.4f", (b - a) / 1e9}')
-    if [ -z "$best" ] || awk -v a="$s" -v b="${best%% *}" 'BEGIN{exit !(a<b)}'; then best="$s $kb"; fi
-  done
-  echo "$best"
-}
 read -r llvm_s llvm_kb < <(measure llvm-gsymutil-22 --quiet --convert libjvm.debug --num-threads=1 -o llvm/libjvm.gsym)
 read -r our_s our_kb < <(measure "$here/gsymutil" --quiet --dwarf libjvm.debug -o ours/libjvm.gsym)
 read -r mt_s mt_kb < <(measure llvm-gsymutil-22 --quiet --convert libjvm.debug -o llvm-mt/libjvm.gsym)

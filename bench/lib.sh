@@ -1,0 +1,24 @@
+# Shared helpers of the bench scripts (sourced, not run).
+
+# Puts libjvm.so's debug file from Debian's openjdk-17-dbg at ./libjvm.debug (downloads ~240 MB once).
+fetch_libjvm_debug() {
+  [ -f libjvm.debug ] && return 0
+  ls openjdk-17-dbg_*.deb >/dev/null 2>&1 || apt-get download openjdk-17-dbg
+  rm -rf x && dpkg -x openjdk-17-dbg_*.deb x
+  local f
+  f=$(grep -rl JVM_GetAllThreads x/usr/lib/debug/.build-id/ | xargs ls -S | head -n1)
+  cp "$f" libjvm.debug && rm -rf x
+}
+
+# measure CMD...: prints "seconds maxrss_kb": best wall time of 3 runs (ns clock), peak RSS of that run.
+measure() {
+  local best="" t0 t1 kb s
+  for _ in 1 2 3; do
+    t0=$(date +%s%N)
+    kb=$( { /usr/bin/time -f "%M" "$@" > /dev/null; } 2>&1 | tail -n1 )
+    t1=$(date +%s%N)
+    s=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.4f", (b - a) / 1e9}')
+    if [ -z "$best" ] || awk -v a="$s" -v b="${best%% *}" 'BEGIN{exit !(a<b)}'; then best="$s $kb"; fi
+  done
+  echo "$best"
+}

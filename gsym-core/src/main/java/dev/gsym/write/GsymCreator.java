@@ -39,7 +39,9 @@ public final class GsymCreator {
   private final StringTableBuilder strings = new StringTableBuilder();
   private final HashMap<FileEntry, Integer> fileIndex = new HashMap<>();
   private final List<FileEntry> files = new ArrayList<>();
-  private List<FunctionInfo> funcs = new ArrayList<>();
+  /** Encoded FunctionInfos; a scratch creator keeps objects (they are re-encoded by addAll). */
+  private List<StoredFunction> funcs = new ArrayList<>();
+  private final boolean compact;
   private Long baseAddress;
   private byte[] uuid = new byte[0];
   private AddressRanges validTextRanges;
@@ -47,6 +49,11 @@ public final class GsymCreator {
   private boolean isSegment;
 
   public GsymCreator() {
+    this(true);
+  }
+
+  private GsymCreator(boolean compact) {
+    this.compact = compact;
     insertFile("", PathStyle.POSIX);
   }
 
@@ -94,7 +101,7 @@ public final class GsymCreator {
    * {@link #addAll} (parallel conversion with the output of a sequential one).
    */
   public GsymCreator scratch() {
-    GsymCreator c = new GsymCreator();
+    GsymCreator c = new GsymCreator(false);
     synchronized (lock) {
       c.validTextRanges = validTextRanges;
     }
@@ -117,7 +124,9 @@ public final class GsymCreator {
           FileEntry fe = part.files.get(i);
           fileMap[i] = insertFileEntry(new FileEntry(strMap.applyAsInt(fe.dir()), strMap.applyAsInt(fe.base())));
         }
-        for (FunctionInfo fi : part.funcs) funcs.add(fi.remap(strMap, i -> fileMap[i]));
+        for (StoredFunction sf : part.funcs) {
+          funcs.add(StoredFunction.of(sf.info().remap(strMap, i -> fileMap[i]), compact));
+        }
       }
     }
   }
@@ -129,10 +138,12 @@ public final class GsymCreator {
     }
   }
 
+  /** Adds a FunctionInfo (encoded right away: the creator holds bytes, not object graphs). */
   public void addFunctionInfo(FunctionInfo fi) {
+    StoredFunction sf = StoredFunction.of(fi, compact); // encoding needs no lock
     synchronized (lock) {
       if (finalized) throw new IllegalStateException("GsymCreator already finalized");
-      funcs.add(fi);
+      funcs.add(sf);
     }
   }
 
@@ -142,10 +153,12 @@ public final class GsymCreator {
     }
   }
 
-  /** A snapshot of the FunctionInfos (sorted and de-duplicated once finalized). */
+  /** A snapshot of the FunctionInfos (sorted and de-duplicated once finalized), decoded. */
   public List<FunctionInfo> functionInfos() {
     synchronized (lock) {
-      return List.copyOf(funcs);
+      List<FunctionInfo> out = new ArrayList<>(funcs.size());
+      for (StoredFunction sf : funcs) out.add(sf.info());
+      return out;
     }
   }
 
@@ -181,16 +194,16 @@ public final class GsymCreator {
   public void prepareMergedFunctions(Diagnostics out) {
     synchronized (lock) {
       if (funcs.size() < 2) return;
-      funcs.sort(FunctionInfo::compare); // List.sort is stable
-      List<FunctionInfo> top = new ArrayList<>();
-      List<List<FunctionInfo>> children = new ArrayList<>();
+      funcs.sort(StoredFunction::compare); // List.sort is stable
+      List<StoredFunction> top = new ArrayList<>();
+      List<List<StoredFunction>> children = new ArrayList<>();
       top.add(funcs.getFirst());
       children.add(null);
       for (int i = 1; i < funcs.size(); i++) {
-        FunctionInfo cur = funcs.get(i);
+        StoredFunction cur = funcs.get(i);
         int t = top.size() - 1;
-        if (top.get(t).range().equals(cur.range())) {
-          List<FunctionInfo> kids = children.get(t);
+        if (top.get(t).range.equals(cur.range)) {
+          List<StoredFunction> kids = children.get(t);
           if (kids == null) {
             kids = new ArrayList<>();
             children.set(t, kids);
@@ -205,11 +218,18 @@ public final class GsymCreator {
       }
       int merged = funcs.size() - top.size();
       if (merged != 0) out.log("Have " + merged + " merged functions as children of other functions\n");
-      List<FunctionInfo> result = new ArrayList<>(top.size());
+      List<StoredFunction> result = new ArrayList<>(top.size());
       for (int i = 0; i < top.size(); i++) {
-        List<FunctionInfo> kids = children.get(i);
-        result.add(kids == null ? top.get(i) : top.get(i).withMergedFunctions(new MergedFunctionsInfo(kids)));
+        List<StoredFunction> kids = children.get(i);
+        if (kids == null) {
+          result.add(top.get(i));
+        } else {
+          List<FunctionInfo> infos = new ArrayList<>(kids.size());
+          for (StoredFunction k : kids) infos.add(k.info());
+          result.add(StoredFunction.of(top.get(i).info().withMergedFunctions(new MergedFunctionsInfo(infos)), compact));
+        }
       }
+      for (StoredFunction sf : funcs) sf.forget();
       funcs = result;
     }
   }
@@ -228,17 +248,17 @@ public final class GsymCreator {
       if (isSegment) return;
       int before = funcs.size();
       if (before > 1) {
-        funcs.sort(FunctionInfo::compare);
-        ArrayList<FunctionInfo> kept = new ArrayList<>(before);
+        funcs.sort(StoredFunction::compare);
+        ArrayList<StoredFunction> kept = new ArrayList<>(before);
         kept.add(funcs.getFirst());
         for (int i = 1; i < before; i++) {
-          FunctionInfo prev = kept.getLast();
-          FunctionInfo curr = funcs.get(i);
-          boolean rangesEqual = prev.range().equals(curr.range());
-          if (rangesEqual || prev.range().intersects(curr.range())) {
+          StoredFunction prev = kept.getLast();
+          StoredFunction curr = funcs.get(i);
+          boolean rangesEqual = prev.range.equals(curr.range);
+          if (rangesEqual || prev.range.intersects(curr.range)) {
             if (rangesEqual) {
               if (!prev.sameAs(curr)) {
-                if (prev.hasRichInfo() && curr.hasRichInfo()) {
+                if (prev.richInfo && curr.richInfo) {
                   out.report("Duplicate address ranges with different debug info.", sb -> sb
                       .append("warning: same address range contains different debug info. Removing:\n")
                       .append(prev).append("\nIn favor of this one:\n").append(curr).append('\n'));
@@ -251,19 +271,21 @@ public final class GsymCreator {
                   .append(curr).append('\n'));
               kept.add(curr);
             }
-          } else if (prev.range().size() == 0 && curr.range().contains(prev.range().start())) {
+          } else if (prev.range.size() == 0 && curr.range.contains(prev.range.start())) {
             kept.set(kept.size() - 1, curr);
           } else {
             kept.add(curr);
           }
         }
+        for (StoredFunction sf : funcs) sf.forget();
         funcs = kept;
       }
-      if (!funcs.isEmpty() && funcs.getLast().range().size() == 0 && validTextRanges != null) {
-        FunctionInfo last = funcs.getLast();
-        AddressRange text = validTextRanges.rangeContaining(last.startAddress());
+      if (!funcs.isEmpty() && funcs.getLast().range.size() == 0 && validTextRanges != null) {
+        StoredFunction last = funcs.getLast();
+        AddressRange text = validTextRanges.rangeContaining(last.start());
         if (text != null) {
-          funcs.set(funcs.size() - 1, last.withRange(new AddressRange(last.startAddress(), text.end())));
+          FunctionInfo grown = last.info().withRange(new AddressRange(last.start(), text.end()));
+          funcs.set(funcs.size() - 1, StoredFunction.of(grown, compact));
         }
       }
       out.log("Pruned " + (before - funcs.size()) + " functions, ended with " + funcs.size() + " total\n");
@@ -273,13 +295,13 @@ public final class GsymCreator {
   /** The header's BaseAddress: the one set, else the first function's start. */
   private Long effectiveBaseAddress() {
     if (baseAddress != null) return baseAddress;
-    return funcs.isEmpty() ? null : funcs.getFirst().startAddress();
+    return funcs.isEmpty() ? null : funcs.getFirst().start();
   }
 
   private int addressOffsetSize() {
     Long base = effectiveBaseAddress();
     if (base == null || funcs.isEmpty()) return 1;
-    long delta = funcs.getLast().startAddress() - base;
+    long delta = funcs.getLast().start() - base;
     if (Long.compareUnsigned(delta, 0xffL) <= 0) return 1;
     if (Long.compareUnsigned(delta, 0xffffL) <= 0) return 2;
     if (Long.compareUnsigned(delta, 0xffffffffL) <= 0) return 4;
@@ -363,7 +385,7 @@ public final class GsymCreator {
             }
             break;
           }
-          funcBytes += align4(seg.copyFunctionInfo(this, funcs.get(idx)));
+          funcBytes += align4(seg.copyFunctionInfo(this, funcs.get(idx).info()));
         }
         seg.finalize(Diagnostics.silent());
         segments.add(seg);
@@ -371,7 +393,7 @@ public final class GsymCreator {
     }
     List<Path> written = new ArrayList<>();
     for (GsymCreator seg : segments) {
-      Path p = path.resolveSibling(path.getFileName() + "-" + Hex.hex(seg.funcs.getFirst().startAddress()));
+      Path p = path.resolveSibling(path.getFileName() + "-" + Hex.hex(seg.funcs.getFirst().start()));
       seg.save(p, order);
       written.add(p);
     }
@@ -394,10 +416,9 @@ public final class GsymCreator {
   private long copyFunctionInfo(GsymCreator src, FunctionInfo fi) {
     FunctionInfo copy = new FunctionInfo(fi.range(), fi.name(), fi.lineTable(), fi.inlineInfo(), null, null)
         .remap(o -> strings.add(src.strings.get(o)), i -> copyFile(src, i));
-    funcs.add(copy);
-    GsymWriter w = new GsymWriter(ByteOrder.nativeOrder());
-    copy.encode(w);
-    return w.length();
+    StoredFunction sf = StoredFunction.of(copy, compact);
+    funcs.add(sf);
+    return sf.encodedSize();
   }
 
   private int copyFile(GsymCreator src, int index) {
@@ -464,9 +485,9 @@ public final class GsymCreator {
     long base = effectiveBaseAddress();
     int offSize = addressOffsetSize();
     long n = funcs.size();
-    for (FunctionInfo fi : funcs) {
-      if (Long.compareUnsigned(fi.startAddress(), base) < 0) {
-        throw new GsymFormatException("GsymCreator", -1, "function at " + Hex.hex(fi.startAddress())
+    for (StoredFunction fi : funcs) {
+      if (Long.compareUnsigned(fi.start(), base) < 0) {
+        throw new GsymFormatException("GsymCreator", -1, "function at " + Hex.hex(fi.start())
             + " is below the base address " + Hex.hex(base));
       }
     }
@@ -501,10 +522,7 @@ public final class GsymCreator {
             "FunctionInfo offset exceeds the 4 GiB limit of GSYM version 1");
       }
       offsets[i] = pos;
-      w.reset();
-      funcs.get(i).encode(w);
-      w.writeTo(os);
-      pos += w.length();
+      pos += funcs.get(i).writeTo(os, w);
     }
     return offsets;
   }
@@ -515,7 +533,7 @@ public final class GsymCreator {
     GsymWriter w = new GsymWriter(order, 0, (int) Math.min(Integer.MAX_VALUE - 8, layout.recordsStart()));
     h.encode(w);
     long[] addrOffsets = new long[funcs.size()];
-    for (int i = 0; i < addrOffsets.length; i++) addrOffsets[i] = funcs.get(i).startAddress() - h.baseAddress();
+    for (int i = 0; i < addrOffsets.length; i++) addrOffsets[i] = funcs.get(i).start() - h.baseAddress();
     AddressTable.encode(w, addrOffsets, h.addrOffSize());
     AddressInfoTable.encode(w, infoOffsets);
     FileTable.encode(w, files);

@@ -12,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class DwarfFile {
   private final DwarfSections sections;
   // concurrent: units are converted on several threads (--num-threads)
-  private final Map<Long, Map<Long, Abbreviation>> abbrevCache = new ConcurrentHashMap<>();
+  private final Map<Long, AbbreviationSet> abbrevCache = new ConcurrentHashMap<>();
   private final Map<Long, LineTable> lineTables = new ConcurrentHashMap<>();
   private final List<DwarfUnit> units;
 
@@ -37,8 +37,24 @@ public final class DwarfFile {
     return units;
   }
 
-  Map<Long, Abbreviation> abbreviations(long offset) {
-    return abbrevCache.computeIfAbsent(offset, o -> Abbreviation.parseSet(sections.abbrev(), o));
+  /**
+   * An abbreviation table by code; {@code byCode} indexes it densely when the codes are small (they
+   * are 1..n in practice: no boxing per DIE), else it is empty and {@code map} is used.
+   */
+  record AbbreviationSet(Map<Long, Abbreviation> map, Abbreviation[] byCode) {
+    static AbbreviationSet of(Map<Long, Abbreviation> m) {
+      long max = 0;
+      for (long code : m.keySet()) max = Math.max(max, code);
+      if (max > 4L * m.size() + 64) return new AbbreviationSet(m, new Abbreviation[0]);
+      Abbreviation[] a = new Abbreviation[(int) max + 1];
+      for (Map.Entry<Long, Abbreviation> e : m.entrySet()) a[(int) (long) e.getKey()] = e.getValue();
+      return new AbbreviationSet(m, a);
+    }
+  }
+
+  /** The abbreviation table at {@code offset} of .debug_abbrev (parsed once, shared by units). */
+  AbbreviationSet abbreviations(long offset) {
+    return abbrevCache.computeIfAbsent(offset, o -> AbbreviationSet.of(Abbreviation.parseSet(sections.abbrev(), o)));
   }
 
   /** The NUL-terminated string at {@code offset} of a string section. */
@@ -63,5 +79,10 @@ public final class DwarfFile {
   /** The line table at {@code offset} of .debug_line (parsed once). */
   public LineTable lineTable(long offset, int addressSize) {
     return lineTables.computeIfAbsent(offset, o -> LineTable.parse(this, o, addressSize));
+  }
+
+  /** Forgets the parsed line table at {@code offset} (it is parsed again if asked for). */
+  public void releaseLineTable(long offset) {
+    lineTables.remove(offset);
   }
 }

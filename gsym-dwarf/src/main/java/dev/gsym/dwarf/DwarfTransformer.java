@@ -56,12 +56,15 @@ public final class DwarfTransformer {
     final String compDir;
     final long language;
     final int[] fileCache;
+    /** .debug_line offset of the unit's line table, or -1. */
+    final long lineOffset;
 
     CuInfo(DwarfUnit u) {
       Die cu = u.unitDie();
       AttributeValue sl = cu.find(AT_STMT_LIST);
       Long off = sl instanceof AttributeValue.SecOffset so ? Long.valueOf(so.offset()) : sl == null ? null : sl.asUnsigned();
       lineTable = off == null ? null : dwarf.lineTable(off, u.addressSize());
+      lineOffset = off == null ? -1 : off;
       compDir = cu.find(AT_COMP_DIR) instanceof AttributeValue.Str s ? s.value() : "";
       Long lang = cu.find(AT_LANGUAGE) == null ? null : cu.find(AT_LANGUAGE).asUnsigned();
       language = lang == null ? 0 : lang;
@@ -149,12 +152,19 @@ public final class DwarfTransformer {
     return list;
   }
 
+  /** Converts one unit, then drops its DIE tree and line table: memory follows the units in flight. */
   private void convertUnit(DwarfUnit u) {
-    CuInfo cui = new CuInfo(u);
-    computeInlineFlags(u);
-    // DIE indexes are in .debug_info order, which is the tree's pre-order: no recursion needed.
-    for (int i = 0, n = u.dieCount(); i < n; i++) {
-      if (u.tag(i) == TAG_SUBPROGRAM) handleSubprogram(cui, new Die(u, i));
+    CuInfo cui = null;
+    try {
+      cui = new CuInfo(u);
+      computeInlineFlags(u);
+      // DIE indexes are in .debug_info order, which is the tree's pre-order: no recursion needed.
+      for (int i = 0, n = u.dieCount(); i < n; i++) {
+        if (u.tag(i) == TAG_SUBPROGRAM) handleSubprogram(cui, new Die(u, i));
+      }
+    } finally {
+      u.release();
+      if (cui != null && cui.lineOffset >= 0) dwarf.releaseLineTable(cui.lineOffset);
     }
   }
 

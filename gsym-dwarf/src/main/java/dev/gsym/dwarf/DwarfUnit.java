@@ -11,8 +11,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One unit of .debug_info (32-bit DWARF, versions 2 to 5) with its DIE tree indexed as flat arrays:
- * offset, abbreviation, parent and next sibling per DIE. Attribute values are decoded on demand.
+ * One unit of .debug_info (32- and 64-bit DWARF, versions 2 to 5) with its DIE tree indexed as
+ * flat arrays: offset, abbreviation, parent and next sibling per DIE. Attribute values are decoded
+ * on demand. The tree is parsed on first use and can be {@link #release released} once the unit is
+ * converted (it is parsed again, identically, if something needs it later), so a converter holds
+ * the trees of the units in flight, not of the whole file.
  */
 public final class DwarfUnit {
   public static final int UT_COMPILE = 1, UT_TYPE = 2, UT_PARTIAL = 3, UT_SKELETON = 4, UT_SPLIT_COMPILE = 5,
@@ -26,18 +29,13 @@ public final class DwarfUnit {
   private final int addressSize;
   /** 4 for 32-bit DWARF, 8 for 64-bit DWARF. */
   private final int offsetSize;
-  private final Map<Long, Abbreviation> abbrevs;
-  /** abbrevs indexed by code when the codes are small (they are 1..n in practice): no boxing per DIE. */
-  private final Abbreviation[] abbrevByCode;
+  private final DwarfFile.AbbreviationSet abbrevs;
   /** .debug_info up to this unit's end: cursors over it have absolute positions and stop at the unit end. */
-  private ByteView unitView;
-  // Flat DIE tree.
-  private long[] dieOffset = new long[16];
-  private long[] attrOffset = new long[16];
-  private Abbreviation[] dieAbbrev = new Abbreviation[16];
-  private int[] parent = new int[16];
-  private int[] nextSibling = new int[16];
-  private int count;
+  private final ByteView unitView;
+  /** Offset of the unit DIE. */
+  private final long firstDie;
+  /** The DIE tree; null until first use and after {@link #release}. */
+  private volatile Tree tree;
   // Bases (read from the unit DIE on first use).
   private long strOffsetsBase = -1;
   private long addrBase = -1;
@@ -82,23 +80,67 @@ public final class DwarfUnit {
     }
     if (c.position() > end) throw info.error(offset, "unit header longer than the unit");
     this.abbrevs = dwarf.abbreviations(abbrevOffset);
-    this.abbrevByCode = denseAbbreviations(abbrevs);
-    parseTree(c.position());
-  }
-
-  private static Abbreviation[] denseAbbreviations(Map<Long, Abbreviation> m) {
-    long max = 0;
-    for (long code : m.keySet()) max = Math.max(max, code);
-    if (max > 4L * m.size() + 64) return new Abbreviation[0];
-    Abbreviation[] a = new Abbreviation[(int) max + 1];
-    for (Map.Entry<Long, Abbreviation> e : m.entrySet()) a[(int) (long) e.getKey()] = e.getValue();
-    return a;
-  }
-
-  private void parseTree(long pos) {
-    ByteView info = dwarf.sections().info();
     this.unitView = info.slice(0, end);
-    Cursor c = unitView.cursor(pos);
+    this.firstDie = c.position();
+  }
+
+  /** The flat DIE tree of a unit: per DIE its offset, attributes' offset, abbreviation, parent, next sibling. */
+  private static final class Tree {
+    long[] dieOffset = new long[16];
+    long[] attrOffset = new long[16];
+    Abbreviation[] dieAbbrev = new Abbreviation[16];
+    int[] parent = new int[16];
+    int[] nextSibling = new int[16];
+    int count;
+
+    int add(long at, long attrs, Abbreviation ab, int par) {
+      if (count == dieOffset.length) {
+        int n = count * 2;
+        dieOffset = Arrays.copyOf(dieOffset, n);
+        attrOffset = Arrays.copyOf(attrOffset, n);
+        dieAbbrev = Arrays.copyOf(dieAbbrev, n);
+        parent = Arrays.copyOf(parent, n);
+        nextSibling = Arrays.copyOf(nextSibling, n);
+      }
+      dieOffset[count] = at;
+      attrOffset[count] = attrs;
+      dieAbbrev[count] = ab;
+      parent[count] = par;
+      nextSibling[count] = -1;
+      return count++;
+    }
+  }
+
+  /** The DIE tree, parsed now if it is not in memory. */
+  private Tree tree() {
+    Tree t = tree;
+    if (t == null) {
+      synchronized (this) {
+        t = tree;
+        if (t == null) {
+          t = parseTree();
+          tree = t;
+        }
+      }
+    }
+    return t;
+  }
+
+  /** Drops the DIE tree (it is parsed again on the next access). */
+  public void release() {
+    tree = null;
+  }
+
+  /** Parses the DIE tree now, so malformed DIEs are reported here rather than on first use. */
+  public void load() {
+    tree();
+  }
+
+  private Tree parseTree() {
+    ByteView info = dwarf.sections().info();
+    Tree t = new Tree();
+    Abbreviation[] abbrevByCode = abbrevs.byCode();
+    Cursor c = unitView.cursor(firstDie);
     int[] stack = new int[16];
     int depth = 0;
     int lastAtDepth = -1; // last DIE seen at the current depth (for sibling links)
@@ -108,18 +150,18 @@ public final class DwarfUnit {
       long code = c.uleb();
       if (code == 0) {
         if (depth == 0) {
-          if (count == 0) throw info.error(at, "unit has no DIEs");
+          if (t.count == 0) throw info.error(at, "unit has no DIEs");
           continue; // padding after the unit DIE
         }
         depth--;
         lastAtDepth = lastStack[depth];
         continue;
       }
-      Abbreviation ab = code > 0 && code < abbrevByCode.length ? abbrevByCode[(int) code] : abbrevs.get(code);
+      Abbreviation ab = code > 0 && code < abbrevByCode.length ? abbrevByCode[(int) code] : abbrevs.map().get(code);
       if (ab == null) throw info.error(at, "invalid abbreviation code " + code);
-      if (depth == 0 && count > 0) throw info.error(at, "more than one DIE at the top level of the unit");
-      int idx = add(at, c.position(), ab, depth == 0 ? -1 : stack[depth - 1]);
-      if (lastAtDepth >= 0) nextSibling[lastAtDepth] = idx;
+      if (depth == 0 && t.count > 0) throw info.error(at, "more than one DIE at the top level of the unit");
+      int idx = t.add(at, c.position(), ab, depth == 0 ? -1 : stack[depth - 1]);
+      if (lastAtDepth >= 0) t.nextSibling[lastAtDepth] = idx;
       lastAtDepth = idx;
       skipAttributes(c, ab);
       if (ab.hasChildren()) {
@@ -133,24 +175,8 @@ public final class DwarfUnit {
         lastAtDepth = -1;
       }
     }
-    if (count == 0) throw info.error(offset, "unit has no DIEs");
-  }
-
-  private int add(long at, long attrs, Abbreviation ab, int par) {
-    if (count == dieOffset.length) {
-      int n = count * 2;
-      dieOffset = Arrays.copyOf(dieOffset, n);
-      attrOffset = Arrays.copyOf(attrOffset, n);
-      dieAbbrev = Arrays.copyOf(dieAbbrev, n);
-      parent = Arrays.copyOf(parent, n);
-      nextSibling = Arrays.copyOf(nextSibling, n);
-    }
-    dieOffset[count] = at;
-    attrOffset[count] = attrs;
-    dieAbbrev[count] = ab;
-    parent[count] = par;
-    nextSibling[count] = -1;
-    return count++;
+    if (t.count == 0) throw info.error(offset, "unit has no DIEs");
+    return t;
   }
 
   /** 4 for 32-bit DWARF units, 8 for 64-bit ones. */
@@ -318,8 +344,9 @@ public final class DwarfUnit {
   }
 
   private long baseAttr(int at, long dflt) {
-    Abbreviation ab = dieAbbrev[0];
-    Cursor c = unitView.cursor(attrOffset[0]);
+    Tree t = tree();
+    Abbreviation ab = t.dieAbbrev[0];
+    Cursor c = unitView.cursor(t.attrOffset[0]);
     int[] attrs = ab.attributes();
     for (int i = 0; i < attrs.length; i++) {
       if (attrs[i] == at && ab.forms()[i] == FORM_SEC_OFFSET) return readN(c, offsetSize);
@@ -354,7 +381,7 @@ public final class DwarfUnit {
   }
 
   public int dieCount() {
-    return count;
+    return tree().count;
   }
 
   /** The unit DIE. */
@@ -364,37 +391,40 @@ public final class DwarfUnit {
 
   /** The DIE at an absolute .debug_info offset inside this unit, or null. */
   public Die dieAt(long off) {
-    int i = Arrays.binarySearch(dieOffset, 0, count, off);
+    Tree t = tree();
+    int i = Arrays.binarySearch(t.dieOffset, 0, t.count, off);
     return i >= 0 ? new Die(this, i) : null;
   }
 
   long dieOffset(int i) {
-    return dieOffset[i];
+    return tree().dieOffset[i];
   }
 
   int tag(int i) {
-    return dieAbbrev[i].tag();
+    return tree().dieAbbrev[i].tag();
   }
 
   boolean hasChildren(int i) {
-    return dieAbbrev[i].hasChildren();
+    return tree().dieAbbrev[i].hasChildren();
   }
 
   int parent(int i) {
-    return parent[i];
+    return tree().parent[i];
   }
 
   int firstChild(int i) {
-    return dieAbbrev[i].hasChildren() && i + 1 < count && parent[i + 1] == i ? i + 1 : -1;
+    Tree t = tree();
+    return t.dieAbbrev[i].hasChildren() && i + 1 < t.count && t.parent[i + 1] == i ? i + 1 : -1;
   }
 
   int nextSibling(int i) {
-    return nextSibling[i];
+    return tree().nextSibling[i];
   }
 
   /** The first value of attribute {@code at} on DIE {@code i}, or null. */
   AttributeValue find(int i, int at) {
-    Abbreviation ab = dieAbbrev[i];
+    Tree t = tree();
+    Abbreviation ab = t.dieAbbrev[i];
     int[] attrs = ab.attributes();
     int k = -1;
     for (int j = 0; j < attrs.length; j++) {
@@ -404,7 +434,7 @@ public final class DwarfUnit {
       }
     }
     if (k < 0) return null;
-    Cursor c = unitView.cursor(attrOffset[i]);
+    Cursor c = unitView.cursor(t.attrOffset[i]);
     for (int j = 0; j < k; j++) skipForm(c, ab.forms()[j]);
     return readForm(c, ab.forms()[k], ab.implicitConsts()[k]);
   }

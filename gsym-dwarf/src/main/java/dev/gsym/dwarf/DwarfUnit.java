@@ -131,6 +131,11 @@ public final class DwarfUnit {
     tree = null;
   }
 
+  /** True while the DIE tree is in memory. */
+  boolean isLoaded() {
+    return tree != null;
+  }
+
   /** Parses the DIE tree now, so malformed DIEs are reported here rather than on first use. */
   public void load() {
     tree();

@@ -4,9 +4,8 @@ import dev.gsym.io.Cursor;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.GsymWriter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * A function's line table (InfoType 1): rows of address, file and line, stored as a tiny
@@ -155,37 +154,47 @@ public record LineTable(List<LineEntry> rows) {
       minDelta = 0;
       maxDelta = 0;
     } else {
-      TreeMap<Long, Integer> histogram = new TreeMap<>();
+      long[] deltas = new long[rows.size() - 1];
       long prevLine = Integer.toUnsignedLong(rows.getFirst().line());
       for (int i = 1; i < rows.size(); i++) {
         long curLine = Integer.toUnsignedLong(rows.get(i).line());
         long d = curLine - prevLine;
         prevLine = curLine;
-        histogram.merge(d, 1, Integer::sum);
+        deltas[i - 1] = d;
         minDelta = Math.min(minDelta, d);
         maxDelta = Math.max(maxDelta, d);
       }
       if (maxDelta - minDelta > MAX_LINE_RANGE) {
-        // Choose the window of MAX_LINE_RANGE that covers the most deltas (first one on ties).
-        List<Map.Entry<Long, Integer>> deltas = new ArrayList<>(histogram.entrySet());
+        // Choose the window of MAX_LINE_RANGE that covers the most deltas (first one on ties), over
+        // the distinct deltas in ascending order with their counts.
+        Arrays.sort(deltas);
+        int distinct = 0;
+        long[] keys = new long[deltas.length];
+        long[] counts = new long[deltas.length];
+        for (long d : deltas) {
+          if (distinct > 0 && keys[distinct - 1] == d) {
+            counts[distinct - 1]++;
+          } else {
+            keys[distinct] = d;
+            counts[distinct++] = 1;
+          }
+        }
         long bestCount = 0;
         int bestIndex = 0;
         int bestEnd = 0;
-        for (int i = 0; i < deltas.size(); i++) {
-          long first = deltas.get(i).getKey();
+        for (int i = 0; i < distinct; i++) {
+          long first = keys[i];
           long count = 0;
           int j = i;
-          for (; j < deltas.size() && deltas.get(j).getKey() - first <= MAX_LINE_RANGE; j++) {
-            count += deltas.get(j).getValue();
-          }
+          for (; j < distinct && keys[j] - first <= MAX_LINE_RANGE; j++) count += counts[j];
           if (count > bestCount) {
             bestCount = count;
             bestIndex = i;
             bestEnd = j - 1;
           }
         }
-        minDelta = deltas.get(bestIndex).getKey();
-        maxDelta = deltas.get(bestEnd).getKey();
+        minDelta = keys[bestIndex];
+        maxDelta = keys[bestEnd];
       }
       if (minDelta == maxDelta && minDelta > 0 && minDelta < MAX_LINE_RANGE) minDelta = 0;
     }

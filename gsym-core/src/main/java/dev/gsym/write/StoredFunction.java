@@ -109,7 +109,8 @@ final class StoredFunction {
     if (c != 0) return c;
     c = Integer.compare(a.lineRows, b.lineRows); // null (-1) first, then by row count
     if (c != 0 || a.lineRows <= 0) return c;
-    return FunctionInfo.compare(a.memoized(), b.memoized());
+    // ranges and inline counts tie (FunctionInfo.compare would find the same): compare the rows
+    return dev.gsym.format.LineTable.compare(a.memoized().lineTable(), b.memoized().lineTable());
   }
 
   /** {@link FunctionInfo#sameAs}: range, name, line table and inline info equal. */

@@ -163,6 +163,10 @@ public final class DwarfTransformer {
         if (u.tag(i) == TAG_SUBPROGRAM) handleSubprogram(cui, new Die(u, i));
       }
     } finally {
+      if (nameCacheUnit == u) {
+        nameCacheUnit = null;
+        nameCache = null;
+      }
       u.release();
       if (cui != null && cui.lineOffset >= 0) dwarf.releaseLineTable(cui.lineOffset);
     }
@@ -281,7 +285,7 @@ public final class DwarfTransformer {
         }
       }
       if (mine.isEmpty()) return;
-      Integer name = qualifiedNameIndex(die, cui.language);
+      Integer name = inlinedName(die, cui.language);
       AttributeValue cf = die.findRecursively(AT_CALL_FILE);
       long dwarfFile = cf == null || cf.asUnsigned() == null ? 0xffffffffL : cf.asUnsigned();
       int callFile = cui.fileIndex(dwarfFile);
@@ -355,6 +359,39 @@ public final class DwarfTransformer {
       }
     }
     return entries.isEmpty() ? null : new LineTable(entries);
+  }
+
+  // Names of inlined subroutines by the index of their abstract origin in the unit being converted:
+  // a function inlined 500 times is named once. MIN_VALUE: not computed yet; -1: no name.
+  private DwarfUnit nameCacheUnit;
+  private int[] nameCache;
+
+  /**
+   * {@link #qualifiedNameIndex} for a DW_TAG_inlined_subroutine. One without name, linkage name or
+   * specification of its own gets everything through its abstract origin, so every such DIE with
+   * the same origin in this unit has the same name: it is computed once.
+   */
+  private Integer inlinedName(Die die, long language) {
+    DwarfUnit u = die.unit();
+    int i = die.index();
+    if (u.has(i, AT_NAME) || u.has(i, AT_LINKAGE_NAME) || u.has(i, AT_MIPS_LINKAGE_NAME) || u.has(i, AT_SPECIFICATION)
+        || !u.has(i, AT_ABSTRACT_ORIGIN)) {
+      return qualifiedNameIndex(die, language);
+    }
+    Die origin = die.ref(AT_ABSTRACT_ORIGIN);
+    if (origin == null || origin.unit() != u) return qualifiedNameIndex(die, language);
+    if (nameCacheUnit != u) {
+      nameCache = new int[u.dieCount()];
+      java.util.Arrays.fill(nameCache, Integer.MIN_VALUE);
+      nameCacheUnit = u;
+    }
+    int cached = nameCache[origin.index()];
+    if (cached == Integer.MIN_VALUE) {
+      Integer n = qualifiedNameIndex(die, language);
+      cached = n == null ? -1 : n;
+      nameCache[origin.index()] = cached;
+    }
+    return cached == -1 ? null : cached;
   }
 
   /** §9.4: linkage name, else short name qualified by its declaration contexts for C/C++. */

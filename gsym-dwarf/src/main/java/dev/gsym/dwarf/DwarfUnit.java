@@ -426,6 +426,14 @@ public final class DwarfUnit {
     return tree().nextSibling[i];
   }
 
+  /** True if DIE {@code i} itself has attribute {@code at} (no value is decoded). */
+  boolean has(int i, int at) {
+    for (int a : tree().dieAbbrev[i].attributes()) {
+      if (a == at) return true;
+    }
+    return false;
+  }
+
   /** The first value of attribute {@code at} on DIE {@code i}, or null. */
   AttributeValue find(int i, int at) {
     Tree t = tree();

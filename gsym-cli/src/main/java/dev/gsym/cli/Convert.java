@@ -9,6 +9,7 @@ import dev.gsym.dwarf.DwarfSections;
 import dev.gsym.dwarf.DwarfVerifier;
 import dev.gsym.dwarf.ElfFile;
 import dev.gsym.io.GsymFormatException;
+import dev.gsym.io.Progress;
 import dev.gsym.read.GsymReader;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
@@ -75,8 +76,14 @@ final class Convert {
       // llvm-gsymutil prints its conversion log even with --quiet; --quiet only silences some warnings
       Diagnostics diag = new Diagnostics(sb);
       GsymCreator creator = new GsymCreator();
-      DwarfConverter.Summary summary =
-          DwarfConverter.convert(elf, creator, diag, new DwarfConverter.Options(o.quiet, o.mergedFunctions, o.dwarfCallSites, threads));
+      DwarfConverter.Summary summary;
+      Progress progress = ProgressBar.forTerminal(s.err, "units", o.quiet);
+      try {
+        summary = DwarfConverter.convert(elf, creator, diag,
+            new DwarfConverter.Options(o.quiet, o.mergedFunctions, o.dwarfCallSites, threads, progress));
+      } finally {
+        if (progress instanceof ProgressBar bar) bar.close();
+      }
       s.emit();
       try {
         if (segment > 0) {

@@ -15,9 +15,15 @@ public final class DwarfConverter {
 
   /**
    * Conversion options: llvm's --quiet, --merged-functions, --dwarf-callsites, --num-threads
-   * ({@code threads}: 0 = one per core; the output does not depend on it).
+   * ({@code threads}: 0 = one per core; the output does not depend on it), and a receiver of
+   * (units converted, units in all) updates.
    */
-  public record Options(boolean quiet, boolean mergedFunctions, boolean dwarfCallSites, int threads) {
+  public record Options(boolean quiet, boolean mergedFunctions, boolean dwarfCallSites, int threads,
+      dev.gsym.io.Progress progress) {
+    public Options(boolean quiet, boolean mergedFunctions, boolean dwarfCallSites, int threads) {
+      this(quiet, mergedFunctions, dwarfCallSites, threads, dev.gsym.io.Progress.NONE);
+    }
+
     public Options(boolean quiet) {
       this(quiet, false, false, 0);
     }
@@ -52,7 +58,8 @@ public final class DwarfConverter {
       // Like llvm-gsymutil: without executable sections every address counts as text.
       if (!elf.textRanges().isEmpty()) out.setValidTextRanges(elf.textRanges());
       DwarfFile dwarf = new DwarfFile(DwarfSections.of(elf));
-      int nd = new DwarfTransformer(dwarf, out, diag, options.quiet()).dwarfCallSites(options.dwarfCallSites()).convert(options.threads());
+      int nd = new DwarfTransformer(dwarf, out, diag, options.quiet()).dwarfCallSites(options.dwarfCallSites())
+          .progress(options.progress()).convert(options.threads());
       diag.log("Loaded " + nd + " functions from DWARF.\n");
       if (options.mergedFunctions()) out.prepareMergedFunctions(diag);
       int ns = ObjectFileTransformer.convert(elf, out);

@@ -31,6 +31,7 @@ public final class DwarfTransformer {
 
   private final boolean quiet;
   private boolean dwarfCallSites;
+  private dev.gsym.io.Progress progress = dev.gsym.io.Progress.NONE;
 
   public DwarfTransformer(DwarfFile dwarf, GsymCreator gsym, Diagnostics out) {
     this(dwarf, gsym, out, false);
@@ -39,6 +40,12 @@ public final class DwarfTransformer {
   /** As llvm's --dwarf-callsites: record the DW_TAG_call_site children of each subprogram (§5.4). */
   public DwarfTransformer dwarfCallSites(boolean on) {
     this.dwarfCallSites = on;
+    return this;
+  }
+
+  /** Receives (units converted, units to convert) after each unit, on the calling thread. */
+  public DwarfTransformer progress(dev.gsym.io.Progress p) {
+    this.progress = p;
     return this;
   }
 
@@ -87,7 +94,12 @@ public final class DwarfTransformer {
   /** Converts every unit on this thread; returns the number of FunctionInfos added. */
   public int convert() {
     int before = gsym.numFunctionInfos();
-    for (DwarfUnit u : units()) convertUnit(u);
+    List<DwarfUnit> units = units();
+    int done = 0;
+    for (DwarfUnit u : units) {
+      convertUnit(u);
+      progress.update(++done, units.size());
+    }
     return gsym.numFunctionInfos() - before;
   }
 
@@ -104,6 +116,7 @@ public final class DwarfTransformer {
     record Part(GsymCreator creator, StringBuilder log, Diagnostics diag) {}
     int before = gsym.numFunctionInfos();
     int window = threads * 4;
+    int done = 0;
     java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
       Thread t = new Thread(r, "gsym-dwarf");
       t.setDaemon(true);
@@ -137,6 +150,7 @@ public final class DwarfTransformer {
         if (!p.log().isEmpty()) out.log(p.log().toString());
         out.merge(p.diag());
         gsym.addAll(p.creator());
+        progress.update(++done, units.size());
       }
     } finally {
       pool.shutdownNow();

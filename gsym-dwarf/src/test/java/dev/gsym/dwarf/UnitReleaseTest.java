@@ -10,7 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Memory follows the units in flight: a converted unit's DIE tree is dropped, and a dropped tree
+ * Progress is reported once per unit. Memory follows the units in flight: a converted unit's DIE tree is dropped, and a dropped tree
  * parses again to the same DIEs when something needs it later (e.g. --verify).
  */
 class UnitReleaseTest {
@@ -23,8 +23,12 @@ class UnitReleaseTest {
         for (DwarfUnit u : dwarf.units()) before.add(offsets(u));
         assertThat(dwarf.units()).anyMatch(DwarfUnit::isLoaded);
         GsymCreator c = new GsymCreator();
-        int n = new DwarfTransformer(dwarf, c, Diagnostics.silent()).convert(threads);
+        List<String> progress = new ArrayList<>();
+        int n = new DwarfTransformer(dwarf, c, Diagnostics.silent())
+            .progress((done, total) -> progress.add(done + "/" + total)).convert(threads);
         assertThat(n).isGreaterThan(5);
+        long cus = dwarf.units().stream().filter(u -> u.unitType() == DwarfUnit.UT_COMPILE).count();
+        assertThat(progress).hasSize((int) cus).last().isEqualTo(cus + "/" + cus);
         for (DwarfUnit u : dwarf.units()) {
           if (u.unitType() == DwarfUnit.UT_COMPILE) assertThat(u.isLoaded()).as("unit at %d", u.offset()).isFalse();
         }

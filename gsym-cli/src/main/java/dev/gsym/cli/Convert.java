@@ -98,8 +98,9 @@ final class Convert {
       }
       int mismatches = 0;
       if (o.verify) {
-        try (GsymReader written = GsymReader.open(Path.of(out))) {
-          mismatches = new DwarfVerifier(new DwarfFile(DwarfSections.of(elf))).verify(written, out, sb);
+        try (GsymReader written = GsymReader.open(Path.of(out));
+            DwarfFile dwarf = new DwarfFile(DwarfSections.of(elf), inPath)) {
+          mismatches = new DwarfVerifier(dwarf).verify(written, out, sb);
         }
       }
       sb.append(diag.summary());

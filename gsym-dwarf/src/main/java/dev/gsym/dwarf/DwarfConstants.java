@@ -34,6 +34,10 @@ public final class DwarfConstants {
   public static final int AT_ADDR_BASE = 0x73;
   public static final int AT_RNGLISTS_BASE = 0x74;
   public static final int AT_MIPS_LINKAGE_NAME = 0x2007;
+  public static final int AT_DWO_NAME = 0x76;
+  public static final int AT_GNU_DWO_NAME = 0x2130;
+  public static final int AT_GNU_DWO_ID = 0x2131;
+  public static final int AT_GNU_RANGES_BASE = 0x2132;
   public static final int AT_GNU_ADDR_BASE = 0x2133;
   public static final int AT_LLVM_STMT_SEQUENCE = 0x3e0c;
 

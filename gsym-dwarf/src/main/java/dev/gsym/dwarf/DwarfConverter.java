@@ -57,15 +57,25 @@ public final class DwarfConverter {
       if (base != null) out.setBaseAddress(base);
       // Like llvm-gsymutil: without executable sections every address counts as text.
       if (!elf.textRanges().isEmpty()) out.setValidTextRanges(elf.textRanges());
-      DwarfFile dwarf = new DwarfFile(DwarfSections.of(elf));
-      int nd = new DwarfTransformer(dwarf, out, diag, options.quiet()).dwarfCallSites(options.dwarfCallSites())
-          .progress(options.progress()).convert(options.threads());
+      int nd;
+      try (DwarfFile dwarf = new DwarfFile(DwarfSections.of(elf), objectPath(elf))) {
+        nd = new DwarfTransformer(dwarf, out, diag, options.quiet()).dwarfCallSites(options.dwarfCallSites())
+            .progress(options.progress()).convert(options.threads());
+      }
       diag.log("Loaded " + nd + " functions from DWARF.\n");
       if (options.mergedFunctions()) out.prepareMergedFunctions(diag);
       int ns = ObjectFileTransformer.convert(elf, out);
       diag.log("Loaded " + ns + " functions from symbol table.\n");
       out.finalize(diag);
       return new Summary(nd, ns, elf.byteOrder(), arch(elf));
+    }
+  }
+
+  private static Path objectPath(ElfFile elf) {
+    try {
+      return Path.of(elf.source());
+    } catch (java.nio.file.InvalidPathException e) {
+      return null;
     }
   }
 

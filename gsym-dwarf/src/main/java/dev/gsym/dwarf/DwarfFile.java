@@ -1,6 +1,11 @@
 package dev.gsym.dwarf;
 
 import dev.gsym.io.ByteView;
+import dev.gsym.io.GsymFormatException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -8,16 +13,31 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** The DWARF of one object: its units (in .debug_info order), abbreviation and line-table caches. */
-public final class DwarfFile {
+/**
+ * The DWARF of one object: its units (in .debug_info order), abbreviation and line-table caches,
+ * and the split-DWARF ({@code .dwo}) files its skeleton units refer to, opened on demand and closed
+ * with this file.
+ */
+public final class DwarfFile implements AutoCloseable {
   private final DwarfSections sections;
+  /** The object file, for finding .dwo files beside it; null if unknown. */
+  private final Path objectPath;
+  /** .dwo files by path; an empty Optional for a path that could not be read. */
+  private final Map<Path, Optional<DwarfFile>> dwoFiles = new ConcurrentHashMap<>();
+  private final List<ElfFile> opened = new ArrayList<>();
   // concurrent: units are converted on several threads (--num-threads)
   private final Map<Long, AbbreviationSet> abbrevCache = new ConcurrentHashMap<>();
   private final Map<Long, LineTable> lineTables = new ConcurrentHashMap<>();
   private final List<DwarfUnit> units;
 
   public DwarfFile(DwarfSections sections) {
+    this(sections, null);
+  }
+
+  /** @param objectPath the file the sections come from (split units are also looked for beside it) */
+  public DwarfFile(DwarfSections sections, Path objectPath) {
     this.sections = sections;
+    this.objectPath = objectPath;
     List<DwarfUnit> us = new ArrayList<>();
     ByteView info = sections.info();
     long off = 0;
@@ -79,6 +99,86 @@ public final class DwarfFile {
   /** The line table at {@code offset} of .debug_line (parsed once). */
   public LineTable lineTable(long offset, int addressSize) {
     return lineTables.computeIfAbsent(offset, o -> LineTable.parse(this, o, addressSize));
+  }
+
+  /**
+   * The split unit of a skeleton unit, from the .dwo file its DW_AT_dwo_name (or
+   * DW_AT_GNU_dwo_name) names: an absolute path, else relative to DW_AT_comp_dir, else the name (or
+   * its last component) beside the object file; the unit with the skeleton's DWO id. Null if there
+   * is no such file or unit (the caller warns as llvm does).
+   */
+  public DwarfUnit splitUnit(DwarfUnit skeleton) {
+    Long id = skeleton.dwoId();
+    if (id == null) return null;
+    String name = dwoName(skeleton);
+    if (name == null || name.isEmpty()) return null;
+    String compDir = skeleton.unitDie().find(DwarfConstants.AT_COMP_DIR) instanceof AttributeValue.Str s ? s.value() : null;
+    for (Path p : dwoCandidates(name, compDir)) {
+      DwarfFile dwo = dwoFiles.computeIfAbsent(p.toAbsolutePath().normalize(), this::openDwo).orElse(null);
+      if (dwo == null) continue;
+      for (DwarfUnit u : dwo.units()) {
+        if (u.unitType() != DwarfUnit.UT_TYPE && u.unitType() != DwarfUnit.UT_SPLIT_TYPE && id.equals(u.dwoId())) {
+          u.attachSkeleton(skeleton);
+          return u;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** DW_AT_dwo_name or DW_AT_GNU_dwo_name of a skeleton unit, or null. */
+  public static String dwoName(DwarfUnit skeleton) {
+    Die cu = skeleton.unitDie();
+    AttributeValue v = cu.find(DwarfConstants.AT_DWO_NAME);
+    if (v == null) v = cu.find(DwarfConstants.AT_GNU_DWO_NAME);
+    return v instanceof AttributeValue.Str s ? s.value() : null;
+  }
+
+  private List<Path> dwoCandidates(String name, String compDir) {
+    List<Path> out = new ArrayList<>();
+    try {
+      Path n = Path.of(name);
+      if (n.isAbsolute()) {
+        out.add(n);
+      } else {
+        if (compDir != null && !compDir.isEmpty()) out.add(Path.of(compDir).resolve(n));
+        else out.add(n);
+      }
+      Path dir = objectPath == null ? null : objectPath.toAbsolutePath().getParent();
+      if (dir != null) {
+        if (!n.isAbsolute()) out.add(dir.resolve(n));
+        if (n.getFileName() != null) out.add(dir.resolve(n.getFileName()));
+      }
+    } catch (java.nio.file.InvalidPathException e) {
+      // a name that is no path on this system: no candidates
+    }
+    return out;
+  }
+
+  private Optional<DwarfFile> openDwo(Path p) {
+    if (!Files.isRegularFile(p)) return Optional.empty();
+    ElfFile elf = null;
+    try {
+      elf = ElfFile.open(p);
+      DwarfFile f = new DwarfFile(DwarfSections.ofDwo(elf, sections), p);
+      synchronized (opened) {
+        opened.add(elf);
+      }
+      return Optional.of(f);
+    } catch (IOException | GsymFormatException e) {
+      // unreadable or malformed: treated as missing (llvm warns and uses the skeleton)
+      if (elf != null) elf.close();
+      return Optional.empty();
+    }
+  }
+
+  /** Closes the .dwo files this file opened. */
+  @Override
+  public void close() {
+    synchronized (opened) {
+      for (ElfFile e : opened) e.close();
+      opened.clear();
+    }
   }
 
   /** Forgets the parsed line table at {@code offset} (it is parsed again if asked for). */

@@ -15,6 +15,18 @@ public record DwarfSections(ByteView info, ByteView abbrev, ByteView str, ByteVi
         get(elf, ".debug_str_offsets", o), get(elf, ".debug_ranges", o), get(elf, ".debug_rnglists", o));
   }
 
+  /**
+   * The sections of a split-DWARF object ({@code .dwo}): its own {@code *.dwo} sections, plus the
+   * skeleton object's {@code .debug_addr} (and {@code .debug_ranges}, for GNU DWARF 4) that its
+   * units index into.
+   */
+  public static DwarfSections ofDwo(ElfFile dwo, DwarfSections skeleton) {
+    ByteOrder o = dwo.byteOrder();
+    return new DwarfSections(get(dwo, ".debug_info.dwo", o), get(dwo, ".debug_abbrev.dwo", o), get(dwo, ".debug_str.dwo", o),
+        skeleton.lineStr(), get(dwo, ".debug_line.dwo", o), skeleton.addr(), get(dwo, ".debug_str_offsets.dwo", o),
+        skeleton.ranges(), get(dwo, ".debug_rnglists.dwo", o));
+  }
+
   private static ByteView get(ElfFile elf, String name, ByteOrder o) {
     ElfFile.Section s = elf.section(name);
     // GNU .zdebug_* sections are ignored, as llvm 22 does (it dropped reading them); ElfFile.data can

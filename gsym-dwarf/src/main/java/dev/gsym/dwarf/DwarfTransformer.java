@@ -166,21 +166,38 @@ public final class DwarfTransformer {
     return list;
   }
 
-  /** Converts one unit, then drops its DIE tree and line table: memory follows the units in flight. */
+  /**
+   * Converts one unit, then drops its DIE tree and line table: memory follows the units in flight.
+   * A skeleton unit's DIEs come from its split unit in the .dwo file when that can be loaded (llvm's
+   * getNonSkeletonUnit); line table, compilation directory and language stay the skeleton's, as in
+   * llvm's CUInfo.
+   */
   private void convertUnit(DwarfUnit u) {
     CuInfo cui = null;
+    DwarfUnit dies = u;
     try {
+      if (u.dwoId() != null) {
+        DwarfUnit split = dwarf.splitUnit(u);
+        if (split != null) {
+          dies = split;
+        } else {
+          String name = DwarfFile.dwoName(u);
+          out.report("warning: Unable to retrieve DWO .debug_info section for some object files. (Remove the --quiet flag for full output)",
+              sb -> sb.append("warning: Unable to retrieve DWO .debug_info section for ").append(name == null ? "" : name).append('\n'));
+        }
+      }
       cui = new CuInfo(u);
-      computeInlineFlags(u);
+      computeInlineFlags(dies);
       // DIE indexes are in .debug_info order, which is the tree's pre-order: no recursion needed.
-      for (int i = 0, n = u.dieCount(); i < n; i++) {
-        if (u.tag(i) == TAG_SUBPROGRAM) handleSubprogram(cui, new Die(u, i));
+      for (int i = 0, n = dies.dieCount(); i < n; i++) {
+        if (dies.tag(i) == TAG_SUBPROGRAM) handleSubprogram(cui, new Die(dies, i));
       }
     } finally {
-      if (nameCacheUnit == u) {
+      if (nameCacheUnit == dies) {
         nameCacheUnit = null;
         nameCache = null;
       }
+      if (dies != u) dies.release();
       u.release();
       if (cui != null && cui.lineOffset >= 0) dwarf.releaseLineTable(cui.lineOffset);
     }

@@ -36,6 +36,10 @@ public final class DwarfUnit {
   private final long firstDie;
   /** The DIE tree; null until first use and after {@link #release}. */
   private volatile Tree tree;
+  /** DWO id from a DWARF 5 skeleton or split unit header, else null. */
+  private final Long headerDwoId;
+  /** For a unit of a .dwo file: the skeleton unit in the executable (address base, base address). */
+  private volatile DwarfUnit skeleton;
   // Bases (read from the unit DIE on first use).
   private long strOffsetsBase = -1;
   private long addrBase = -1;
@@ -64,12 +68,16 @@ public final class DwarfUnit {
     this.version = c.u16();
     if (version < 2 || version > 5) throw info.error(offset + 4, "unsupported DWARF version " + version);
     long abbrevOffset;
+    Long dwoId = null;
     if (version >= 5) {
       unitType = c.u8();
       addressSize = c.u8();
       abbrevOffset = readN(c, offsetSize);
-      if (unitType == UT_SKELETON || unitType == UT_SPLIT_COMPILE) c.skip(8);
-      else if (unitType == UT_TYPE || unitType == UT_SPLIT_TYPE) c.skip(8 + offsetSize);
+      if (unitType == UT_SKELETON || unitType == UT_SPLIT_COMPILE) {
+        dwoId = c.u64();
+      } else if (unitType == UT_TYPE || unitType == UT_SPLIT_TYPE) {
+        c.skip(8 + offsetSize);
+      }
     } else {
       unitType = UT_COMPILE;
       abbrevOffset = readN(c, offsetSize);
@@ -79,6 +87,7 @@ public final class DwarfUnit {
       throw info.error(offset + (version >= 5 ? 7 : 10), "unsupported address size " + addressSize);
     }
     if (c.position() > end) throw info.error(offset, "unit header longer than the unit");
+    this.headerDwoId = dwoId;
     this.abbrevs = dwarf.abbreviations(abbrevOffset);
     this.unitView = info.slice(0, end);
     this.firstDie = c.position();
@@ -129,6 +138,22 @@ public final class DwarfUnit {
   /** Drops the DIE tree (it is parsed again on the next access). */
   public void release() {
     tree = null;
+  }
+
+  /**
+   * The DWO id linking a skeleton unit to its split unit (DWARF 5 unit header, or GNU
+   * DW_AT_GNU_dwo_id in DWARF 4), or null for an ordinary unit.
+   */
+  public Long dwoId() {
+    if (headerDwoId != null) return headerDwoId;
+    if (version >= 5) return null;
+    AttributeValue v = find(0, AT_GNU_DWO_ID);
+    return v == null ? null : v.asUnsigned();
+  }
+
+  /** Makes this unit (of a .dwo file) take its address base and base address from {@code s}. */
+  void attachSkeleton(DwarfUnit s) {
+    skeleton = s;
   }
 
   /** True while the DIE tree is in memory. */
@@ -335,6 +360,8 @@ public final class DwarfUnit {
   }
 
   private long addrBase() {
+    DwarfUnit s = skeleton;
+    if (s != null) return s.addrBase();
     if (addrBase < 0) {
       long b = baseAttr(AT_ADDR_BASE, -1);
       if (b < 0) b = baseAttr(AT_GNU_ADDR_BASE, version >= 5 ? 2L * offsetSize : 0);
@@ -467,10 +494,14 @@ public final class DwarfUnit {
     else if (v.asUnsigned() != null) off = v.asUnsigned();
     else return List.of();
     if (version >= 5) return RangeLists.rnglist(dwarf.sections().rnglists(), off, addressSize, base, this::addrx);
+    DwarfUnit s = skeleton;
+    if (s != null) off += s.baseAttr(AT_GNU_RANGES_BASE, 0); // GNU split DWARF 4: the skeleton's .debug_ranges
     return RangeLists.ranges(dwarf.sections().ranges(), off, addressSize, base);
   }
 
   private long unitBaseAddress() {
+    DwarfUnit s = skeleton;
+    if (s != null) return s.unitBaseAddress();
     AttributeValue lo = find(0, AT_LOW_PC);
     return lo instanceof AttributeValue.Address a ? a.value() : 0;
   }

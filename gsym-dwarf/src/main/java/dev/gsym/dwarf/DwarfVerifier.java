@@ -28,6 +28,7 @@ public final class DwarfVerifier {
   private final List<DwarfUnit> cuOfRange = new ArrayList<>();
   private final Map<DwarfUnit, TreeMap<Long, long[]>> dieMaps = new HashMap<>();
   private final Map<DwarfUnit, Object> lineTables = new HashMap<>();
+  private final Map<DwarfUnit, DwarfUnit> splitUnits = new HashMap<>();
 
   public DwarfVerifier(DwarfFile dwarf) {
     this.dwarf = dwarf;
@@ -207,7 +208,11 @@ public final class DwarfVerifier {
   }
 
   /** llvm's getInlinedChainForAddress: deepest subroutine DIE first, up to its subprogram. */
-  private List<Die> inlinedChain(DwarfUnit u, long addr) {
+  private List<Die> inlinedChain(DwarfUnit skeletonOrUnit, long addr) {
+    DwarfUnit u = splitUnits.computeIfAbsent(skeletonOrUnit, k -> {
+      DwarfUnit split = k.dwoId() != null ? dwarf.splitUnit(k) : null;
+      return split != null ? split : k; // llvm: the split unit's subroutines when the .dwo loads
+    });
     TreeMap<Long, long[]> map = dieMaps.computeIfAbsent(u, DwarfVerifier::addressDieMap);
     List<Die> chain = new ArrayList<>();
     Map.Entry<Long, long[]> e = map.floorEntry(addr);

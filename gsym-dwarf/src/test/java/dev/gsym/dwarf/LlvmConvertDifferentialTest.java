@@ -111,6 +111,18 @@ class LlvmConvertDifferentialTest {
         "-o", "m-clangxx-gold-icf", cppMain, cppShapes));
     builds.add(List.of("g++", "-g", "-O2", "-ffunction-sections", "-fuse-ld=gold", "-Wl,--icf=all",
         "-o", "m-gxx-gold-icf", cppMain, cppShapes));
+    // Split DWARF: skeleton units in the executable, DIEs in .dwo files (found through
+    // DW_AT_comp_dir + DW_AT_dwo_name); DWARF 5 from both compilers, GNU DWARF 4 from gcc.
+    for (String cc : List.of("gcc", "clang-22")) {
+      for (String v : List.of("4", "5")) {
+        for (String o : List.of("-O0", "-O2")) {
+          builds.add(List.of(cc, "-g", "-gsplit-dwarf", "-gdwarf-" + v, o, "-o", "s-" + cc + "-d" + v + o, cMain, cUtil));
+        }
+      }
+    }
+    for (String cxx : List.of("g++", "clang++-22")) {
+      builds.add(List.of(cxx, "-g", "-gsplit-dwarf", "-O2", "-o", "s-" + cxx, cppMain, cppShapes));
+    }
     List<String> compared = new ArrayList<>(), differ = new ArrayList<>();
     for (List<String> b : builds) {
       String out = b.get(b.indexOf("-o") + 1);
@@ -154,8 +166,9 @@ class LlvmConvertDifferentialTest {
           String expected = llvmLog.substring(Math.max(0, llvmLog.indexOf("Verifying GSYM file")))
               .replaceAll("(?m)^.* occurred \\d+ time\\(s\\)\n", "");
           StringBuilder got = new StringBuilder();
-          try (ElfFile elf = ElfFile.open(bin); GsymReader r = GsymReader.of(ours, ref.toString())) {
-            int errs = new DwarfVerifier(new DwarfFile(DwarfSections.of(elf))).verify(r, ref.toString(), got);
+          try (ElfFile elf = ElfFile.open(bin); GsymReader r = GsymReader.of(ours, ref.toString());
+              DwarfFile dwarf = new DwarfFile(DwarfSections.of(elf), bin)) {
+            int errs = new DwarfVerifier(dwarf).verify(r, ref.toString(), got);
             if (errs > 0) verifyReports.add(out + ":" + errs);
           }
           if (!got.toString().equals(expected)) {

@@ -53,7 +53,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(1)
+@Fork(value = 1, jvmArgsAppend = "--sun-misc-unsafe-memory-access=allow") // JMH uses sun.misc.Unsafe
 public class DwarfConversionBenchmark {
   @Param({"src-test-data/bin/cpp-gcc-O2"})
   public String binary;

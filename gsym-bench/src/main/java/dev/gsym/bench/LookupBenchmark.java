@@ -46,7 +46,7 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(1)
+@Fork(value = 1, jvmArgsAppend = "--sun-misc-unsafe-memory-access=allow") // JMH uses sun.misc.Unsafe
 public class LookupBenchmark {
   static final String LIBJVM = "/tmp/jvmdbg/libjvm.gsym";
   static final int ADDRESSES = 1 << 16;
@@ -81,6 +81,7 @@ public class LookupBenchmark {
       }
     }
     if (k < ADDRESSES) throw new IllegalStateException(path + ": too few resolvable addresses (" + k + ")");
+    System.out.printf("%n# gsym %s: %,d functions, %,d bytes%n", path, n, Files.size(path));
   }
 
   private Path resolve(String spec) throws IOException {

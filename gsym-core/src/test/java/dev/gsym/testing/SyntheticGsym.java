@@ -46,7 +46,10 @@ import java.util.SplittableRandom;
  *
  * <p>{@code main} generates a file ({@code generate FILE --functions N | --size BYTES}) or checks
  * random lookups in one against the oracle ({@code check FILE LOOKUPS SEED}); the check exits 1 on
- * any wrong answer. {@code slurp FILE} reads a file into the heap (a control for heap-bound tests).
+ * any wrong answer. {@code addresses FILE COUNT SEED} prints the check's addresses as
+ * {@code --addresses-from-stdin} lines, {@code expect FILE ADDR...} the oracle's answers as
+ * llvm-gsymutil prints them, {@code slurp FILE} reads a file into the heap (a control for
+ * heap-bound tests).
  */
 public final class SyntheticGsym {
   /** Start address of function 0. */
@@ -453,6 +456,41 @@ public final class SyntheticGsym {
       if (r.mismatches() != 0) System.exit(1);
       return;
     }
+    if (args.length == 4 && args[0].equals("addresses")) {
+      // the check's addresses as "<addr> <file>" lines, for --addresses-from-stdin
+      SplittableRandom rnd = new SplittableRandom(Long.parseLong(args[3]));
+      int n;
+      try (GsymReader reader = GsymReader.open(Path.of(args[1]))) {
+        n = reader.numFunctions();
+      }
+      long span = (long) n * SLOT + SLOT;
+      StringBuilder sb = new StringBuilder();
+      for (long k = 0, count = Long.parseLong(args[2]); k < count; k++) {
+        sb.append("0x").append(Long.toHexString(BASE_ADDRESS + rnd.nextLong(span))).append(' ').append(args[1]).append('\n');
+        if (sb.length() > 1 << 16) {
+          out.append(sb);
+          sb.setLength(0);
+        }
+      }
+      out.append(sb).flush();
+      return;
+    }
+    if (args.length >= 3 && args[0].equals("expect")) {
+      // the oracle's answers in llvm-gsymutil's --address output format
+      SyntheticGsym model;
+      try (GsymReader reader = GsymReader.open(Path.of(args[1]))) {
+        model = new SyntheticGsym(reader.numFunctions());
+      }
+      StringBuilder sb = new StringBuilder("Looking up addresses in \"" + args[1] + "\":\n");
+      for (int k = 2; k < args.length; k++) {
+        long a = Long.decode(args[k]);
+        LookupResult e = model.expected(a);
+        if (e != null) e.appendTo(sb);
+        else sb.append(String.format("0x%016x: error: address 0x%x is not in GSYM%n", a, a));
+      }
+      out.print(sb);
+      return;
+    }
     if (args.length == 2 && args[0].equals("slurp")) {
       // the control of the bounded-heap test: what reading the whole file into the heap costs
       byte[] all = java.nio.file.Files.readAllBytes(Path.of(args[1]));
@@ -461,6 +499,8 @@ public final class SyntheticGsym {
     }
     System.err.println("usage: SyntheticGsym generate FILE (--functions N | --size BYTES)\n"
         + "       SyntheticGsym check FILE LOOKUPS SEED\n"
+        + "       SyntheticGsym addresses FILE COUNT SEED\n"
+        + "       SyntheticGsym expect FILE ADDR...\n"
         + "       SyntheticGsym slurp FILE");
     System.exit(2);
   }

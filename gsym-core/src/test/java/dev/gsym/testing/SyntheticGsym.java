@@ -422,6 +422,26 @@ public final class SyntheticGsym {
     return sum;
   }
 
+  /**
+   * " rss_anon=…MB rss_file=…MB" from /proc/self/status (Linux): anonymous memory (heap, JIT,
+   * metaspace) apart from the mapped file's resident pages; "" where unavailable.
+   */
+  static String residentSplit() {
+    try {
+      StringBuilder sb = new StringBuilder();
+      for (String line : java.nio.file.Files.readAllLines(Path.of("/proc/self/status"))) {
+        String[] f = line.split("\\s+");
+        if (f.length >= 2 && (f[0].equals("RssAnon:") || f[0].equals("RssFile:"))) {
+          sb.append(f[0].equals("RssAnon:") ? " rss_anon=" : " rss_file=")
+              .append(String.format("%.1fMB", Long.parseLong(f[1]) * 1024 / 1e6));
+        }
+      }
+      return sb.toString();
+    } catch (IOException | RuntimeException e) {
+      return "";
+    }
+  }
+
   /** See the class comment. */
   public static void main(String[] args) throws IOException {
     PrintStream out = System.out;
@@ -444,13 +464,15 @@ public final class SyntheticGsym {
       long seed = Long.parseLong(args[3]);
       long t0 = System.nanoTime();
       CheckResult r;
+      String rss;
       try (GsymReader reader = GsymReader.open(file)) {
         r = new SyntheticGsym(reader.numFunctions()).check(reader, lookups, seed);
+        rss = residentSplit(); // before close() unmaps the file
       }
       double secs = (System.nanoTime() - t0) / 1e9;
-      out.printf("lookups=%d found=%d not_in_gsym=%d mismatches=%d wall=%.2fs max_heap=%.1fMB peak_heap_used=%.1fMB%n",
+      out.printf("lookups=%d found=%d not_in_gsym=%d mismatches=%d wall=%.2fs max_heap=%.1fMB peak_heap_used=%.1fMB%s%n",
           r.lookups(), r.found(), r.notFound(), r.mismatches(), secs,
-          Runtime.getRuntime().maxMemory() / 1e6, peakHeapUsed() / 1e6);
+          Runtime.getRuntime().maxMemory() / 1e6, peakHeapUsed() / 1e6, rss);
       r.firstMismatches().forEach(out::println);
       out.flush();
       if (r.mismatches() != 0) System.exit(1);

@@ -29,7 +29,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * A deterministic synthetic GSYM of any size (up to about 2 GB), streamed to disk function by
+ * A deterministic synthetic GSYM of any size up to about 1.5 GB (8 million functions), streamed to disk function by
  * function with gsym-core's encoders and never held in memory, together with the answer every
  * address must get: the oracle for lookup tests over files far larger than the heap.
  *

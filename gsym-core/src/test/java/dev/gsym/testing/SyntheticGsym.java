@@ -29,9 +29,10 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * A deterministic synthetic GSYM of any size up to about 1.5 GB (8 million functions), streamed to disk function by
- * function with gsym-core's encoders and never held in memory, together with the answer every
- * address must get: the oracle for lookup tests over files far larger than the heap.
+ * A deterministic synthetic GSYM of any size up to about 1.5 GB (8 million functions), streamed
+ * to disk function by function with gsym-core's encoders and never held in memory, together with
+ * the answer every address must get: the oracle for lookup tests over files far larger than the
+ * heap.
  *
  * <p>Function {@code i} starts at {@code BASE_ADDRESS + i * SLOT} and is 256..508 bytes long (the
  * rest of its slot is a gap no function covers). It is named {@code gen_function_<i>}; most have a

@@ -10,10 +10,11 @@ fetch_libjvm_debug() {
   cp "$f" libjvm.debug && rm -rf x
 }
 
-# measure CMD...: prints "seconds maxrss_kb": best wall time of 3 runs (ns clock), peak RSS of that run.
+# measure CMD...: prints "seconds maxrss_kb": best wall time of $MEASURE_RUNS runs (default 3; ns
+# clock), peak RSS of that run.
 measure() {
-  local best="" t0 t1 kb s
-  for _ in 1 2 3; do
+  local best="" t0 t1 kb s i
+  for ((i = 0; i < ${MEASURE_RUNS:-3}; i++)); do
     t0=$(date +%s%N)
     kb=$( { /usr/bin/time -f "%M" "$@" > /dev/null; } 2>&1 | tail -n1 )
     t1=$(date +%s%N)

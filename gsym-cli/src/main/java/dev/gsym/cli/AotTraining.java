@@ -26,13 +26,23 @@ import java.util.List;
 public final class AotTraining {
   private AotTraining() {}
 
-  public static void main(String[] args) throws IOException {
+  /** Runs the workload; ends through {@code System.exit} as {@code GsymUtil.main} does. */
+  public static void main(String[] args) {
     if (args.length != 2) {
       System.err.println("usage: AotTraining SRC_TEST_DATA WORK_DIR");
       System.exit(2);
     }
-    Path data = Path.of(args[0]);
-    Path work = Files.createDirectories(Path.of(args[1]));
+    try {
+      System.exit(train(Path.of(args[0]), Path.of(args[1])) == 0 ? 0 : 1);
+    } catch (IOException e) {
+      System.err.println("AotTraining: " + e);
+      System.exit(1);
+    }
+  }
+
+  /** Runs the workload; returns the number of commands that did not exit 0. */
+  private static int train(Path data, Path workDir) throws IOException {
+    Path work = Files.createDirectories(workDir);
     String gsym = data.resolve("gsym/cpp-gcc-O2.gsym").toString();
     String icf = data.resolve("gsym/icf-clang-O2-gold.merged.gsym").toString();
     List<String> addrs = Files.readAllLines(data.resolve("expected/gsym/cpp-gcc-O2.gsym.addrs"));
@@ -61,7 +71,7 @@ public final class AotTraining {
     failures += run("", "--to-breakpad", converted, "-o", sym);
     failures += run("", "--breakpad", sym, "-o", work.resolve("c-clang-O2.from-sym.gsym").toString());
     failures += run("", "--lookup", "0x1179", converted);
-    System.exit(failures == 0 ? 0 : 1); // through Runtime.exit, as GsymUtil.main ends
+    return failures;
   }
 
   /** Runs one gsymutil command in-process; returns 1 (after printing why) if it did not exit 0. */

@@ -10,15 +10,21 @@ fetch_libjvm_debug() {
   cp "$f" libjvm.debug && rm -rf x
 }
 
-# measure CMD...: prints "seconds maxrss_kb": best wall time of 3 runs (ns clock), peak RSS of that run.
+# measure CMD...: prints "seconds maxrss_kb": best wall time of $MEASURE_RUNS runs (default 3; ns
+# clock), peak RSS of that run; with MEASURE_CPU=1 also "cpu_seconds" (user + sys) of that run.
 measure() {
-  local best="" t0 t1 kb s
-  for _ in 1 2 3; do
+  local best="" t0 t1 r s i
+  for ((i = 0; i < ${MEASURE_RUNS:-3}; i++)); do
     t0=$(date +%s%N)
-    kb=$( { /usr/bin/time -f "%M" "$@" > /dev/null; } 2>&1 | tail -n1 )
+    r=$( { /usr/bin/time -f "%M %U %S" "$@" > /dev/null; } 2>&1 | tail -n1 )
     t1=$(date +%s%N)
     s=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.4f", (b - a) / 1e9}')
-    if [ -z "$best" ] || awk -v a="$s" -v b="${best%% *}" 'BEGIN{exit !(a<b)}'; then best="$s $kb"; fi
+    if [ -n "${MEASURE_CPU:-}" ]; then
+      r=$(awk '{printf "%s %.2f", $1, $2 + $3}' <<< "$r")
+    else
+      r=${r%% *}
+    fi
+    if [ -z "$best" ] || awk -v a="$s" -v b="${best%% *}" 'BEGIN{exit !(a<b)}'; then best="$s $r"; fi
   done
   echo "$best"
 }

@@ -45,23 +45,34 @@ public final class GsymUtil {
   /**
    * Runs gsymutil with {@code args}, reading stdin from {@code in}. Stdout text is written to
    * {@code out} through one buffered UTF-8 writer; diagnostics go to {@code err}. Never throws.
+   * The everyday dump and lookup forms are parsed by {@link QuickArgs}, the rest by picocli.
    *
    * @return the exit status
    */
   public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+    return run(args, in, out, err, true);
+  }
+
+  /** {@link #run}; {@code quick} false always parses with picocli (for tests comparing both). */
+  static int run(String[] args, InputStream in, PrintStream out, PrintStream err, boolean quick) {
     Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
     Session session = new Session(in, w, err);
     int status;
     try {
-      String grouped = badShortOptionGroup(args);
-      if (grouped != null) {
-        err.println(grouped);
-        return 1;
+      GsymUtilCommand parsed = quick ? QuickArgs.parse(args, session) : null;
+      if (parsed != null) {
+        status = callQuick(session, parsed);
+      } else {
+        String grouped = badShortOptionGroup(args);
+        if (grouped != null) {
+          err.println(grouped);
+          return 1;
+        }
+        CommandLine cl = commandLine(session);
+        cl.setOut(new PrintWriter(w, false));
+        cl.setErr(new PrintWriter(err, true));
+        status = cl.execute(args);
       }
-      CommandLine cl = commandLine(session);
-      cl.setOut(new PrintWriter(w, false));
-      cl.setErr(new PrintWriter(err, true));
-      status = cl.execute(args);
     } catch (RuntimeException | Error e) {
       status = internalError(session, e);
     }
@@ -72,6 +83,15 @@ public final class GsymUtil {
       status = 1;
     }
     return status;
+  }
+
+  /** Runs a command parsed by {@link QuickArgs} as picocli's {@code execute} would. */
+  private static int callQuick(Session session, GsymUtilCommand command) {
+    try {
+      return command.call();
+    } catch (RuntimeException e) {
+      return executionError(session, e);
+    }
   }
 
   /**

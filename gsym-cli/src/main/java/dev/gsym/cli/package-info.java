@@ -1,8 +1,9 @@
 /**
  * The {@code gsymutil} command line, a drop-in for llvm-gsymutil's dump and lookup modes.
  *
- * <p>Structure: {@link dev.gsym.cli.GsymUtil#run} builds the picocli model and maps every error to
- * llvm's message and exit status; {@link dev.gsym.cli.GsymUtilCommand} is the llvm-spelled
+ * <p>Structure: {@link dev.gsym.cli.GsymUtil#run} parses the everyday dump and lookup command lines
+ * with {@link dev.gsym.cli.QuickArgs} (no picocli model, for start-up time) and all others with
+ * picocli, and maps every error to llvm's message and exit status; {@link dev.gsym.cli.GsymUtilCommand} is the llvm-spelled
  * top-level command that picks a mode from the options given; {@link dev.gsym.cli.DumpCommand} and
  * {@link dev.gsym.cli.LookupCommand} are subcommands for the same modes; {@link
  * dev.gsym.cli.Modes}, {@link dev.gsym.cli.StdinLookups} and {@link dev.gsym.cli.Symbolicator}

@@ -1,0 +1,91 @@
+package dev.gsym.cli;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The training workload from which the build makes the JDK AOT cache {@code gsymutil.aot}
+ * (gsym-cli's {@code package} phase runs it under {@code -XX:AOTMode=record}; the {@code gsymutil}
+ * launcher passes the cache to every run). It runs, in one JVM, the commands people type:
+ * lookups (plain, {@code --verbose}, {@code --merged-functions}, the {@code lookup} subcommand,
+ * {@code --addresses-from-stdin}), a dump, a DWARF conversion of a small test binary and both
+ * Breakpad conversions, so the classes and linked call sites of all of them go into the cache.
+ *
+ * <p>Usage: {@code AotTraining SRC_TEST_DATA WORK_DIR}. Every command must exit 0; otherwise the
+ * command and its stderr are printed and the exit status is 1, which fails the build.
+ */
+public final class AotTraining {
+  private AotTraining() {}
+
+  /** Runs the workload; ends through {@code System.exit} as {@code GsymUtil.main} does. */
+  public static void main(String[] args) {
+    if (args.length != 2) {
+      System.err.println("usage: AotTraining SRC_TEST_DATA WORK_DIR");
+      System.exit(2);
+    }
+    try {
+      System.exit(train(Path.of(args[0]), Path.of(args[1])) == 0 ? 0 : 1);
+    } catch (IOException e) {
+      System.err.println("AotTraining: " + e);
+      System.exit(1);
+    }
+  }
+
+  /** Runs the workload; returns the number of commands that did not exit 0. */
+  private static int train(Path data, Path workDir) throws IOException {
+    Path work = Files.createDirectories(workDir);
+    String gsym = data.resolve("gsym/cpp-gcc-O2.gsym").toString();
+    String icf = data.resolve("gsym/icf-clang-O2-gold.merged.gsym").toString();
+    List<String> addrs = Files.readAllLines(data.resolve("expected/gsym/cpp-gcc-O2.gsym.addrs"));
+    String sym = work.resolve("c-clang-O2.sym").toString();
+
+    List<String> lookup = new ArrayList<>();
+    for (String a : addrs) {
+      lookup.add("--lookup");
+      lookup.add(a);
+    }
+    lookup.add(gsym);
+    StringBuilder stdin = new StringBuilder();
+    for (String a : addrs) stdin.append(a).append(' ').append(gsym).append('\n');
+
+    int failures = 0;
+    for (int round = 0; round < 3; round++) { // repeated so the lookup path gets profiled and compiled
+      failures += run("", lookup.toArray(String[]::new));
+      failures += run("", "--verbose", "--lookup", addrs.get(1), "--lookup", addrs.getLast(), gsym);
+      failures += run("", "--merged-functions", "--lookup", "0x1130", icf);
+      failures += run("", "lookup", "-f", gsym, addrs.get(2));
+      failures += run(stdin.toString(), "--addresses-from-stdin");
+      failures += run("", gsym);
+    }
+    String converted = work.resolve("c-clang-O2.gsym").toString();
+    failures += run("", "--quiet", "--dwarf", data.resolve("bin/c-clang-O2").toString(), "-o", converted);
+    failures += run("", "--to-breakpad", converted, "-o", sym);
+    failures += run("", "--breakpad", sym, "-o", work.resolve("c-clang-O2.from-sym.gsym").toString());
+    failures += run("", "--lookup", "0x1179", converted);
+    return failures;
+  }
+
+  /** Runs one gsymutil command in-process; returns 1 (after printing why) if it did not exit 0. */
+  private static int run(String stdin, String... args) {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    InputStream in = new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8));
+    int status;
+    try (PrintStream out = new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+      status = GsymUtil.run(args, in, out, e);
+    }
+    if (status == 0) return 0;
+    System.err.println("AotTraining: gsymutil " + String.join(" ", args) + " exited " + status + ": "
+        + err.toString(StandardCharsets.UTF_8).strip());
+    return 1;
+  }
+}

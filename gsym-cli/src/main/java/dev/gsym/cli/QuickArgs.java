@@ -1,0 +1,81 @@
+package dev.gsym.cli;
+
+/**
+ * The everyday dump and lookup command lines ({@code --lookup ADDR... FILE...}, {@code FILE...},
+ * {@code --addresses-from-stdin}) parsed without picocli. Building picocli's model from the
+ * annotations reflects over every command class and costs more than the whole lookup (and picocli's
+ * Java 5 class files cannot go into the JDK's AOT cache), so a one-shot lookup skips it.
+ *
+ * <p>{@link #parse} accepts only these arguments and returns {@code null} for anything else, which
+ * the caller then hands to picocli: the long options {@code --address}, {@code --lookup}, {@code
+ * --merged-functions-filter} (with a separate or {@code =}-attached value), {@code --verbose},
+ * {@code --dump}, {@code --merged-functions} and {@code --addresses-from-stdin} (each at most
+ * once), and file names that do not start with {@code -} or {@code @}. Anything picocli treats
+ * specially (short options, {@code --}, {@code @argument-files}, subcommand names, empty
+ * arguments, repeated flags, a missing option value) falls back. For what is accepted the command
+ * object gets the field values picocli would give it; {@code QuickArgsTest} compares both paths.
+ */
+final class QuickArgs {
+  private QuickArgs() {}
+
+  /** The top-level command filled from {@code args}, or {@code null} if picocli must parse them. */
+  static GsymUtilCommand parse(String[] args, Session session) {
+    GsymUtilCommand c = new GsymUtilCommand(session);
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      if (!plain(a)) return null;
+      if (a.charAt(0) != '-') {
+        c.files.add(a);
+        continue;
+      }
+      String name = a;
+      String value = null;
+      int eq = a.indexOf('=');
+      if (eq > 0) {
+        name = a.substring(0, eq);
+        value = a.substring(eq + 1);
+        if (!plain(value)) return null;
+      }
+      switch (name) {
+        case "--address", "--lookup", "--merged-functions-filter" -> {
+          if (value == null) {
+            if (++i == args.length || !plain(args[i])) return null;
+            value = args[i];
+          }
+          (name.equals("--merged-functions-filter") ? c.lookup.filters : c.addresses).add(value);
+        }
+        case "--verbose" -> {
+          if (value != null || c.lookup.verbose) return null;
+          c.lookup.verbose = true;
+        }
+        case "--merged-functions" -> {
+          if (value != null || c.lookup.mergedFunctions) return null;
+          c.lookup.mergedFunctions = true;
+        }
+        case "--dump" -> {
+          if (value != null || c.dump) return null;
+          c.dump = true;
+        }
+        case "--addresses-from-stdin" -> {
+          if (value != null || c.fromStdin) return null;
+          c.fromStdin = true;
+        }
+        default -> {
+          return null;
+        }
+      }
+    }
+    return c;
+  }
+
+  /**
+   * True for an argument picocli takes literally: not empty, not an {@code @file}, not a
+   * subcommand name, not the {@code -} or {@code --} markers, not a short option or group.
+   */
+  private static boolean plain(String a) {
+    if (a.isEmpty() || a.charAt(0) == '@') return false;
+    if (a.equals("dump") || a.equals("lookup") || a.equals("convert")) return false;
+    if (a.charAt(0) == '-') return a.length() > 2 && a.charAt(1) == '-';
+    return true;
+  }
+}

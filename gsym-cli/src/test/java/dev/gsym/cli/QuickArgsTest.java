@@ -1,0 +1,137 @@
+package dev.gsym.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gsym.testing.TestData;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.StringWriter;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * {@link QuickArgs} against picocli: every command line it accepts must give the fields picocli
+ * gives and the same stdout, stderr and exit status; everything else must be left to picocli.
+ */
+class QuickArgsTest {
+  private static final String F = TestData.path("gsym", "c-clang-O2.gsym").toString();
+  private static final String ICF = TestData.path("gsym", "icf-clang-O2-gold.merged.gsym").toString();
+  private static final String STDIN = "0x1179 " + F + "\n0x11a1 " + F + "\nzzz " + F + "\n";
+
+  /** Command lines QuickArgs parses itself. */
+  private static final List<List<String>> ACCEPTED = List.of(
+      List.of(F),
+      List.of(F, F),
+      List.of("--dump", F),
+      List.of("--dump"),
+      List.of(),
+      List.of("--lookup", "0x1179", F),
+      List.of("--address", "0x1179", "--lookup", "0x11a1", F, "--address=4096", "--lookup=0b1"),
+      List.of("--lookup", "0x1179", F, ICF, "--verbose"),
+      List.of("--lookup", "0x1179"),
+      List.of("--lookup", "--verbose", F),
+      List.of("--lookup", "12z", F),
+      List.of("--lookup=0x1179=2", F),
+      List.of("--lookup", "0x1179", "--dump", F),
+      List.of("--lookup", "0x1179", "/nonexistent/x.gsym"),
+      List.of("/nonexistent/x.gsym"),
+      List.of("--merged-functions", "--lookup", "0x1130", ICF),
+      List.of("--merged-functions", "--merged-functions-filter", "twice_.*", "--lookup", "0x1130", ICF),
+      List.of("--merged-functions-filter=[", "--merged-functions", "--lookup", "0x1130", ICF),
+      List.of("--merged-functions-filter", "x", "--lookup", "0x1130", ICF),
+      List.of("--merged-functions-filter", "x", F),
+      List.of("--addresses-from-stdin"),
+      List.of("--addresses-from-stdin", "--verbose"),
+      List.of("--addresses-from-stdin", F),
+      List.of("--addresses-from-stdin", "--dump"),
+      List.of("--addresses-from-stdin", "--lookup", "1"));
+
+  /** Command lines QuickArgs must hand to picocli. */
+  private static final List<List<String>> REFUSED = List.of(
+      List.of("-h"), List.of("--help"), List.of("-v"), List.of("--version"), List.of("-"),
+      List.of("--", F), List.of("@" + F), List.of(""), List.of("--lookup"), List.of("--lookup", ""),
+      List.of("--lookup="), List.of("--lookup", "-1", F), List.of("--lookup", "@x", F),
+      List.of("--lookup", "dump", F), List.of("dump", F), List.of(F, "lookup"),
+      List.of("lookup", "-f", F, "0x1179"), List.of("--verbose", "--verbose", F),
+      List.of("--verbose=true", F), List.of("--dump", "--dump", F), List.of("--dwarf", "x"),
+      List.of("--lookup", "1", "-o", "x", F), List.of("--look", "1", F), List.of("--unknown", F),
+      List.of("-lookup", "1", F), List.of("--merged-functions-filter"), List.of("convert", "--dwarf", "x"));
+
+  private static String[] arr(List<String> args) {
+    return args.toArray(String[]::new);
+  }
+
+  private static CliRun run(List<String> args, boolean quick) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status;
+    try (PrintStream o = new PrintStream(out, false, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+      status = GsymUtil.run(arr(args), new ByteArrayInputStream(STDIN.getBytes(StandardCharsets.UTF_8)),
+          o, e, quick);
+    }
+    return new CliRun(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  private static Session session() {
+    return new Session(new ByteArrayInputStream(new byte[0]), new StringWriter(),
+        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void acceptedCommandLinesGetPicocliFields() throws IllegalAccessException {
+    for (List<String> args : ACCEPTED) {
+      GsymUtilCommand quick = QuickArgs.parse(arr(args), session());
+      assertThat(quick).as("QuickArgs accepts %s", args).isNotNull();
+      CommandLine cl = GsymUtil.commandLine(session());
+      cl.parseArgs(arr(args));
+      GsymUtilCommand pico = cl.getCommand();
+      assertThat(pico.convert.anyGiven() || pico.help || pico.version).isFalse();
+      assertSameFields(quick, pico, args);
+      assertSameFields(quick.lookup, pico.lookup, args);
+      assertSameFields(quick.convert, pico.convert, args);
+    }
+  }
+
+  /**
+   * Every field, so an option added later (or a picocli {@code defaultValue}) that QuickArgs does
+   * not reproduce fails here rather than changing behaviour.
+   */
+  private static void assertSameFields(Object quick, Object pico, List<String> args)
+      throws IllegalAccessException {
+    for (Field f : quick.getClass().getDeclaredFields()) {
+      if (Modifier.isStatic(f.getModifiers()) || f.getType() == Session.class
+          || f.getType() == LookupOptions.class || f.getType() == ConvertOptions.class) {
+        continue;
+      }
+      f.setAccessible(true);
+      assertThat(f.get(quick)).as("%s.%s for %s", quick.getClass().getSimpleName(), f.getName(), args)
+          .isEqualTo(f.get(pico));
+    }
+  }
+
+  @Test
+  void acceptedCommandLinesPrintWhatPicocliPathPrints() {
+    for (List<String> args : ACCEPTED) {
+      CliRun quick = run(args, true);
+      CliRun pico = run(args, false);
+      assertThat(quick.out()).as("stdout of %s", args).isEqualTo(pico.out());
+      assertThat(quick.err()).as("stderr of %s", args).isEqualTo(pico.err());
+      assertThat(quick.status()).as("status of %s", args).isEqualTo(pico.status());
+    }
+    assertThat(run(List.of("--lookup", "0x1179", F), true).out())
+        .contains("0x0000000000001179: leaf + 5 @ /gsym-test/src/c_main.c:16 [inlined]");
+  }
+
+  @Test
+  void everythingElseIsLeftToPicocli() {
+    for (List<String> args : REFUSED) {
+      assertThat(QuickArgs.parse(arr(args), session())).as("QuickArgs refuses %s", args).isNull();
+    }
+  }
+}

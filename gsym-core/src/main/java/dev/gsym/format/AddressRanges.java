@@ -15,6 +15,7 @@ public final class AddressRanges {
 
   /** The set of {@code in}: sorted, merged, empty ranges dropped (O(n log n) for any input order). */
   public static List<AddressRange> normalize(List<AddressRange> in) {
+    if (isNormalized(in)) return List.copyOf(in); // no copy when in is already an immutable list
     ArrayList<AddressRange> sorted = new ArrayList<>(in.size());
     for (AddressRange r : in) if (!r.isEmpty()) sorted.add(r);
     sorted.sort(null);
@@ -27,7 +28,18 @@ public final class AddressRanges {
         out.add(r);
       }
     }
-    return Collections.unmodifiableList(out);
+    return List.copyOf(out);
+  }
+
+  /** Non-empty, sorted, neither overlapping nor touching: what {@link #normalize} returns. */
+  private static boolean isNormalized(List<AddressRange> in) {
+    AddressRange prev = null;
+    for (AddressRange r : in) {
+      if (r == null || r.isEmpty()) return false;
+      if (prev != null && Long.compareUnsigned(r.start(), prev.end()) <= 0) return false;
+      prev = r;
+    }
+    return true;
   }
 
   public void insert(AddressRange r) {

@@ -109,8 +109,23 @@ final class StoredFunction {
     if (c != 0) return c;
     c = Integer.compare(a.lineRows, b.lineRows); // null (-1) first, then by row count
     if (c != 0 || a.lineRows <= 0) return c;
+    if (a.bytes != null && b.bytes != null && sameLineTableBytes(a.bytes, b.bytes)) return 0; // duplicates
     // ranges and inline counts tie (FunctionInfo.compare would find the same): compare the rows
     return dev.gsym.format.LineTable.compare(a.memoized().lineTable(), b.memoized().lineTable());
+  }
+
+  /**
+   * Same encoded line table (the first InfoType chunk when there is one): then the rows, and with
+   * the same start address their addresses, are equal.
+   */
+  private static boolean sameLineTableBytes(byte[] a, byte[] b) {
+    if (a.length < 16 || b.length < 16 || a[8] != FunctionInfo.LINE_TABLE_INFO || b[8] != FunctionInfo.LINE_TABLE_INFO) {
+      return false;
+    }
+    long lenA = (a[12] & 0xffL) | (a[13] & 0xffL) << 8 | (a[14] & 0xffL) << 16 | (a[15] & 0xffL) << 24;
+    long lenB = (b[12] & 0xffL) | (b[13] & 0xffL) << 8 | (b[14] & 0xffL) << 16 | (b[15] & 0xffL) << 24;
+    if (lenA != lenB || 16 + lenA > a.length || 16 + lenB > b.length) return false;
+    return Arrays.equals(a, 16, (int) (16 + lenA), b, 16, (int) (16 + lenB));
   }
 
   /** {@link FunctionInfo#sameAs}: range, name, line table and inline info equal. */

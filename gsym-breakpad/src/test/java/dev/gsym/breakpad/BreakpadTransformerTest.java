@@ -223,7 +223,7 @@ class BreakpadTransformerTest {
     String big = "FUNC 10 10 0 " + "x".repeat(BreakpadParser.MAX_LINE + 10) + "\n";
     assertThatThrownBy(() -> Conv.gsymFromSym(big))
         .isInstanceOf(GsymFormatException.class)
-        .hasMessage("test.sym:1: line longer than 16777216 characters");
+        .hasMessage("test.sym:1: line longer than 16777216 bytes");
   }
 
   @Test

@@ -255,4 +255,15 @@ class BreakpadTransformerTest {
           + "                    g + 1950 @ a.c:100 [inlined]\n");
     }
   }
+
+  /**
+   * basic.sym converts to exactly the bytes of {@code basic.gsym}, written by the first
+   * (String-based) implementation: the byte scanner changes nothing, not even the string-table
+   * order (names and files are inserted in the same sequence).
+   */
+  @Test
+  void bytesAsTheFirstImplementation() throws IOException {
+    assertThat(Conv.gsymBytesFromSym(BASIC, false))
+        .isEqualTo(Files.readAllBytes(TestData.path("breakpad", "basic.gsym")));
+  }
 }

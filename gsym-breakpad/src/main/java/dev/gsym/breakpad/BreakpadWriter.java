@@ -18,7 +18,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 
 /**
@@ -52,7 +51,7 @@ public final class BreakpadWriter {
 
   private final GsymReader reader;
   private final Options options;
-  private final HashMap<Integer, Integer> originIds = new HashMap<>();
+  private final IntIntMap originIds = new IntIntMap(); // name strp -> INLINE_ORIGIN number
   private final boolean[] fileWritten;
   private Path spillDir;
   private int spillLimit = SPILL_IN_MEMORY;
@@ -163,8 +162,8 @@ public final class BreakpadWriter {
       for (InlineInfo c : node.children()) inlineRecords(c, level, out, origins);
       return;
     }
-    Integer id = originIds.get(node.name());
-    if (id == null) {
+    int id = originIds.get(node.name());
+    if (id < 0) {
       id = originIds.size();
       originIds.put(node.name(), id);
       origins.ascii("INLINE_ORIGIN ").dec(id).put(' ').name(reader.string(node.name())).put('\n');
@@ -194,6 +193,52 @@ public final class BreakpadWriter {
       if (f <= 0 || f >= fileWritten.length || !fileWritten[f]) continue;
       out.hex(rel(a)).put(' ').hex(end - a).put(' ').dec(Integer.toUnsignedLong(row.line())).put(' ').dec(f)
           .put('\n');
+    }
+  }
+
+  /** int keys to non-negative int values (open addressing, no boxing); -1 for a missing key. */
+  static final class IntIntMap {
+    private int[] keys = new int[1024];
+    private int[] values = new int[1024]; // value + 1; 0 = empty slot
+    private int size;
+
+    int size() {
+      return size;
+    }
+
+    private int slot(int key) {
+      int mask = keys.length - 1;
+      int h = key * 0x9E3779B9;
+      int i = (h ^ (h >>> 16)) & mask;
+      while (values[i] != 0 && keys[i] != key) i = (i + 1) & mask;
+      return i;
+    }
+
+    int get(int key) {
+      return values[slot(key)] - 1;
+    }
+
+    void put(int key, int value) {
+      int i = slot(key);
+      if (values[i] == 0) {
+        if (2 * (size + 1) > keys.length) {
+          int[] k = keys;
+          int[] v = values;
+          keys = new int[k.length * 2];
+          values = new int[k.length * 2];
+          for (int j = 0; j < k.length; j++) {
+            if (v[j] != 0) {
+              int t = slot(k[j]);
+              keys[t] = k[j];
+              values[t] = v[j];
+            }
+          }
+          i = slot(key);
+        }
+        size++;
+      }
+      keys[i] = key;
+      values[i] = value + 1;
     }
   }
 

@@ -112,4 +112,22 @@ class BreakpadWriterTest {
         "0 1 f 10 abcdef ffffffffffffffff 8000000000000000 0 9 10 4294967295 9223372036854775807 "
         + "a b c \u00e4 \u4e2d <unnamed> " + "x".repeat(70_000));
   }
+
+  @Test
+  void intIntMapAgreesWithAHashMap() {
+    BreakpadWriter.IntIntMap m = new BreakpadWriter.IntIntMap();
+    java.util.HashMap<Integer, Integer> ref = new java.util.HashMap<>();
+    java.util.Random rnd = new java.util.Random(5);
+    for (int i = 0; i < 200_000; i++) {
+      int k = i % 3 == 0 ? rnd.nextInt() : rnd.nextInt(5000) * 4096; // spread and clustered keys
+      if (rnd.nextBoolean()) {
+        int v = rnd.nextInt(Integer.MAX_VALUE - 1);
+        m.put(k, v);
+        ref.put(k, v);
+      }
+      assertThat(m.get(k)).isEqualTo(ref.getOrDefault(k, -1));
+    }
+    assertThat(m.size()).isEqualTo(ref.size());
+    ref.forEach((k, v) -> assertThat(m.get(k)).isEqualTo(v));
+  }
 }

@@ -203,4 +203,51 @@ class BreakpadParserTest {
       assertThat(p.lineNumber()).isEqualTo(2);
     }
   }
+
+  /** The String parser applied line by line: what the byte scanner must reproduce. */
+  static List<String> referenceTrace(String text) throws IOException {
+    List<String> out = new ArrayList<>();
+    String[] lines = text.split("\r\n|\r|\n", -1);
+    int n = lines.length;
+    if (n > 0 && lines[n - 1].isEmpty()) n--; // a final line end does not start a line
+    try (BreakpadParser ref = new BreakpadParser(new StringReader(""), "t.sym")) {
+      for (int i = 0; i < n; i++) {
+        String line = lines[i];
+        if (line.chars().allMatch(c -> c == ' ' || c == '\t')) continue;
+        try {
+          out.add((i + 1) + " " + ref.parse(line));
+        } catch (GsymFormatException e) {
+          out.add((i + 1) + " error " + e.getMessage().replace("t.sym:0:", "t.sym:" + (i + 1) + ":")
+              + " func=" + line.startsWith("FUNC "));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Randomly damaged copies of basic.sym: the byte scanner agrees with the String parser. */
+  @Test
+  void randomlyDamagedFilesParseAsWithTheStringParser() throws IOException {
+    java.util.Random rnd = new java.util.Random(42);
+    String[] inserts = {" ", "  ", "x", "G", "\t", "0x", "\u00e4", "99999999999999999999", "ffffffffffffffff",
+        "-", "\r", "\n", "m ", "FUNC ", "INLINE "};
+    String base = BreakpadTransformerTest.BASIC;
+    for (int iter = 0; iter < 300; iter++) {
+      StringBuilder sb = new StringBuilder(base);
+      for (int k = rnd.nextInt(8); k >= 0; k--) {
+        int at = rnd.nextInt(sb.length() + 1);
+        switch (rnd.nextInt(3)) {
+          case 0 -> sb.insert(at, inserts[rnd.nextInt(inserts.length)]);
+          case 1 -> sb.delete(at, Math.min(sb.length(), at + 1 + rnd.nextInt(3)));
+          default -> sb.setCharAt(Math.min(at, sb.length() - 1), (char) (' ' + rnd.nextInt(95)));
+        }
+      }
+      String text = sb.toString();
+      List<String> want = referenceTrace(text);
+      byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+      for (int size : new int[] {1, 3, 17, 1 << 16}) {
+        assertThat(trace(bytes, size)).as("iteration %d, buffer %d:%n%s", iter, size, text).isEqualTo(want);
+      }
+    }
+  }
 }

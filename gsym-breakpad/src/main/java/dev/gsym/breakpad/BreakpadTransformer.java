@@ -164,13 +164,19 @@ public final class BreakpadTransformer {
         int kind = p.advance();
         if (kind == BreakpadParser.EOF) break;
         switch (kind) {
-          case BreakpadParser.LINE -> {
+          case BreakpadParser.LINE -> { // relocated before the orphan check, as every record
+            long address = p.lineAddress;
+            if (loadAddress != 0) {
+              shift(address + p.lineSize);
+              address = shift(address);
+            }
             if (orphaned) orphanRecords++;
-            else line(p);
+            else line(address, p.lineSize, p.lineLine, p.lineFile);
           }
           case BreakpadParser.INLINE -> {
+            List<AddressRange> ranges = inlineRanges(p);
             if (orphaned) orphanRecords++;
-            else inline(p);
+            else inline(p.inlineLevel, p.inlineCallLine, p.inlineCallFile, p.inlineOrigin, ranges);
           }
           case BreakpadParser.STACK -> stackRecords++;
           default -> accept(relocate(p.record()));
@@ -257,16 +263,6 @@ public final class BreakpadTransformer {
     return i;
   }
 
-  private void line(BreakpadParser p) {
-    long address = p.lineAddress;
-    long size = p.lineSize;
-    if (loadAddress != 0) {
-      shift(address + size);
-      address = shift(address);
-    }
-    line(address, size, p.lineLine, p.lineFile);
-  }
-
   /** A line record (relocated). */
   private void line(long address, long size, long line, long fileNumber) {
     if (func == null) throw parser.error("line record does not follow a FUNC record");
@@ -348,7 +344,8 @@ public final class BreakpadTransformer {
     }
   }
 
-  private void inline(BreakpadParser p) {
+  /** The ranges of the INLINE record just read, relocated (a reused list). */
+  private List<AddressRange> inlineRanges(BreakpadParser p) {
     ArrayList<AddressRange> rs = rangeScratch;
     rs.clear();
     long[] r = p.inlineRanges;
@@ -357,7 +354,7 @@ public final class BreakpadTransformer {
       long b = r[2 * i + 1];
       rs.add(loadAddress == 0 ? new AddressRange(a, b) : new AddressRange(shift(a), shift(b)));
     }
-    inline(p.inlineLevel, p.inlineCallLine, p.inlineCallFile, p.inlineOrigin, rs);
+    return rs;
   }
 
   /** An INLINE record (relocated ranges, not normalized). */

@@ -266,4 +266,21 @@ class BreakpadTransformerTest {
     assertThat(Conv.gsymBytesFromSym(BASIC, false))
         .isEqualTo(Files.readAllBytes(TestData.path("breakpad", "basic.gsym")));
   }
+
+  /** Records are relocated before anything else: a wrap is a bad record even after a bad FUNC. */
+  @Test
+  void relocationErrorsComeBeforeTheOrphanRule() throws IOException {
+    String sym = "FILE 1 a.c\nINLINE_ORIGIN 0 o\nFUNC 10 10 0 f\n10 10 1 1\nFUNC 20 zz 0 bad\n"
+        + "fffffffffffffff0 4 2 1\nINLINE 0 1 1 0 fffffffffffffff0 4\n20 4 2 1\nINLINE 0 1 1 0 20 4\n"
+        + "FUNC 30 10 0 g\n30 10 3 1\n";
+    GsymCreator c = new GsymCreator();
+    StringBuilder warnings = new StringBuilder();
+    BreakpadTransformer.Result res = new BreakpadTransformer(c, true, new Diagnostics(warnings)).loadAddress(0x100)
+        .convert(new BreakpadParser(new StringReader(sym), "r.sym"));
+    assertThat(res.badRecords()).isEqualTo(3);
+    assertThat(res.orphanRecords()).isEqualTo(2);
+    assertThat(warnings.toString()).contains("warning: r.sym:6: address 0xfffffffffffffff4 plus the load address"
+        + " 0x100 wraps past the end of the 64-bit address space\n");
+    assertThat(warnings.toString()).contains("warning: r.sym:7: address 0xfffffffffffffff0 plus the load address");
+  }
 }

@@ -43,6 +43,8 @@ public final class BreakpadParser implements Closeable {
   static final int STACK = 4;
 
   private static final byte[] HEX = new byte[256];
+  private static final java.lang.invoke.VarHandle LONGS =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
   static {
     Arrays.fill(HEX, (byte) -1);
@@ -206,6 +208,14 @@ public final class BreakpadParser implements Closeable {
     while (true) {
       byte[] b = buf;
       int l = lim;
+      while (i + 8 <= l) { // 8 bytes at a time while none is LF or CR
+        long x = (long) LONGS.get(b, i);
+        long lf = x ^ 0x0A0A0A0A0A0A0A0AL;
+        long cr = x ^ 0x0D0D0D0D0D0D0D0DL;
+        long zero = ((lf - 0x0101010101010101L) & ~lf) | ((cr - 0x0101010101010101L) & ~cr);
+        if ((zero & 0x8080808080808080L) != 0) break; // a zero byte: LF or CR in these 8
+        i += 8;
+      }
       while (i < l) {
         byte c = b[i];
         if (c == '\n' || c == '\r') break;

@@ -53,15 +53,21 @@ public final class BreakpadTransformer {
   private final Diagnostics diag;
 
   private BreakpadParser parser;
-  private final HashMap<Long, String> files = new HashMap<>();
-  private final HashMap<Long, Integer> fileIndex = new HashMap<>();
-  private final HashMap<Long, String> origins = new HashMap<>();
+  private final NumberMap<String> files = new NumberMap<>();
+  private final NumberMap<Integer> fileIndex = new NumberMap<>();
+  private final NumberMap<String> origins = new NumberMap<>();
+  private final NumberMap<Integer> originIndex = new NumberMap<>(); // string table index of an origin
   private byte[] moduleUuid;
   private byte[] codeUuid;
 
   // the current FUNC
   private BreakpadRecord.Func func;
-  private final List<LineEntry> rows = new ArrayList<>();
+  // its line rows (address, file index, line)
+  private long[] rowAddr = new long[256];
+  private int[] rowFile = new int[256];
+  private int[] rowLine = new int[256];
+  private int nRows;
+  private final ArrayList<AddressRange> rangeScratch = new ArrayList<>();
   private final List<Node> topChildren = new ArrayList<>();
   private final List<Node> levels = new ArrayList<>(); // last node seen at each nest level
 
@@ -154,11 +160,27 @@ public final class BreakpadTransformer {
   public Result convert(BreakpadParser p) throws IOException {
     this.parser = p;
     while (true) {
-      BreakpadRecord r;
       try {
-        r = p.next();
-        if (r == null) break;
-        accept(relocate(r));
+        int kind = p.advance();
+        if (kind == BreakpadParser.EOF) break;
+        switch (kind) {
+          case BreakpadParser.LINE -> { // relocated before the orphan check, as every record
+            long address = p.lineAddress;
+            if (loadAddress != 0) {
+              shift(address + p.lineSize);
+              address = shift(address);
+            }
+            if (orphaned) orphanRecords++;
+            else line(address, p.lineSize, p.lineLine, p.lineFile);
+          }
+          case BreakpadParser.INLINE -> {
+            List<AddressRange> ranges = inlineRanges(p);
+            if (orphaned) orphanRecords++;
+            else inline(p.inlineLevel, p.inlineCallLine, p.inlineCallFile, p.inlineOrigin, ranges);
+          }
+          case BreakpadParser.STACK -> stackRecords++;
+          default -> accept(relocate(p.record()));
+        }
       } catch (GsymFormatException e) {
         if (!lenient) throw e;
         badRecords++;
@@ -194,9 +216,12 @@ public final class BreakpadTransformer {
       }
       case BreakpadRecord.File f -> {
         files.put(f.number(), f.name());
-        fileIndex.remove(f.number());
+        fileIndex.put(f.number(), null);
       }
-      case BreakpadRecord.InlineOrigin o -> origins.put(o.number(), o.name());
+      case BreakpadRecord.InlineOrigin o -> {
+        origins.put(o.number(), o.name());
+        originIndex.put(o.number(), null);
+      }
       case BreakpadRecord.Func f -> {
         flushFunction();
         func = f;
@@ -208,8 +233,11 @@ public final class BreakpadTransformer {
         funcEnd[nFunc] = f.address() + f.size();
         nFunc++;
       }
-      case BreakpadRecord.Line l -> line(l);
-      case BreakpadRecord.Inline i -> inline(i);
+      case BreakpadRecord.Line l -> line(l.address(), l.size(), l.line(), l.file());
+      case BreakpadRecord.Inline i -> {
+        List<AddressRange> rs = new ArrayList<>(i.ranges());
+        inline(i.level(), i.callLine(), i.callFile(), i.origin(), rs);
+      }
       case BreakpadRecord.Public p -> {
         flushFunction();
         if (nPub == pubAddr.length) {
@@ -235,24 +263,64 @@ public final class BreakpadTransformer {
     return i;
   }
 
-  private void line(BreakpadRecord.Line l) {
+  /** A line record (relocated). */
+  private void line(long address, long size, long line, long fileNumber) {
     if (func == null) throw parser.error("line record does not follow a FUNC record");
     long start = func.address();
-    boolean inside = func.size() == 0 ? l.address() == start
-        : Long.compareUnsigned(l.address() - start, func.size()) < 0;
+    boolean inside = func.size() == 0 ? address == start
+        : Long.compareUnsigned(address - start, func.size()) < 0;
     if (!inside) {
       // not malformed, but GSYM cannot attribute it to this function: dropped with a warning
       linesOutside++;
-      String msg = parser.error("line record address 0x" + Long.toHexString(l.address()) + " is outside FUNC "
+      String msg = parser.error("line record address 0x" + Long.toHexString(address) + " is outside FUNC "
           + func.name() + " [0x" + Long.toHexString(start) + ", 0x" + Long.toHexString(start + func.size())
           + "); dropped").getMessage();
       diag.report("Line records outside their FUNC", sb -> sb.append("warning: ").append(msg).append('\n'));
       return;
     }
-    if (l.size() == 0) return; // covers nothing
-    int f = file(l.file(), "line record");
-    rows.add(new LineEntry(l.address(), f, (int) l.line()));
+    if (size == 0) return; // covers nothing
+    int f = file(fileNumber, "line record");
+    if (nRows == rowAddr.length) {
+      rowAddr = Arrays.copyOf(rowAddr, nRows * 2);
+      rowFile = Arrays.copyOf(rowFile, nRows * 2);
+      rowLine = Arrays.copyOf(rowLine, nRows * 2);
+    }
+    rowAddr[nRows] = address;
+    rowFile[nRows] = f;
+    rowLine[nRows] = (int) line;
+    nRows++;
     lineRecords++;
+  }
+
+  /**
+   * FILE / INLINE_ORIGIN numbers to values: an array for small numbers (the usual dense 0..n), a
+   * hash map for the rest, so hostile numbers cost nothing.
+   */
+  static final class NumberMap<V> {
+    static final int DENSE_MAX = 1 << 18;
+    private Object[] dense = new Object[64];
+    private final HashMap<Long, V> sparse = new HashMap<>();
+
+    @SuppressWarnings("unchecked")
+    V get(long k) {
+      if (k >= 0 && k < dense.length) return (V) dense[(int) k];
+      if (k >= 0 && k < DENSE_MAX) return null;
+      return sparse.get(k);
+    }
+
+    void put(long k, V v) {
+      if (k >= 0 && k < DENSE_MAX) {
+        if (k >= dense.length) {
+          if (v == null) return;
+          dense = Arrays.copyOf(dense, (int) Math.min(DENSE_MAX, Math.max(2L * dense.length, k + 1)));
+        }
+        dense[(int) k] = v;
+      } else if (v == null) {
+        sparse.remove(k);
+      } else {
+        sparse.put(k, v);
+      }
+    }
   }
 
   private static final class Node {
@@ -276,31 +344,51 @@ public final class BreakpadTransformer {
     }
   }
 
-  private void inline(BreakpadRecord.Inline in) {
+  /** The ranges of the INLINE record just read, relocated (a reused list). */
+  private List<AddressRange> inlineRanges(BreakpadParser p) {
+    ArrayList<AddressRange> rs = rangeScratch;
+    rs.clear();
+    long[] r = p.inlineRanges;
+    for (int i = 0; i < p.inlineRangeCount; i++) {
+      long a = r[2 * i];
+      long b = r[2 * i + 1];
+      rs.add(loadAddress == 0 ? new AddressRange(a, b) : new AddressRange(shift(a), shift(b)));
+    }
+    return rs;
+  }
+
+  /** An INLINE record (relocated ranges, not normalized). */
+  private void inline(int level, long callLine, long callFileNumber, long origin, List<AddressRange> inRanges) {
     if (func == null) throw parser.error("INLINE record does not follow a FUNC record");
-    int level = in.level();
     if (level > levels.size()) {
       throw parser.error("INLINE nest level " + level + " has no enclosing INLINE at level " + (level - 1));
     }
     List<AddressRange> parent = level == 0
         ? List.of(new AddressRange(func.address(), func.address() + func.size()))
         : levels.get(level - 1).ranges;
-    List<AddressRange> ranges = AddressRanges.normalize(in.ranges());
+    List<AddressRange> ranges = inRanges.size() == 1 && inRanges.getFirst().size() > 0
+        ? List.of(inRanges.getFirst()) : AddressRanges.normalize(inRanges);
     if (ranges.isEmpty()) throw parser.error("INLINE record has only empty ranges");
+    int j = 0; // both lists are sorted and disjoint: one merge walk
     for (AddressRange r : ranges) {
-      boolean ok = false;
-      for (AddressRange p : parent) ok |= p.contains(r);
+      while (j < parent.size() && Long.compareUnsigned(parent.get(j).end(), r.start()) <= 0) j++;
+      boolean ok = j < parent.size() && parent.get(j).contains(r);
       if (!ok) {
         throw parser.error("INLINE range [0x" + Long.toHexString(r.start()) + ", 0x" + Long.toHexString(r.end())
             + ") is not inside its parent " + (level == 0 ? "FUNC " + func.name() : "INLINE at level " + (level - 1)));
       }
     }
-    String name = origins.get(in.origin());
-    if (name == null) {
-      throw parser.error("INLINE record refers to INLINE_ORIGIN " + in.origin() + ", which is not defined before it");
+    Integer name = originIndex.get(origin);
+    String s = name != null ? null : origins.get(origin);
+    if (name == null && s == null) {
+      throw parser.error("INLINE record refers to INLINE_ORIGIN " + origin + ", which is not defined before it");
     }
-    int callFile = file(in.callFile(), "INLINE record");
-    Node n = new Node(ranges, creator.insertString(name), callFile, (int) in.callLine());
+    int callFile = file(callFileNumber, "INLINE record");
+    if (name == null) { // after the file: string table order as before
+      name = creator.insertString(s);
+      originIndex.put(origin, name);
+    }
+    Node n = new Node(ranges, name, callFile, (int) callLine);
     if (level == 0) topChildren.add(n);
     else levels.get(level - 1).children.add(n);
     while (levels.size() > level) levels.removeLast();
@@ -316,9 +404,15 @@ public final class BreakpadTransformer {
     AddressRange range = new AddressRange(f.address(), f.address() + f.size());
     int name = creator.insertString(f.name());
     LineTable lt = null;
-    if (!rows.isEmpty()) {
-      rows.sort(Comparator.comparing(LineEntry::address, Long::compareUnsigned));
-      lt = new LineTable(new ArrayList<>(rows));
+    if (nRows > 0) {
+      LineEntry[] rows = new LineEntry[nRows];
+      boolean sorted = true;
+      for (int i = 0; i < nRows; i++) {
+        rows[i] = new LineEntry(rowAddr[i], rowFile[i], rowLine[i]);
+        if (i > 0 && Long.compareUnsigned(rowAddr[i - 1], rowAddr[i]) > 0) sorted = false;
+      }
+      if (!sorted) Arrays.sort(rows, Comparator.comparing(LineEntry::address, Long::compareUnsigned)); // stable
+      lt = new LineTable(Arrays.asList(rows));
     }
     InlineInfo ii = null;
     if (!topChildren.isEmpty() && f.size() != 0) {
@@ -327,7 +421,7 @@ public final class BreakpadTransformer {
       ii = new InlineInfo(List.of(range), name, 0, 0, kids);
     }
     creator.addFunctionInfo(new FunctionInfo(range, name, lt, ii, null, null));
-    rows.clear();
+    nRows = 0;
     topChildren.clear();
     levels.clear();
   }

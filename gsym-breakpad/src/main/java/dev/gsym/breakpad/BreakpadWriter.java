@@ -7,16 +7,17 @@ import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.InlineInfo;
 import dev.gsym.format.LineEntry;
 import dev.gsym.io.AtomicFile;
+import dev.gsym.io.GsymFormatException;
 import dev.gsym.read.GsymReader;
-import java.io.BufferedWriter;
+import java.io.Closeable;
 import java.io.IOException;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -24,10 +25,17 @@ import java.util.List;
  * {@code MODULE}, {@code INFO CODE_ID}, one {@code FILE} per file-table entry (number = GSYM file
  * index), one {@code INLINE_ORIGIN} per distinct inlined-function name, then in address order a
  * {@code FUNC} with its {@code INLINE} and line records for every function with a size, and a
- * {@code PUBLIC} for every size-0 function. Functions are read one at a time (two passes over the
- * mapped file), so memory does not grow with the file.
+ * {@code PUBLIC} for every size-0 function.
+ *
+ * <p>Functions are decoded one at a time in a single pass. Inline origins are found during that
+ * pass but must precede the functions, so the function records go to a spill (memory up to
+ * {@value #SPILL_IN_MEMORY} bytes, then a temporary file) that is appended after the origins:
+ * memory does not grow with the file. Text is produced as UTF-8 bytes directly.
  */
 public final class BreakpadWriter {
+  /** Function records up to this size are spilled in memory, beyond it to a temporary file. */
+  static final int SPILL_IN_MEMORY = 4 << 20;
+
   /**
    * MODULE fields, and the load address subtracted from every address (Breakpad addresses are
    * module-relative; 0 writes GSYM's addresses unchanged).
@@ -43,8 +51,10 @@ public final class BreakpadWriter {
 
   private final GsymReader reader;
   private final Options options;
-  private final HashMap<Integer, Integer> originIds = new HashMap<>();
+  private final IntIntMap originIds = new IntIntMap(); // name strp -> INLINE_ORIGIN number
   private final boolean[] fileWritten;
+  private Path spillDir;
+  private int spillLimit = SPILL_IN_MEMORY;
 
   public BreakpadWriter(GsymReader reader, Options options) {
     this.reader = reader;
@@ -54,22 +64,29 @@ public final class BreakpadWriter {
 
   /** Writes to {@code path} through a temporary file renamed into place (no partial output). */
   public static Result write(GsymReader reader, Options options, Path path) throws IOException {
+    Path dir = path.toAbsolutePath().getParent();
     return AtomicFile.write(path, ch -> {
-      Writer w = new BufferedWriter(new OutputStreamWriter(Channels.newOutputStream(ch),
-          StandardCharsets.UTF_8), 1 << 16);
-      Result r = new BreakpadWriter(reader, options).write(w);
-      w.flush();
-      return r;
+      BreakpadWriter w = new BreakpadWriter(reader, options);
+      w.spillDir = dir;
+      return w.write(Channels.newOutputStream(ch));
     });
   }
 
-  public Result write(Writer out) throws IOException {
-    StringBuilder sb = new StringBuilder(1 << 12);
+  /** Spill to a temporary file in {@code dir} beyond {@code inMemory} bytes (tests). */
+  BreakpadWriter spill(Path dir, int inMemory) {
+    this.spillDir = dir;
+    this.spillLimit = inMemory;
+    return this;
+  }
+
+  /** Writes the symbol file to {@code out} (flushed, not closed). */
+  public Result write(OutputStream out) throws IOException {
+    Text head = new Text(out);
     byte[] uuid = reader.header().uuid();
-    sb.append("MODULE ").append(options.os()).append(' ').append(options.arch()).append(' ')
-        .append(BreakpadIds.moduleId(options.os(), uuid)).append(' ').append(clean(options.moduleName())).append('\n');
+    head.ascii("MODULE ").text(options.os()).put(' ').text(options.arch()).put(' ')
+        .ascii(BreakpadIds.moduleId(options.os(), uuid)).put(' ').text(options.moduleName()).put('\n');
     String codeId = BreakpadIds.codeId(uuid);
-    if (codeId != null) sb.append("INFO CODE_ID ").append(codeId).append('\n');
+    if (codeId != null) head.ascii("INFO CODE_ID ").ascii(codeId).put('\n');
     long files = 0;
     for (int i = 1; i < reader.numFiles(); i++) {
       FileEntry fe = reader.file(i);
@@ -77,43 +94,37 @@ public final class BreakpadWriter {
       if (path.isEmpty()) continue;
       fileWritten[i] = true;
       files++;
-      sb.append("FILE ").append(i).append(' ').append(clean(path)).append('\n');
-      flushIfBig(sb, out);
+      head.ascii("FILE ").dec(i).put(' ').text(path).put('\n');
     }
-    // pass 1: inline origins
-    int n = reader.numFunctions();
-    for (int i = 0; i < n; i++) {
-      FunctionInfo fi = reader.functionInfoAtIndex(i);
-      if (fi.inlineInfo() == null || fi.range().size() == 0) continue;
-      for (InlineInfo c : fi.inlineInfo().children()) collectOrigins(c, sb);
-      flushIfBig(sb, out);
-    }
-    // pass 2: functions
     long funcs = 0;
     long publics = 0;
-    for (int i = 0; i < n; i++) {
-      FunctionInfo fi = reader.functionInfoAtIndex(i);
-      long size = fi.range().size();
-      long start = rel(fi.range().start());
-      String name = clean(reader.string(fi.name()));
-      if (name.isEmpty()) name = "<unnamed>";
-      boolean multiple = fi.mergedFunctions() != null && !fi.mergedFunctions().mergedFunctions().isEmpty();
-      if (size == 0) {
-        sb.append("PUBLIC ").append(multiple ? "m " : "").append(Long.toHexString(start)).append(" 0 ")
-            .append(name).append('\n');
-        publics++;
-      } else {
-        sb.append("FUNC ").append(multiple ? "m " : "").append(Long.toHexString(start)).append(' ')
-            .append(Long.toHexString(size)).append(" 0 ").append(name).append('\n');
-        funcs++;
-        if (fi.inlineInfo() != null) {
-          for (InlineInfo c : fi.inlineInfo().children()) inlineRecords(c, 0, sb);
+    try (Spill spill = new Spill(spillDir, spillLimit)) {
+      Text body = new Text(spill);
+      int n = reader.numFunctions();
+      for (int i = 0; i < n; i++) {
+        FunctionInfo fi = reader.functionInfoAtIndex(i);
+        long size = fi.range().size();
+        long start = rel(fi.range().start());
+        boolean multiple = fi.mergedFunctions() != null && !fi.mergedFunctions().mergedFunctions().isEmpty();
+        if (size == 0) {
+          body.ascii(multiple ? "PUBLIC m " : "PUBLIC ").hex(start).ascii(" 0 ").name(reader.string(fi.name()))
+              .put('\n');
+          publics++;
+        } else {
+          body.ascii(multiple ? "FUNC m " : "FUNC ").hex(start).put(' ').hex(size).ascii(" 0 ")
+              .name(reader.string(fi.name())).put('\n');
+          funcs++;
+          if (fi.inlineInfo() != null) {
+            for (InlineInfo c : fi.inlineInfo().children()) inlineRecords(c, 0, body, head);
+          }
+          if (fi.lineTable() != null) lineRecords(fi.lineTable().rows(), fi.range(), body);
         }
-        if (fi.lineTable() != null) lineRecords(fi.lineTable().rows(), fi.range(), sb);
       }
-      flushIfBig(sb, out);
+      body.flush();
+      head.flush();
+      spill.copyTo(out);
     }
-    out.append(sb);
+    out.flush();
     return new Result(funcs, publics, files, originIds.size());
   }
 
@@ -121,17 +132,10 @@ public final class BreakpadWriter {
   private long rel(long a) {
     long load = options.loadAddress();
     if (Long.compareUnsigned(a, load) < 0) {
-      throw new dev.gsym.io.GsymFormatException(reader.source(), -1, "address 0x" + Long.toHexString(a)
+      throw new GsymFormatException(reader.source(), -1, "address 0x" + Long.toHexString(a)
           + " is below the load address 0x" + Long.toHexString(load));
     }
     return a - load;
-  }
-
-  private static void flushIfBig(StringBuilder sb, Writer out) throws IOException {
-    if (sb.length() >= 1 << 15) {
-      out.append(sb);
-      sb.setLength(0);
-    }
   }
 
   private String path(FileEntry fe) {
@@ -143,43 +147,32 @@ public final class BreakpadWriter {
     return sb.toString();
   }
 
-  /** A name or path on one line (CR/LF would end the record). */
-  private static String clean(String s) {
-    if (s.indexOf('\n') < 0 && s.indexOf('\r') < 0) return s;
-    return s.replace('\n', ' ').replace('\r', ' ');
-  }
-
   private boolean hasCallSite(InlineInfo node) {
     int f = node.callFile();
     return f > 0 && f < fileWritten.length && fileWritten[f];
   }
 
-  private void collectOrigins(InlineInfo node, StringBuilder sb) {
-    if (hasCallSite(node) && !originIds.containsKey(node.name())) {
-      int id = originIds.size();
-      originIds.put(node.name(), id);
-      String name = clean(reader.string(node.name()));
-      sb.append("INLINE_ORIGIN ").append(id).append(' ').append(name.isEmpty() ? "<unnamed>" : name).append('\n');
-    }
-    for (InlineInfo c : node.children()) collectOrigins(c, sb);
-  }
-
   /**
-   * INLINE records in pre-order. A node without a usable call file never becomes a frame in a
-   * GSYM lookup; it is left out and its children take its place (same lookups).
+   * INLINE records in pre-order; an origin seen for the first time gets the next number and its
+   * INLINE_ORIGIN record. A node without a usable call file never becomes a frame in a GSYM
+   * lookup; it is left out and its children take its place (same lookups).
    */
-  private void inlineRecords(InlineInfo node, int level, StringBuilder sb) {
+  private void inlineRecords(InlineInfo node, int level, Text out, Text origins) throws IOException {
     if (!hasCallSite(node)) {
-      for (InlineInfo c : node.children()) inlineRecords(c, level, sb);
+      for (InlineInfo c : node.children()) inlineRecords(c, level, out, origins);
       return;
     }
-    sb.append("INLINE ").append(level).append(' ').append(Integer.toUnsignedLong(node.callLine())).append(' ')
-        .append(node.callFile()).append(' ').append(originIds.get(node.name()));
-    for (AddressRange r : node.ranges()) {
-      sb.append(' ').append(Long.toHexString(rel(r.start()))).append(' ').append(Long.toHexString(r.size()));
+    int id = originIds.get(node.name());
+    if (id < 0) {
+      id = originIds.size();
+      originIds.put(node.name(), id);
+      origins.ascii("INLINE_ORIGIN ").dec(id).put(' ').name(reader.string(node.name())).put('\n');
     }
-    sb.append('\n');
-    for (InlineInfo c : node.children()) inlineRecords(c, level + 1, sb);
+    out.ascii("INLINE ").dec(level).put(' ').dec(Integer.toUnsignedLong(node.callLine())).put(' ')
+        .dec(node.callFile()).put(' ').dec(id);
+    for (AddressRange r : node.ranges()) out.put(' ').hex(rel(r.start())).put(' ').hex(r.size());
+    out.put('\n');
+    for (InlineInfo c : node.children()) inlineRecords(c, level + 1, out, origins);
   }
 
   /**
@@ -187,7 +180,7 @@ public final class BreakpadWriter {
    * answer with) from its address to the next row's address or the function end. Rows whose file
    * is 0 (or has no path) get no record.
    */
-  private void lineRecords(List<LineEntry> rows, AddressRange range, StringBuilder sb) {
+  private void lineRecords(List<LineEntry> rows, AddressRange range, Text out) throws IOException {
     for (int i = 0; i < rows.size(); i++) {
       LineEntry row = rows.get(i);
       long a = row.address();
@@ -198,8 +191,209 @@ public final class BreakpadWriter {
       if (Long.compareUnsigned(end, range.end()) > 0) end = range.end();
       int f = row.file();
       if (f <= 0 || f >= fileWritten.length || !fileWritten[f]) continue;
-      sb.append(Long.toHexString(rel(a))).append(' ').append(Long.toHexString(end - a)).append(' ')
-          .append(Integer.toUnsignedLong(row.line())).append(' ').append(f).append('\n');
+      out.hex(rel(a)).put(' ').hex(end - a).put(' ').dec(Integer.toUnsignedLong(row.line())).put(' ').dec(f)
+          .put('\n');
+    }
+  }
+
+  /** int keys to non-negative int values (open addressing, no boxing); -1 for a missing key. */
+  static final class IntIntMap {
+    private int[] keys = new int[1024];
+    private int[] values = new int[1024]; // value + 1; 0 = empty slot
+    private int size;
+
+    int size() {
+      return size;
+    }
+
+    private int slot(int key) {
+      int mask = keys.length - 1;
+      int h = key * 0x9E3779B9;
+      int i = (h ^ (h >>> 16)) & mask;
+      while (values[i] != 0 && keys[i] != key) i = (i + 1) & mask;
+      return i;
+    }
+
+    int get(int key) {
+      return values[slot(key)] - 1;
+    }
+
+    void put(int key, int value) {
+      int i = slot(key);
+      if (values[i] == 0) {
+        if (2 * (size + 1) > keys.length) {
+          int[] k = keys;
+          int[] v = values;
+          keys = new int[k.length * 2];
+          values = new int[k.length * 2];
+          for (int j = 0; j < k.length; j++) {
+            if (v[j] != 0) {
+              int t = slot(k[j]);
+              keys[t] = k[j];
+              values[t] = v[j];
+            }
+          }
+          i = slot(key);
+        }
+        size++;
+      }
+      keys[i] = key;
+      values[i] = value + 1;
+    }
+  }
+
+  /** Buffered UTF-8 text output with number formatting straight into the buffer. */
+  static final class Text {
+    private static final byte[] DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private final OutputStream out;
+    private final byte[] buf = new byte[1 << 16];
+    private int pos;
+
+    Text(OutputStream out) {
+      this.out = out;
+    }
+
+    private void room(int n) throws IOException {
+      if (buf.length - pos < n) flush();
+    }
+
+    void flush() throws IOException {
+      out.write(buf, 0, pos);
+      pos = 0;
+    }
+
+    Text put(char c) throws IOException {
+      room(1);
+      buf[pos++] = (byte) c;
+      return this;
+    }
+
+    /** Lower-case hex without leading zeros (as Long.toHexString). */
+    Text hex(long v) throws IOException {
+      room(16);
+      int digits = v == 0 ? 1 : (67 - Long.numberOfLeadingZeros(v)) >> 2;
+      for (int i = pos + digits - 1; i >= pos; i--) {
+        buf[i] = DIGITS[(int) (v & 15)];
+        v >>>= 4;
+      }
+      pos += digits;
+      return this;
+    }
+
+    /** A non-negative decimal. */
+    Text dec(long v) throws IOException {
+      room(20);
+      int digits = 1;
+      for (long t = v; t >= 10; t /= 10) digits++;
+      for (int i = pos + digits - 1; i >= pos; i--) {
+        buf[i] = (byte) ('0' + v % 10);
+        v /= 10;
+      }
+      pos += digits;
+      return this;
+    }
+
+    /** ASCII text without line ends. */
+    Text ascii(String s) throws IOException {
+      room(s.length());
+      for (int i = 0; i < s.length(); i++) buf[pos++] = (byte) s.charAt(i);
+      return this;
+    }
+
+    /** A name or path on one line: CR/LF (which would end the record) become spaces. */
+    Text text(String s) throws IOException {
+      int n = s.length();
+      for (int i = 0; i < n; i++) {
+        if (s.charAt(i) >= 0x80) {
+          byte[] b = s.replace('\n', ' ').replace('\r', ' ').getBytes(StandardCharsets.UTF_8);
+          if (b.length > buf.length - pos) {
+            flush();
+            if (b.length > buf.length) {
+              out.write(b);
+              return this;
+            }
+          }
+          System.arraycopy(b, 0, buf, pos, b.length);
+          pos += b.length;
+          return this;
+        }
+      }
+      for (int i = 0; i < n; i += buf.length) { // ASCII: copy in buffer-sized pieces
+        int m = Math.min(n - i, buf.length);
+        room(m);
+        for (int k = i; k < i + m; k++) {
+          char c = s.charAt(k);
+          buf[pos++] = (byte) (c == '\n' || c == '\r' ? ' ' : c);
+        }
+      }
+      return this;
+    }
+
+    /** As {@link #text}, with {@code <unnamed>} for an empty name. */
+    Text name(String s) throws IOException {
+      return text(s.isEmpty() ? "<unnamed>" : s);
+    }
+  }
+
+  /** Bytes kept in memory up to a limit, then in a temporary file (deleted on close). */
+  private static final class Spill extends OutputStream implements Closeable {
+    private final Path dir;
+    private final int limit;
+    private byte[] mem = new byte[1 << 16];
+    private int size;
+    private Path file;
+    private OutputStream fileOut;
+
+    Spill(Path dir, int limit) {
+      this.dir = dir;
+      this.limit = limit;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      if (fileOut == null && size + len <= limit) {
+        if (size + len > mem.length) mem = Arrays.copyOf(mem, Math.max(size + len, Math.min(limit, 2 * mem.length)));
+        System.arraycopy(b, off, mem, size, len);
+        size += len;
+        return;
+      }
+      if (fileOut == null) {
+        file = dir != null ? Files.createTempFile(dir, ".gsymutil-", ".sym.part")
+            : Files.createTempFile("gsymutil-", ".sym.part");
+        fileOut = Files.newOutputStream(file);
+        fileOut.write(mem, 0, size);
+        mem = null;
+      }
+      fileOut.write(b, off, len);
+    }
+
+    /** Appends everything written to {@code out}. */
+    void copyTo(OutputStream out) throws IOException {
+      if (fileOut == null) {
+        out.write(mem, 0, size);
+        return;
+      }
+      fileOut.close();
+      try (InputStream in = Files.newInputStream(file)) {
+        byte[] b = new byte[1 << 18];
+        for (int n; (n = in.read(b)) > 0; ) out.write(b, 0, n);
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (fileOut != null) {
+        try {
+          fileOut.close();
+        } finally {
+          Files.deleteIfExists(file);
+        }
+      }
     }
   }
 }

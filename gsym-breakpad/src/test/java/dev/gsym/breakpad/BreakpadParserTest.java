@@ -3,12 +3,18 @@ package dev.gsym.breakpad;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.format.AddressRange;
+import dev.gsym.io.GsymFormatException;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class BreakpadParserTest {
   static List<BreakpadRecord> parse(String text) throws IOException {
@@ -103,6 +109,145 @@ class BreakpadParserTest {
     try (var g = dev.gsym.read.GsymReader.of(c.encode(), "gen.gsym")) {
       assertThat(Conv.lookup(g, 0x1000L + 0x40L * 123_456 + 0x21))
           .isEqualTo("0x000000000078a021: f123456 + 33 @ /src/generated.c:123458\n");
+    }
+  }
+
+  /** Every record (or error) with its line number, as text: the parser's whole observable output. */
+  static List<String> trace(BreakpadParser p) throws IOException {
+    List<String> out = new ArrayList<>();
+    while (true) {
+      try {
+        BreakpadRecord r = p.next();
+        if (r == null) break;
+        out.add(p.lineNumber() + " " + r);
+      } catch (GsymFormatException e) {
+        out.add(p.lineNumber() + " error " + e.getMessage() + " func=" + p.lastLineStartsWith("FUNC "));
+      }
+    }
+    return out;
+  }
+
+  static List<String> trace(byte[] text, int bufferSize) throws IOException {
+    try (BreakpadParser p = new BreakpadParser(new ByteArrayInputStream(text), "t.sym", bufferSize)) {
+      return trace(p);
+    }
+  }
+
+  /** Well-formed and malformed lines of every kind, with every line end, UTF-8 names, no final LF. */
+  static final String MIXED = BreakpadTransformerTest.BASIC.replace("\n", "\r\n")
+      + "FUNC 2000 10 0 n\u00e4me \u4e2d\u6587 \ud83d\ude00\r2000 4 1 1\n\n \t \n2004 4 2 1\r\n"
+      + "FUNC  2010 4 0 double space\nFUNC 2010 4 0 \nFUNC m\nFUNC 2010\nFUNC 0x10 1 0 f\n"
+      + "INLINE 0 1 1 0 2000 4 \nINLINE 0 1 1 0\nINLINE 5000 1 1 0 2000 4\nINLINE 0 1 1 0 2000 4 2004\n"
+      + "FILE 7\nFILE 7 \nFILE x a\nINLINE_ORIGIN 3 o p q\nINLINE_ORIGIN 3\nPUBLIC m\nPUBLIC 1 2\n"
+      + "PUBLIC 1 2 \nPUBLIC m 1 2 m n\n10 4 1 1 \n10 4 1\n10 4 99999999999 1\nFACE 4 1 1\n"
+      + "ffffffffffffffff 2 1 1\n0000000000000000a 1 1 1\nABCG 1 2 3\nBOGUS\nBOGUS 1\nSTACK\nSTACK \n"
+      + "STACK CFI 1 2\nMODULE a b c\nINFO\nINFO CODE_ID\n10\t4 1 1\n\u00e4 1 2 3\n1 1 1 1\r";
+
+  @Test
+  void everyBufferSizeAndSourceGivesTheSameResult() throws IOException {
+    byte[] bytes = MIXED.getBytes(StandardCharsets.UTF_8);
+    List<String> want;
+    try (BreakpadParser p = new BreakpadParser(new StringReader(MIXED), "t.sym")) {
+      want = trace(p);
+    }
+    assertThat(want).hasSizeGreaterThan(60);
+    assertThat(want).contains("34 error t.sym:34: invalid FUNC address '' func=true",
+        "29 Func[multiple=false, address=8192, size=16, parameterSize=0, name=n\u00e4me \u4e2d\u6587 \ud83d\ude00]",
+        "33 Line[address=8196, size=4, line=2, file=1]", "55 Line[address=64206, size=4, line=1, file=1]",
+        "67 error t.sym:67: invalid line record (expected 'address size line filenum') func=false",
+        "69 Line[address=1, size=1, line=1, file=1]");
+    for (int size = 1; size <= 70; size++) assertThat(trace(bytes, size)).as("buffer %d", size).isEqualTo(want);
+    assertThat(trace(bytes, 1 << 16)).isEqualTo(want);
+  }
+
+  /** The byte scanner's fast paths agree with the String parser on every line of MIXED. */
+  @Test
+  void fastPathsAgreeWithTheStringParser() throws IOException {
+    for (String line : MIXED.split("\r\n|\r|\n")) {
+      if (line.isBlank()) continue;
+      String want;
+      try (BreakpadParser ref = new BreakpadParser(new StringReader(""), "t.sym")) {
+        want = String.valueOf(ref.parse(line));
+      } catch (GsymFormatException e) {
+        want = "error " + e.getMessage().replace("t.sym:0", "t.sym:1");
+      }
+      String got;
+      try (BreakpadParser p = new BreakpadParser(new StringReader(line), "t.sym")) {
+        got = String.valueOf(p.next());
+      } catch (GsymFormatException e) {
+        got = "error " + e.getMessage();
+      }
+      assertThat(got).as(line).isEqualTo(want);
+    }
+  }
+
+  @Test
+  void tooLongLinesAreSkippedWithTheirLineEnd(@TempDir Path dir) throws IOException {
+    String huge = "FUNC 10 10 0 " + "x".repeat(BreakpadParser.MAX_LINE);
+    for (String end : List.of("\n", "\r\n", "\r")) {
+      Path f = dir.resolve("huge.sym");
+      Files.writeString(f, "FILE 1 a.c\n" + huge + end + "FILE 2 b.c" + end);
+      try (BreakpadParser p = BreakpadParser.open(f)) {
+        assertThat(trace(p)).as(end.replace("\r", "CR").replace("\n", "LF")).containsExactly(
+            "1 File[number=1, name=a.c]",
+            "2 error " + f + ":2: line longer than 16777216 bytes func=true",
+            "3 File[number=2, name=b.c]");
+      }
+    }
+    // the longest accepted line, its CR at the end of the grown buffer
+    String longest = "FILE 1 " + "y".repeat(BreakpadParser.MAX_LINE - 7);
+    byte[] bytes = (longest + "\r\nFILE 2 b.c\n").getBytes(StandardCharsets.US_ASCII);
+    try (BreakpadParser p = new BreakpadParser(new ByteArrayInputStream(bytes), "t.sym", 1 << 20)) {
+      assertThat(p.next()).isEqualTo(new BreakpadRecord.File(1, longest.substring(7)));
+      assertThat(p.next()).isEqualTo(new BreakpadRecord.File(2, "b.c"));
+      assertThat(p.lineNumber()).isEqualTo(2);
+    }
+  }
+
+  /** The String parser applied line by line: what the byte scanner must reproduce. */
+  static List<String> referenceTrace(String text) throws IOException {
+    List<String> out = new ArrayList<>();
+    String[] lines = text.split("\r\n|\r|\n", -1);
+    int n = lines.length;
+    if (n > 0 && lines[n - 1].isEmpty()) n--; // a final line end does not start a line
+    try (BreakpadParser ref = new BreakpadParser(new StringReader(""), "t.sym")) {
+      for (int i = 0; i < n; i++) {
+        String line = lines[i];
+        if (line.chars().allMatch(c -> c == ' ' || c == '\t')) continue;
+        try {
+          out.add((i + 1) + " " + ref.parse(line));
+        } catch (GsymFormatException e) {
+          out.add((i + 1) + " error " + e.getMessage().replace("t.sym:0:", "t.sym:" + (i + 1) + ":")
+              + " func=" + line.startsWith("FUNC "));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Randomly damaged copies of basic.sym: the byte scanner agrees with the String parser. */
+  @Test
+  void randomlyDamagedFilesParseAsWithTheStringParser() throws IOException {
+    java.util.Random rnd = new java.util.Random(42);
+    String[] inserts = {" ", "  ", "x", "G", "\t", "0x", "\u00e4", "99999999999999999999", "ffffffffffffffff",
+        "-", "\r", "\n", "m ", "FUNC ", "INLINE "};
+    String base = BreakpadTransformerTest.BASIC;
+    for (int iter = 0; iter < 300; iter++) {
+      StringBuilder sb = new StringBuilder(base);
+      for (int k = rnd.nextInt(8); k >= 0; k--) {
+        int at = rnd.nextInt(sb.length() + 1);
+        switch (rnd.nextInt(3)) {
+          case 0 -> sb.insert(at, inserts[rnd.nextInt(inserts.length)]);
+          case 1 -> sb.delete(at, Math.min(sb.length(), at + 1 + rnd.nextInt(3)));
+          default -> sb.setCharAt(Math.min(at, sb.length() - 1), (char) (' ' + rnd.nextInt(95)));
+        }
+      }
+      String text = sb.toString();
+      List<String> want = referenceTrace(text);
+      byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+      for (int size : new int[] {1, 3, 17, 1 << 16}) {
+        assertThat(trace(bytes, size)).as("iteration %d, buffer %d:%n%s", iter, size, text).isEqualTo(want);
+      }
     }
   }
 }

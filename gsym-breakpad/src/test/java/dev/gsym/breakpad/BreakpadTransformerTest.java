@@ -223,7 +223,7 @@ class BreakpadTransformerTest {
     String big = "FUNC 10 10 0 " + "x".repeat(BreakpadParser.MAX_LINE + 10) + "\n";
     assertThatThrownBy(() -> Conv.gsymFromSym(big))
         .isInstanceOf(GsymFormatException.class)
-        .hasMessage("test.sym:1: line longer than 16777216 characters");
+        .hasMessage("test.sym:1: line longer than 16777216 bytes");
   }
 
   @Test
@@ -254,5 +254,33 @@ class BreakpadTransformerTest {
       assertThat(Conv.lookup(r, 0x800)).startsWith("0x0000000000000800: g + 1949 @ a.c:7 [inlined]\n"
           + "                    g + 1950 @ a.c:100 [inlined]\n");
     }
+  }
+
+  /**
+   * basic.sym converts to exactly the bytes of {@code basic.gsym}, written by the first
+   * (String-based) implementation: the byte scanner changes nothing, not even the string-table
+   * order (names and files are inserted in the same sequence).
+   */
+  @Test
+  void bytesAsTheFirstImplementation() throws IOException {
+    assertThat(Conv.gsymBytesFromSym(BASIC, false))
+        .isEqualTo(Files.readAllBytes(TestData.path("breakpad", "basic.gsym")));
+  }
+
+  /** Records are relocated before anything else: a wrap is a bad record even after a bad FUNC. */
+  @Test
+  void relocationErrorsComeBeforeTheOrphanRule() throws IOException {
+    String sym = "FILE 1 a.c\nINLINE_ORIGIN 0 o\nFUNC 10 10 0 f\n10 10 1 1\nFUNC 20 zz 0 bad\n"
+        + "fffffffffffffff0 4 2 1\nINLINE 0 1 1 0 fffffffffffffff0 4\n20 4 2 1\nINLINE 0 1 1 0 20 4\n"
+        + "FUNC 30 10 0 g\n30 10 3 1\n";
+    GsymCreator c = new GsymCreator();
+    StringBuilder warnings = new StringBuilder();
+    BreakpadTransformer.Result res = new BreakpadTransformer(c, true, new Diagnostics(warnings)).loadAddress(0x100)
+        .convert(new BreakpadParser(new StringReader(sym), "r.sym"));
+    assertThat(res.badRecords()).isEqualTo(3);
+    assertThat(res.orphanRecords()).isEqualTo(2);
+    assertThat(warnings.toString()).contains("warning: r.sym:6: address 0xfffffffffffffff4 plus the load address"
+        + " 0x100 wraps past the end of the 64-bit address space\n");
+    assertThat(warnings.toString()).contains("warning: r.sym:7: address 0xfffffffffffffff0 plus the load address");
   }
 }

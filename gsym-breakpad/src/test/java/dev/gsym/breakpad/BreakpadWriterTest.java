@@ -11,11 +11,19 @@ import dev.gsym.format.MergedFunctionsInfo;
 import dev.gsym.read.GsymReader;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** GSYM shapes llvm's DWARF conversion of the golden binaries does not produce. */
+/** GSYM shapes llvm's DWARF conversion of the golden binaries does not produce; the spill. */
 class BreakpadWriterTest {
   @Test
   void edgeShapes() throws IOException {
@@ -70,5 +78,56 @@ class BreakpadWriterTest {
         assertThat(back.lookupAll(0x204)).hasSize(1); // merged functions are not kept
       }
     }
+  }
+
+  /**
+   * The function records spilled to a temporary file (here beyond 100 bytes) give the same text
+   * as in memory, through both entry points, and no temporary file is left behind.
+   */
+  @ParameterizedTest
+  @MethodSource("dev.gsym.breakpad.CrossFormatTest#llvm22Files")
+  void spillToFileGivesTheSameText(Path gsym, @TempDir Path dir) throws IOException {
+    try (GsymReader r = GsymReader.open(gsym)) {
+      String inMemory = Conv.symFromGsym(r);
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      new BreakpadWriter(r, BreakpadWriter.Options.defaults("test")).spill(dir, 100).write(out);
+      assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(inMemory);
+      Path sym = dir.resolve("out.sym");
+      BreakpadWriter.write(r, BreakpadWriter.Options.defaults("test"), sym);
+      assertThat(Files.readString(sym)).isEqualTo(inMemory);
+      try (Stream<Path> left = Files.list(dir)) {
+        assertThat(left).containsExactly(sym);
+      }
+    }
+  }
+
+  @Test
+  void numbersAndNamesAsText() throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    BreakpadWriter.Text t = new BreakpadWriter.Text(out);
+    for (long v : new long[] {0, 1, 0xf, 0x10, 0xabcdef, -1L, Long.MIN_VALUE}) t.hex(v).put(' ');
+    for (long v : new long[] {0, 9, 10, 4294967295L, Long.MAX_VALUE}) t.dec(v).put(' ');
+    t.text("a\nb\rc").put(' ').text("\u00e4\n\u4e2d").put(' ').name("").put(' ').text("x".repeat(70_000)).flush();
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(
+        "0 1 f 10 abcdef ffffffffffffffff 8000000000000000 0 9 10 4294967295 9223372036854775807 "
+        + "a b c \u00e4 \u4e2d <unnamed> " + "x".repeat(70_000));
+  }
+
+  @Test
+  void intIntMapAgreesWithAHashMap() {
+    BreakpadWriter.IntIntMap m = new BreakpadWriter.IntIntMap();
+    java.util.HashMap<Integer, Integer> ref = new java.util.HashMap<>();
+    java.util.Random rnd = new java.util.Random(5);
+    for (int i = 0; i < 200_000; i++) {
+      int k = i % 3 == 0 ? rnd.nextInt() : rnd.nextInt(5000) * 4096; // spread and clustered keys
+      if (rnd.nextBoolean()) {
+        int v = rnd.nextInt(Integer.MAX_VALUE - 1);
+        m.put(k, v);
+        ref.put(k, v);
+      }
+      assertThat(m.get(k)).isEqualTo(ref.getOrDefault(k, -1));
+    }
+    assertThat(m.size()).isEqualTo(ref.size());
+    ref.forEach((k, v) -> assertThat(m.get(k)).isEqualTo(v));
   }
 }

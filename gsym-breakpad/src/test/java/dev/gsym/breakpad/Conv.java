@@ -5,9 +5,10 @@ import dev.gsym.format.LookupException;
 import dev.gsym.read.GsymReader;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.StringReader;
-import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -32,9 +33,9 @@ final class Conv {
   }
 
   static String symFromGsym(GsymReader r) throws IOException {
-    StringWriter w = new StringWriter();
-    new BreakpadWriter(r, BreakpadWriter.Options.defaults("test")).write(w);
-    return w.toString();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    new BreakpadWriter(r, BreakpadWriter.Options.defaults("test")).write(out);
+    return out.toString(StandardCharsets.UTF_8);
   }
 
   static String read(Path p) throws IOException {

@@ -14,7 +14,6 @@ import dev.gsym.read.GsymReader;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.ByteOrder;
 import java.nio.file.AccessDeniedException;
@@ -202,7 +201,7 @@ final class Convert {
     try {
       if (stdin) {
         r = new BreakpadTransformer(creator, o.lenient, diag).loadAddress(load)
-            .convert(new BreakpadParser(new InputStreamReader(s.in, StandardCharsets.UTF_8), "-"));
+            .convert(new BreakpadParser(s.in, "-"));
       } else {
         r = BreakpadTransformer.convert(inPath, creator, o.lenient, diag, load);
       }

@@ -15,7 +15,7 @@ public final class AddressRanges {
 
   /** The set of {@code in}: sorted, merged, empty ranges dropped (O(n log n) for any input order). */
   public static List<AddressRange> normalize(List<AddressRange> in) {
-    if (isNormalized(in)) return List.copyOf(in); // no copy when in is already an immutable list
+    if (isNormalized(in)) return List.copyOf(in); // the usual case: no copy if already immutable
     ArrayList<AddressRange> sorted = new ArrayList<>(in.size());
     for (AddressRange r : in) if (!r.isEmpty()) sorted.add(r);
     sorted.sort(null);
@@ -31,12 +31,12 @@ public final class AddressRanges {
     return List.copyOf(out);
   }
 
-  /** Non-empty, sorted, neither overlapping nor touching: what {@link #normalize} returns. */
+  /** True if {@code in} is sorted, without empty, overlapping or touching ranges. */
   private static boolean isNormalized(List<AddressRange> in) {
     AddressRange prev = null;
-    for (AddressRange r : in) {
-      if (r == null || r.isEmpty()) return false;
-      if (prev != null && Long.compareUnsigned(r.start(), prev.end()) <= 0) return false;
+    for (int i = 0, n = in.size(); i < n; i++) {
+      AddressRange r = in.get(i);
+      if (r.isEmpty() || (prev != null && Long.compareUnsigned(r.start(), prev.end()) <= 0)) return false;
       prev = r;
     }
     return true;

@@ -29,6 +29,20 @@ class AddressRangesTest {
   }
 
   @Test
+  void normalizedInputIsKeptAndTheResultIsImmutable() {
+    List<AddressRange> in = new ArrayList<>(List.of(r(1, 2), r(3, 5), r(-8, -4)));
+    List<AddressRange> out = AddressRanges.normalize(in);
+    assertThat(out).isEqualTo(in);
+    in.clear(); // a copy, not a view
+    assertThat(out).containsExactly(r(1, 2), r(3, 5), r(-8, -4));
+    assertThat(AddressRanges.normalize(out)).isSameAs(out);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> out.add(r(9, 10)))
+        .isInstanceOf(UnsupportedOperationException.class);
+    assertThat(AddressRanges.normalize(List.of(r(1, 2), r(2, 3)))).containsExactly(r(1, 3)); // touching
+    assertThat(AddressRanges.normalize(List.of(r(5, 5)))).isEmpty();
+  }
+
+  @Test
   void insertMergesAdjacentAndOverlapping() {
     AddressRanges set = new AddressRanges();
     set.insert(r(10, 20));

@@ -125,11 +125,24 @@ public final class BreakpadParser implements Closeable {
 
   /** Opens {@code path} for reading. */
   public static BreakpadParser open(Path path) throws IOException {
+    return open(path, dev.gsym.io.Progress.NONE);
+  }
+
+  /** Opens {@code path} for reading; {@code progress} gets (MiB read, MiB in all) after each read. */
+  public static BreakpadParser open(Path path, dev.gsym.io.Progress progress) throws IOException {
     FileChannel ch = FileChannel.open(path, StandardOpenOption.READ);
+    long size = ch.size();
     return new BreakpadParser(new Source() {
+      private long done;
+
       @Override
       public int read(byte[] b, int off, int len) throws IOException {
-        return ch.read(ByteBuffer.wrap(b, off, len));
+        int n = ch.read(ByteBuffer.wrap(b, off, len));
+        if (n > 0) {
+          done += n;
+          progress.update(done >> 20, Math.max(size, done) >> 20);
+        }
+        return n;
       }
 
       @Override

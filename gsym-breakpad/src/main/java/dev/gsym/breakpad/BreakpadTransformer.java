@@ -151,7 +151,13 @@ public final class BreakpadTransformer {
   /** Converts the file at {@code path} with a load address (see {@link #loadAddress(long)}). */
   public static Result convert(Path path, GsymCreator creator, boolean lenient, Diagnostics diag,
       long loadAddress) throws IOException {
-    try (BreakpadParser p = BreakpadParser.open(path)) {
+    return convert(path, creator, lenient, diag, loadAddress, dev.gsym.io.Progress.NONE);
+  }
+
+  /** As above, reporting (MiB read, MiB in all) to {@code progress} as the file is read. */
+  public static Result convert(Path path, GsymCreator creator, boolean lenient, Diagnostics diag,
+      long loadAddress, dev.gsym.io.Progress progress) throws IOException {
+    try (BreakpadParser p = BreakpadParser.open(path, progress)) {
       return new BreakpadTransformer(creator, lenient, diag).loadAddress(loadAddress).convert(p);
     }
   }

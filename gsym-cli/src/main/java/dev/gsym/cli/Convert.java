@@ -203,7 +203,12 @@ final class Convert {
         r = new BreakpadTransformer(creator, o.lenient, diag).loadAddress(load)
             .convert(new BreakpadParser(s.in, "-"));
       } else {
-        r = BreakpadTransformer.convert(inPath, creator, o.lenient, diag, load);
+        Progress progress = ProgressBar.forTerminal(s.err, "MiB", o.quiet);
+        try {
+          r = BreakpadTransformer.convert(inPath, creator, o.lenient, diag, load, progress);
+        } finally {
+          if (progress instanceof ProgressBar bar) bar.close();
+        }
       }
     } catch (IOException e) {
       throw ioError(in, e);

@@ -35,6 +35,13 @@ public record StringTable(ByteView view) {
     return view.cString(offset);
   }
 
+  /** The raw bytes of the string at {@code strp} (unsigned); offsets past the table give none. */
+  public byte[] bytes(int strp) {
+    long offset = Integer.toUnsignedLong(strp);
+    if (offset >= view.size()) return new byte[0];
+    return view.cStringBytes(offset);
+  }
+
   /** Byte size of the table. */
   public long size() {
     return view.size();

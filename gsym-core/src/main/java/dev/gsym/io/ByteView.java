@@ -137,6 +137,16 @@ public final class ByteView {
     return seg.asSlice(at, len).toArray(ValueLayout.JAVA_BYTE);
   }
 
+  /** The bytes from {@code at} up to (not including) the next NUL or the end of the view. */
+  public byte[] cStringBytes(long at) {
+    long size = size();
+    long end = at;
+    while (end < size && seg.get(ValueLayout.JAVA_BYTE, end) != 0) end++;
+    long len = end - at;
+    if (len > Integer.MAX_VALUE - 16) throw error(at, "string too long");
+    return seg.asSlice(at, len).toArray(ValueLayout.JAVA_BYTE);
+  }
+
   /**
    * The UTF-8 string from {@code at} up to (not including) the next NUL or the end of the view.
    */

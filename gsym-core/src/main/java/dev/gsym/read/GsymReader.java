@@ -29,6 +29,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import dev.gsym.format.InlineTable;
+import dev.gsym.format.LineIndex;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -439,20 +440,16 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     final AddressRange range;
     final long size;
     final int name;
-    final long[] rowAddr; // null without a line table
-    final int[] rowFile;
-    final int[] rowLine;
-    final InlineTable inline;
+    final LineIndex lines; // null without a line table
+    final InlineTable inline; // null without inline info
     final long bytes;
 
-    DecodedFunction(AddressRange range, long size, int name, Rows rows, InlineTable inline,
+    DecodedFunction(AddressRange range, long size, int name, LineIndex lines, InlineTable inline,
         long bytes) {
       this.range = range;
       this.size = size;
       this.name = name;
-      this.rowAddr = rows == null ? null : Arrays.copyOf(rows.addr, rows.n);
-      this.rowFile = rows == null ? null : Arrays.copyOf(rows.file, rows.n);
-      this.rowLine = rows == null ? null : Arrays.copyOf(rows.line, rows.n);
+      this.lines = lines;
       this.inline = inline;
       this.bytes = bytes;
     }
@@ -472,7 +469,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
       long size = c.u32();
       int name = c.s32();
       if (name == 0) return UNCACHEABLE;
-      Rows rows = null;
+      LineIndex lines = null;
       InlineTable inline = null;
       while (true) {
         if (!c.has(8)) return UNCACHEABLE;
@@ -483,10 +480,9 @@ public final class GsymReader implements GsymTables, AutoCloseable {
         if (type == FunctionInfo.END_OF_LIST) break;
         switch (type) {
           case FunctionInfo.LINE_TABLE_INFO -> {
-            if (rows != null) return UNCACHEABLE;
-            rows = new Rows();
-            LineTable.parse(body, start, rows);
-            if (!rows.sorted) return UNCACHEABLE;
+            if (lines != null) return UNCACHEABLE;
+            lines = LineIndex.build(body.copyRemaining(), start);
+            if (lines == null) return UNCACHEABLE;
           }
           case FunctionInfo.INLINE_INFO -> {
             if (inline != null) return UNCACHEABLE;
@@ -498,8 +494,8 @@ public final class GsymReader implements GsymTables, AutoCloseable {
           default -> { /* merged functions and unknown chunks do not change a lookup */ }
         }
       }
-      long bytes = 64 + (rows == null ? 0 : rows.n * 16L) + (inline == null ? 0 : inline.bytes());
-      return new DecodedFunction(new AddressRange(start, start + size), size, name, rows, inline,
+      long bytes = 64 + (lines == null ? 0 : lines.bytes()) + (inline == null ? 0 : inline.bytes());
+      return new DecodedFunction(new AddressRange(start, start + size), size, name, lines, inline,
           bytes);
     }
 
@@ -507,48 +503,17 @@ public final class GsymReader implements GsymTables, AutoCloseable {
       if (size > 0 && !range.contains(addr)) throw notInGsym(addr);
       long start = range.start();
       out.begin(r, addr, range, name);
-      if (rowAddr == null) {
+      if (lines == null) {
         out.add(name, LookupFrames.NO_FILE, 0, addr - start);
         return;
       }
-      // the last row at or below addr (rows are in unsigned address order)
-      int lo = 0;
-      int hi = rowAddr.length;
-      while (lo < hi) {
-        int mid = (lo + hi) >>> 1;
-        if (Long.compareUnsigned(rowAddr[mid], addr) <= 0) lo = mid + 1;
-        else hi = mid;
-      }
-      int i = lo - 1;
-      if (i < 0 || rowFile[i] == 0) {
+      long row = lines.lookup(addr);
+      int file = (int) (row >>> 32);
+      if (file == 0) {
         throw new LookupException("address " + Hex.hex(addr) + " is not in the line table");
       }
-      r.addFrame(out, name, rowFile[i], rowLine[i], addr - start);
+      r.addFrame(out, name, file, (int) row, addr - start);
       if (inline != null) inline.lookup(addr, out.inlineFrames());
-    }
-  }
-
-  /** Collects line rows; notes whether they are in unsigned address order. */
-  private static final class Rows implements LineTable.RowVisitor {
-    long[] addr = new long[16];
-    int[] file = new int[16];
-    int[] line = new int[16];
-    int n;
-    boolean sorted = true;
-
-    @Override
-    public boolean row(long a, int f, int l) {
-      if (n > 0 && Long.compareUnsigned(a, addr[n - 1]) < 0) sorted = false;
-      if (n == addr.length) {
-        addr = Arrays.copyOf(addr, n * 2);
-        file = Arrays.copyOf(file, n * 2);
-        line = Arrays.copyOf(line, n * 2);
-      }
-      addr[n] = a;
-      file[n] = f;
-      line[n] = l;
-      n++;
-      return true;
     }
   }
 

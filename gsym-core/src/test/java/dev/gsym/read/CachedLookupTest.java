@@ -162,7 +162,7 @@ class CachedLookupTest {
     try (GsymReader r = GsymReader.open(p)) {
       Random rnd = new Random(7);
       List<Long> addrs = new ArrayList<>();
-      for (int i = 0; i < 20_000; i++) addrs.add(0x28a000L + rnd.nextInt(0xd5683e));
+      for (int i = 0; i < 5_000; i++) addrs.add(0x28a000L + rnd.nextInt(0xd5683e));
       compareAll(r, addrs);
     }
   }

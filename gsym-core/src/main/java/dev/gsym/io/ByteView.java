@@ -134,7 +134,9 @@ public final class ByteView {
   /** Copies {@code len} bytes at {@code at}. */
   public byte[] bytes(long at, int len) {
     if (!has(at, len)) throw eof(at, len);
-    return seg.asSlice(at, len).toArray(ValueLayout.JAVA_BYTE);
+    byte[] out = new byte[len];
+    MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, at, out, 0, len);
+    return out;
   }
 
   /** The bytes from {@code at} up to (not including) the next NUL or the end of the view. */
@@ -144,7 +146,9 @@ public final class ByteView {
     while (end < size && seg.get(ValueLayout.JAVA_BYTE, end) != 0) end++;
     long len = end - at;
     if (len > Integer.MAX_VALUE - 16) throw error(at, "string too long");
-    return seg.asSlice(at, len).toArray(ValueLayout.JAVA_BYTE);
+    byte[] out = new byte[(int) len];
+    MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, at, out, 0, (int) len);
+    return out;
   }
 
   /**

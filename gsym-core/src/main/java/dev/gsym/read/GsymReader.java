@@ -313,6 +313,21 @@ public final class GsymReader implements GsymTables, AutoCloseable {
    */
   public void lookup(long addr, LookupFrames out) {
     try {
+      // the common case: one function starts at the nearest start at or below addr, it is cached
+      // and it covers addr: indexForAddress would pick it without reading anything else
+      long[] offs = addressOffsets();
+      long off = addr - header.baseAddress();
+      int i = lowerBound(offs, off);
+      if (i == offs.length || Long.compareUnsigned(off, offs[i]) < 0) i--; // as indexForAddress
+      if (i >= 0 && Long.compareUnsigned(addr, header.baseAddress()) >= 0
+          && (i == 0 || offs[i - 1] != offs[i]) && (i + 1 == offs.length || offs[i + 1] != offs[i])) {
+        DecodedFunction d = decoded(i);
+        // outside the function, indexForAddress validates the next record's offset first
+        if (d != null && (d.size == 0 || Long.compareUnsigned(addr - d.range.start(), d.size) < 0)) {
+          d.lookup(this, addr, out);
+          return;
+        }
+      }
       int index = indexForAddress(addr);
       DecodedFunction d = decoded(index);
       if (d != null) d.lookup(this, addr, out);

@@ -2,6 +2,8 @@ package dev.gsym.io;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -66,6 +68,14 @@ public final class TextBuffer {
   public TextBuffer append(byte[] b, int off, int n) {
     ensure(n);
     System.arraycopy(b, off, buf, len, n);
+    len += n;
+    return this;
+  }
+
+  /** Appends {@code n} bytes of {@code seg} starting at {@code at}. */
+  public TextBuffer append(MemorySegment seg, long at, int n) {
+    ensure(n);
+    MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, at, buf, len, n);
     len += n;
     return this;
   }

@@ -62,10 +62,6 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     this.strings = StringTable.decode(file, header);
     this.decodedCache = new AtomicReferenceArray<>(addresses.count());
     this.fileCache = new CachedFile[files.count()];
-    // about one slot per 32 bytes of strings, 4 Ki to 1 Mi slots
-    int bits = 64 - Long.numberOfLeadingZeros(Math.max(1, strings.size() / 32));
-    this.bytesCache = new CachedBytes[1 << Math.clamp(bits, 12, 20)];
-    this.bytesShift = 32 - Math.clamp(bits, 12, 20);
   }
 
   /** Maps and validates {@code path}. */
@@ -132,19 +128,9 @@ public final class GsymReader implements GsymTables, AutoCloseable {
 
   private record CachedString(int strp, String value) {}
 
-  private record CachedBytes(int strp, byte[] value) {}
-
-  private final CachedBytes[] bytesCache;
-  private final int bytesShift;
-
-  /** The raw bytes of the string at {@code strp}, cached; callers must not modify them. */
-  byte[] stringBytes(int strp) {
-    int slot = (strp * 0x9E3779B9) >>> bytesShift;
-    CachedBytes e = bytesCache[slot];
-    if (e != null && e.strp == strp) return e.value;
-    byte[] v = strings.bytes(strp);
-    bytesCache[slot] = new CachedBytes(strp, v);
-    return v;
+  /** Appends the raw bytes of the string at {@code strp}, copied from the file. */
+  void appendString(int strp, TextBuffer out) {
+    strings.appendTo(strp, out);
   }
 
   /**
@@ -164,8 +150,8 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     CachedFile p = index < fileCache.length ? fileCache[(int) index] : null;
     if (p != null && p.resolved) return p.path;
     FileEntry f = fileOrThrow(index);
-    byte[] dir = stringBytes(f.dir());
-    byte[] base = stringBytes(f.base());
+    byte[] dir = strings.bytes(f.dir());
+    byte[] base = strings.bytes(f.base());
     byte[] v;
     if (dir.length == 0 && base.length == 0) {
       v = null;

@@ -110,7 +110,7 @@ public final class LookupFrames {
     GsymReader r = reader;
     for (int i = 0; i < count; i++) {
       if (i > 0) out.append('\n').repeat(' ', 20);
-      out.append(r.stringBytes(names[i]));
+      r.appendString(names[i], out);
       long offset = offsets[i] & 0xFFFF_FFFFL;
       if (offset > 0) out.append(' ').append('+').append(' ').appendUnsigned(offset);
       byte[] path = files[i] == NO_FILE ? null : r.pathBytes(files[i]);
@@ -124,7 +124,7 @@ public final class LookupFrames {
       out.append(CALL_SITES);
       for (int i = 0; i < regexCount; i++) {
         if (i > 0) out.append(',').append(' ');
-        out.append(r.stringBytes(regex[i]));
+        r.appendString(regex[i], out);
       }
     }
     return out.append('\n');

@@ -39,8 +39,10 @@ import java.util.function.Consumer;
 
 /**
  * Reads a GSYM file through a memory mapping. Opening validates the header and the bounds of every
- * table; FunctionInfo records are decoded only when a lookup needs one. Immutable and thread-safe;
- * {@link #close()} unmaps the file.
+ * table; FunctionInfo records are decoded only when a lookup needs one, and kept (line table and
+ * inline tree, within a bounded budget) for later lookups in the same function. Thread-safe: the
+ * caches are filled with safe publication and never change an answer; {@link #close()} unmaps the
+ * file.
  */
 public final class GsymReader implements GsymTables, AutoCloseable {
   private final Arena arena;

@@ -58,8 +58,8 @@ public final class InlineTable {
    */
   public static InlineTable read(Cursor c, long base) {
     Builder b = BUILDER.get();
-    b.reset();
-    int root = b.readNode(c, base, 0);
+    b.reset(c);
+    int root = b.readNode(base, 0);
     return new InlineTable(b, root);
   }
 
@@ -124,27 +124,74 @@ public final class InlineTable {
     int[] idxChild = new int[32];
     int idxCount;
 
-    void reset() {
+    /** The tree's bytes (a copy of the cursor's window from its position) and the read position. */
+    private byte[] b;
+    private int pos;
+    private Cursor origin;
+    private long originPos;
+    private boolean bigEndian;
+
+    void reset(Cursor c) {
       nodes = 0;
       rangeCount = 0;
       idxCount = 0;
+      origin = c;
+      originPos = c.position();
+      bigEndian = c.view().order() == java.nio.ByteOrder.BIG_ENDIAN;
+      b = c.copyRemaining();
+      pos = 0;
+    }
+
+    // Cursor's lenient reads, on the copied bytes
+
+    /** Cursor.ulebOrZero: an unreadable value (end of data, too big, too long) is 0, no move. */
+    private long ulebOrZero() {
+      long result = 0;
+      int shift = 0;
+      int p = pos;
+      while (true) {
+        if (p >= b.length) return 0;
+        int x = b[p++] & 0xff;
+        long slice = x & 0x7f;
+        if (shift >= 64 && slice != 0 || shift == 63 && slice > 1) return 0;
+        if (shift < 64) result |= slice << shift;
+        shift += 7;
+        if ((x & 0x80) == 0) {
+          pos = p;
+          return result;
+        }
+        if (shift > 70) return 0;
+      }
+    }
+
+    private int u8OrZero() {
+      return pos < b.length ? b[pos++] & 0xff : 0;
+    }
+
+    private int s32OrZero() {
+      if (b.length - pos < 4) return 0;
+      int v = (b[pos] & 0xff) | (b[pos + 1] & 0xff) << 8 | (b[pos + 2] & 0xff) << 16 | (b[pos + 3] & 0xff) << 24;
+      pos += 4;
+      return bigEndian ? Integer.reverseBytes(v) : v;
     }
 
     /** Reads a node and its subtree like InlineInfo's skipNode; NONE for a range count of 0. */
-    int readNode(Cursor c, long base, int depth) {
+    int readNode(long base, int depth) {
       if (depth > InlineInfo.MAX_DEPTH) {
-        throw c.errorHere("InlineInfo nested deeper than " + InlineInfo.MAX_DEPTH + " levels");
+        long at = originPos + pos;
+        throw origin.errorAt(at, String.format("0x%08x: InlineInfo nested deeper than %d levels", at,
+            InlineInfo.MAX_DEPTH));
       }
-      long n = c.ulebOrZero();
+      long n = ulebOrZero();
       if (n == 0) return NONE;
       int from = rangeCount;
       boolean firstSet = false;
       long first = 0;
       for (long i = 0; Long.compareUnsigned(i, n) < 0; i++) { // n is an unsigned ULEB
-        long before = c.position();
-        long start = base + c.ulebOrZero();
-        long size = c.ulebOrZero();
-        if (c.position() == before) break;
+        int before = pos;
+        long start = base + ulebOrZero();
+        long size = ulebOrZero();
+        if (pos == before) break;
         if (size == 0) continue;
         if (!firstSet || Long.compareUnsigned(start, first) < 0) {
           first = start;
@@ -161,10 +208,10 @@ public final class InlineTable {
       node[at + RANGE_COUNT] = rangeCount - from;
       firstStart[me] = first;
       allEmpty[me] = !firstSet;
-      boolean hasChildren = c.u8OrZero() != 0;
-      node[at + NAME] = c.s32OrZero();
-      node[at + CALL_FILE] = (int) c.ulebOrZero();
-      node[at + CALL_LINE] = (int) c.ulebOrZero();
+      boolean hasChildren = u8OrZero() != 0;
+      node[at + NAME] = s32OrZero();
+      node[at + CALL_FILE] = (int) ulebOrZero();
+      node[at + CALL_LINE] = (int) ulebOrZero();
       node[at + FIRST_CHILD] = NONE;
       node[at + NEXT_SIBLING] = NONE;
       node[at + IDX_FROM] = 0;
@@ -173,7 +220,7 @@ public final class InlineTable {
         int last = NONE;
         boolean open = true; // a lookup stops scanning siblings at a node with only empty ranges
         while (true) {
-          int child = readNode(c, first, depth + 1);
+          int child = readNode(first, depth + 1);
           if (child == NONE) break;
           if (!open) continue;
           if (allEmpty[child]) {

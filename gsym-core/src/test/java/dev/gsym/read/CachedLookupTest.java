@@ -146,12 +146,14 @@ class CachedLookupTest {
     c.addFunctionInfo(new FunctionInfo(new AddressRange(start, start + 0x3000), top,
         new LineTable(rows), root, null, null));
     c.finalize(Diagnostics.silent());
-    try (GsymReader r = GsymReader.of(c.encode(ByteOrder.LITTLE_ENDIAN), "wide")) {
-      List<Long> addrs = new ArrayList<>();
-      for (long a = start - 2; a < start + 0x3002; a++) addrs.add(a);
-      compareAll(r, addrs);
-      assertThat(r.lookup(start + 0x10 + 5 * 0x40 + 4 * 4 + 1).toString()).contains("g5_4 + 1 @ ")
-          .contains("kid5 + 17 @ ").contains("top + 353 @ ");
+    for (ByteOrder order : new ByteOrder[] {ByteOrder.LITTLE_ENDIAN, ByteOrder.BIG_ENDIAN}) {
+      try (GsymReader r = GsymReader.of(c.encode(order), "wide " + order)) {
+        List<Long> addrs = new ArrayList<>();
+        for (long a = start - 2; a < start + 0x3002; a += order == ByteOrder.BIG_ENDIAN ? 3 : 1) addrs.add(a);
+        compareAll(r, addrs);
+        assertThat(r.lookup(start + 0x10 + 5 * 0x40 + 4 * 4 + 1).toString()).contains("g5_4 + 1 @ ")
+            .contains("kid5 + 17 @ ").contains("top + 353 @ ");
+      }
     }
   }
 

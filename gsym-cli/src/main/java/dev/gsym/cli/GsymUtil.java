@@ -1,14 +1,11 @@
 package dev.gsym.cli;
 
-import java.io.BufferedWriter;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.InputStream;
-import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +41,7 @@ public final class GsymUtil {
 
   /**
    * Runs gsymutil with {@code args}, reading stdin from {@code in}. Stdout text is written to
-   * {@code out} through one buffered UTF-8 writer; diagnostics go to {@code err}. Never throws.
+   * {@code out} in UTF-8 through one 64 KiB+ byte buffer; diagnostics go to {@code err}. Never throws.
    * The everyday dump and lookup forms are parsed by {@link QuickArgs}, the rest by picocli.
    *
    * @return the exit status
@@ -55,8 +52,7 @@ public final class GsymUtil {
 
   /** {@link #run}; {@code quick} false always parses with picocli (for tests comparing both). */
   static int run(String[] args, InputStream in, PrintStream out, PrintStream err, boolean quick) {
-    Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
-    Session session = new Session(in, w, err);
+    Session session = new Session(in, out, err);
     int status;
     try {
       GsymUtilCommand parsed = quick ? QuickArgs.parse(args, session) : null;
@@ -69,7 +65,7 @@ public final class GsymUtil {
           return 1;
         }
         CommandLine cl = commandLine(session);
-        cl.setOut(new PrintWriter(w, false));
+        cl.setOut(new PrintWriter(session.writer(), false));
         cl.setErr(new PrintWriter(err, true));
         status = cl.execute(args);
       }
@@ -105,7 +101,7 @@ public final class GsymUtil {
       if (a.equals("--address") || a.equals("--lookup") || a.equals("--merged-functions-filter")
           || a.equals("--breakpad") || a.equals("--to-breakpad") || a.equals("-o") || a.equals("--out-file")
           || a.equals("--segment-size") || a.equals("--module-os") || a.equals("--module-arch")
-          || a.equals("--module-name") || a.equals("--load-address")) {
+          || a.equals("--module-name") || a.equals("--load-address") || a.equals("--threads")) {
         i++;
         continue;
       }

@@ -25,11 +25,11 @@ import picocli.CommandLine.Parameters;
     synopsisHeading = "Usage:%n",
     customSynopsis = {
         "  gsymutil [--dump] [--verbose] FILE...",
-        "  gsymutil --address=ADDR... [--verbose] [--merged-functions",
+        "  gsymutil --address=ADDR... [--verbose] [--threads N] [--merged-functions",
         "           [--merged-functions-filter=REGEX]...] FILE...",
-        "  gsymutil --addresses-from-stdin [--verbose] [--merged-functions ...]",
+        "  gsymutil --addresses-from-stdin [--verbose] [--threads N] [--merged-functions ...]",
         "  gsymutil dump [--verbose] FILE...",
-        "  gsymutil lookup [--verbose] [--merged-functions ...] -f FILE... ADDR...",
+        "  gsymutil lookup [--verbose] [--threads N] [--merged-functions ...] -f FILE... ADDR...",
         "  gsymutil --dwarf FILE [-o OUT] [--quiet] [--segment-size N] [--merged-functions]",
         "           [--dwarf-callsites] [--verify] [--num-threads N] [--json-summary-file F]",
         "  gsymutil --convert FILE [--out-file OUT]       (llvm-gsymutil's spelling of --dwarf)",
@@ -108,12 +108,12 @@ final class GsymUtilCommand implements Callable<Integer> {
       }
       if (dump) throw CliException.stderr(GsymUtil.TOOL_NAME
           + ": --dump cannot be used with --addresses-from-stdin");
-      return new StdinLookups(session, new Symbolicator(lookup)).run();
+      return new StdinLookups(session, new Symbolicator(lookup), lookup.threads()).run();
     }
     if (dump && !addrs.isEmpty()) {
       throw CliException.stderr(GsymUtil.TOOL_NAME + ": --dump cannot be used with --address/--lookup");
     }
     if (addrs.isEmpty()) return Modes.dump(session, inputs);
-    return Modes.lookup(session, inputs, addrs, new Symbolicator(lookup));
+    return Modes.lookup(session, inputs, addrs, new Symbolicator(lookup), lookup.threads());
   }
 }

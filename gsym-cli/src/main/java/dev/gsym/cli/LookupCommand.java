@@ -42,6 +42,6 @@ final class LookupCommand implements Callable<Integer> {
     session.verbose = lookup.verbose;
     List<Long> addrs = Modes.parseAddresses(addresses, "ADDR");
     Modes.checkFilters(lookup, true);
-    return Modes.lookup(session, files, addrs, new Symbolicator(lookup));
+    return Modes.lookup(session, files, addrs, new Symbolicator(lookup), lookup.threads());
   }
 }

@@ -18,4 +18,17 @@ final class LookupOptions {
       description = "With --merged-functions: only show functions whose name matches one of these POSIX"
           + " extended regular expressions. Repeatable.")
   List<String> filters = new ArrayList<>();
+
+  @Option(names = "--threads", paramLabel = "N",
+      description = "Look addresses up on N threads (default: the number of processors). Output is"
+          + " the same for every N. Not an llvm-gsymutil option.")
+  int threads = Runtime.getRuntime().availableProcessors();
+
+  /** The --threads value, checked. */
+  int threads() {
+    if (threads < 1) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --threads must be at least 1, got " + threads);
+    }
+    return threads;
+  }
 }

@@ -49,20 +49,33 @@ final class Modes {
     return 0;
   }
 
-  /** Looks every address up in each file, under a "Looking up addresses in" header per file. */
-  static int lookup(Session s, List<String> files, List<Long> addrs, Symbolicator sym) {
-    StringBuilder sb = s.sb;
-    for (String path : files) {
-      try (GsymReader gsym = s.open(path)) {
-        sb.append("Looking up addresses in \"").append(path).append("\":\n");
-        for (long addr : addrs) {
-          sym.lookup(gsym, addr, sb);
-          if (sb.length() >= 1 << 16) s.emit();
+  /**
+   * Looks every address up in each file, under a "Looking up addresses in" header per file, on
+   * {@code threads} workers (output in argument order).
+   */
+  static int lookup(Session s, List<String> files, List<Long> addrs, Symbolicator sym, int threads) {
+    try (Batches batches = new Batches(s, sym, false, threads)) {
+      for (String path : files) {
+        GsymReader gsym = s.open(path);
+        try {
+          s.sb.append("Looking up addresses in \"").append(path).append("\":\n");
+          s.emit();
+          Batches.Chunk chunk = batches.chunk();
+          for (long addr : addrs) {
+            chunk.add(gsym, path, addr);
+            if (chunk.isFull()) {
+              batches.submit(chunk);
+              chunk = batches.chunk();
+            }
+          }
+          if (!chunk.isEmpty()) batches.submit(chunk);
+          batches.drain(); // before the reader is closed
+        } catch (RuntimeException | Error e) {
+          batches.close(); // no worker may still use the reader
+          throw e;
+        } finally {
+          gsym.close();
         }
-        s.emit();
-      } catch (GsymFormatException e) {
-        s.emit();
-        throw Session.fileError(path, e.detail(), e);
       }
     }
     return 0;

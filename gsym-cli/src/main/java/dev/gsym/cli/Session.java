@@ -3,7 +3,9 @@ package dev.gsym.cli;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.read.GsymReader;
 import java.io.IOException;
+import dev.gsym.io.TextBuffer;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -15,41 +17,97 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
- * The streams of one gsymutil invocation plus the reused output buffer. Everything printed on
- * stdout goes through {@link #sb} and {@link #emit()} into one buffered UTF-8 writer, flushed only
- * at the end, before an error message and when stdin input runs dry.
+ * The streams of one gsymutil invocation plus the reused output buffers. Everything printed on
+ * stdout goes into one byte buffer ({@link #sb} through {@link #emit()}, ready-made UTF-8 through
+ * {@link #write}, picocli's text through {@link #writer()}), written out in pieces of at least
+ * {@value #CHUNK} bytes and flushed only at the end, before an error message and when stdin input
+ * runs dry.
  */
 final class Session {
+  /** Stdout is written in pieces of at least this many bytes. */
+  static final int CHUNK = 1 << 16;
+
   final InputStream in;
-  private final Writer out;
+  private final OutputStream out;
   final PrintStream err;
-  /** Reused for every result; {@link #emit()} writes and clears it. */
+  /** Reused for every text result; {@link #emit()} writes and clears it. */
   final StringBuilder sb = new StringBuilder(1 << 12);
+  private final TextBuffer buf = new TextBuffer(2 * CHUNK);
   /** Set once --verbose has been parsed: errors then also print their stack trace. */
   boolean verbose;
+  /** Worker threads for batch lookups (--threads). */
+  int threads = 1;
 
-  Session(InputStream in, Writer out, PrintStream err) {
+  Session(InputStream in, OutputStream out, PrintStream err) {
     this.in = in;
     this.out = out;
     this.err = err;
   }
 
-  /** Writes the buffer to stdout (buffered) and clears it. */
+  /** Writes {@link #sb} to stdout (buffered, UTF-8) and clears it. */
   void emit() {
+    buf.append(sb);
+    sb.setLength(0);
+    if (buf.length() >= CHUNK) drain();
+  }
+
+  /** Writes UTF-8 bytes to stdout (buffered). */
+  void write(TextBuffer bytes) {
+    if (buf.length() == 0 && bytes.length() >= CHUNK) {
+      try {
+        out.write(bytes.array(), 0, bytes.length());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      return;
+    }
+    buf.append(bytes);
+    if (buf.length() >= CHUNK) drain();
+  }
+
+  private void drain() {
     try {
-      out.append(sb);
+      buf.writeTo(out);
     } catch (IOException e) {
+      buf.clear();
       throw new UncheckedIOException(e);
     }
-    sb.setLength(0);
   }
 
   void flush() {
+    drain();
     try {
       out.flush();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** A writer into the stdout buffer, for picocli's help and version text. */
+  Writer writer() {
+    return new Writer() {
+      private final StringBuilder pending = new StringBuilder();
+
+      @Override
+      public void write(char[] cbuf, int off, int len) {
+        pending.append(cbuf, off, len);
+        // keep surrogate pairs together across writes
+        int keep = pending.length() > 0 && Character.isHighSurrogate(pending.charAt(pending.length() - 1))
+            ? 1 : 0;
+        buf.append(pending.subSequence(0, pending.length() - keep));
+        pending.delete(0, pending.length() - keep);
+      }
+
+      @Override
+      public void flush() {
+        Session.this.flush();
+      }
+
+      @Override
+      public void close() {
+        flush();
+      }
+    };
   }
 
   /**

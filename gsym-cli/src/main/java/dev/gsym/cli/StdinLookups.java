@@ -1,78 +1,108 @@
 package dev.gsym.cli;
 
-import dev.gsym.io.GsymFormatException;
 import dev.gsym.read.GsymReader;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * {@code --addresses-from-stdin}: each line is {@code <addr> <gsym-path>}, split at the first space
- * after every {@code \r} is removed. Readers stay open per path (a small LRU cache), so a path is
- * opened again only after it has been evicted. Output is flushed only when stdin has nothing more
- * to read right now, so piping many lines stays fast and interactive use still sees each answer.
+ * after every {@code \r} is removed. Lines are read as bytes from a 64 KiB buffer and gathered
+ * into {@link Batches} chunks, symbolicated on {@code --threads} workers and written in input
+ * order. Readers stay open per path (a small LRU cache), so a path is opened again only after it
+ * has been evicted. Output is flushed only when stdin has nothing more to read right now, so
+ * piping many lines stays fast and interactive use still sees each answer.
  */
 final class StdinLookups {
   private static final int MAX_OPEN = 32;
+  private static final byte[] NO_PATH = new byte[0];
 
   private final Session session;
-  private final Symbolicator sym;
+  private final Batches batches;
+  private GsymReader evicted;
+  private final List<GsymReader> toClose = new ArrayList<>();
   private final Map<String, GsymReader> open = new LinkedHashMap<>(16, 0.75f, true) {
     @Override
     protected boolean removeEldestEntry(Map.Entry<String, GsymReader> eldest) {
       if (size() <= MAX_OPEN) return false;
-      eldest.getValue().close();
+      evicted = eldest.getValue();
       return true;
     }
   };
   private final byte[] buf = new byte[1 << 16];
   private int pos;
   private int limit;
-  private final ByteArrayOutputStream line = new ByteArrayOutputStream(256);
+  private byte[] line = new byte[256];
+  private int lineLen;
+  private Batches.Chunk chunk;
 
-  StdinLookups(Session session, Symbolicator sym) {
+  StdinLookups(Session session, Symbolicator sym, int threads) {
     this.session = session;
-    this.sym = sym;
+    this.batches = new Batches(session, sym, true, threads);
   }
 
   int run() {
     try {
-      String currentPath = "";
+      byte[] currentPath = NO_PATH;
+      String currentPathString = "";
       GsymReader current = null;
-      String text;
-      StringBuilder sb = session.sb;
-      while ((text = readLine()) != null) {
-        int space = text.indexOf(' ');
-        String addrStr = space < 0 ? text : text.substring(0, space);
-        String path = space < 0 ? "" : text.substring(space + 1);
-        if (!path.equals(currentPath)) {
-          current = reader(path);
-          currentPath = path;
-        }
-        Long addr = Addresses.parse(addrStr);
-        if (addr == null) {
-          throw CliException.stdout("error: invalid address " + addrStr + ", expected: Address GsymFile.");
-        }
-        // llvm-gsymutil crashes here (no file was ever named); report the empty path instead.
-        if (current == null) current = reader(path);
+      long[] addr = new long[1];
+      chunk = batches.chunk();
+      while (readLine()) {
+        int space = indexOf(line, lineLen, (byte) ' ');
+        int addrEnd = space < 0 ? lineLen : space;
+        int pathFrom = space < 0 ? lineLen : space + 1;
         try {
-          sym.lookup(current, addr, sb);
-        } catch (GsymFormatException e) {
-          sb.setLength(0);
-          throw Session.fileError(path, e.detail(), e);
+          if (!Arrays.equals(line, pathFrom, lineLen, currentPath, 0, currentPath.length)) {
+            currentPath = Arrays.copyOfRange(line, pathFrom, lineLen);
+            currentPathString = new String(currentPath, StandardCharsets.UTF_8);
+            current = reader(currentPathString);
+          }
+          if (!Addresses.parse(line, 0, addrEnd, addr)) {
+            String addrStr = new String(line, 0, addrEnd, StandardCharsets.UTF_8);
+            throw CliException.stdout("error: invalid address " + addrStr + ", expected: Address GsymFile.");
+          }
+          // llvm-gsymutil crashes here (no file was ever named); report the empty path instead.
+          if (current == null) current = reader(currentPathString);
+        } catch (RuntimeException e) {
+          chunk.endError = e; // after the lines before it have been looked up and printed
+          submit();
+          batches.drain();
+          throw new IllegalStateException("unreachable: the chunk's error was thrown", e);
         }
-        sb.append('\n');
-        session.emit();
+        chunk.add(current, currentPathString, addr[0]);
+        if (chunk.isFull()) submit();
       }
+      submit();
+      batches.drain();
       return 0;
     } finally {
+      batches.close();
       for (GsymReader r : open.values()) r.close();
+      for (GsymReader r : toClose) r.close();
       open.clear();
     }
+  }
+
+  private void submit() {
+    if (chunk.isEmpty()) return;
+    Batches.Chunk c = chunk;
+    chunk = null;
+    batches.submit(c);
+    chunk = batches.chunk();
+  }
+
+  private static int indexOf(byte[] b, int n, byte v) {
+    for (int i = 0; i < n; i++) {
+      if (b[i] == v) return i;
+    }
+    return -1;
   }
 
   private GsymReader reader(String path) {
@@ -80,49 +110,60 @@ final class StdinLookups {
     if (r == null) {
       r = session.open(path);
       open.put(path, r);
+      if (evicted != null) {
+        // queued lookups may still use the evicted reader: finish them before unmapping it
+        GsymReader old = evicted;
+        evicted = null;
+        toClose.add(old);
+        submit();
+        batches.drain();
+        toClose.remove(old);
+        old.close();
+      }
     }
     return r;
   }
 
-  /** The next line without '\n' and with every '\r' removed (std::getline + erase_if), or null. */
-  private String readLine() {
-    line.reset();
+  /** Reads the next line into {@link #line} without '\n' and with every '\r' removed (std::getline + erase_if). */
+  private boolean readLine() {
+    lineLen = 0;
     boolean any = false;
     while (true) {
-      if (pos == limit && !fill()) {
-        return any ? line.toString(StandardCharsets.UTF_8) : null;
-      }
+      if (pos == limit && !fill()) return any;
       any = true;
       int start = pos;
-      while (pos < limit) {
-        byte b = buf[pos];
-        if (b == '\n') {
-          appendStripped(start, pos);
-          pos++;
-          return line.toString(StandardCharsets.UTF_8);
-        }
+      byte[] b = buf;
+      int lim = limit;
+      int i = start;
+      while (i < lim && b[i] != '\n') i++;
+      appendStripped(start, i);
+      pos = i;
+      if (i < lim) {
         pos++;
+        return true;
       }
-      appendStripped(start, limit);
     }
   }
 
   private void appendStripped(int from, int to) {
-    int run = from;
-    for (int i = from; i < to; i++) {
-      if (buf[i] == '\r') {
-        line.write(buf, run, i - run);
-        run = i + 1;
-      }
+    if (lineLen + (to - from) > line.length) {
+      line = Arrays.copyOf(line, Math.max(line.length * 2, lineLen + (to - from)));
     }
-    line.write(buf, run, to - run);
+    for (int i = from; i < to; i++) {
+      byte c = buf[i];
+      if (c != '\r') line[lineLen++] = c;
+    }
   }
 
-  /** Refills the buffer, flushing stdout first if reading would block. */
+  /** Refills the buffer; if reading would block, first prints every answer so far and flushes. */
   private boolean fill() {
     InputStream in = session.in;
     try {
-      if (in.available() <= 0) session.flush();
+      if (in.available() <= 0) {
+        submit();
+        batches.drain();
+        session.flush();
+      }
       int n = in.read(buf, 0, buf.length);
       if (n <= 0) return false;
       pos = 0;

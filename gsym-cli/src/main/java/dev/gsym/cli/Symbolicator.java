@@ -4,7 +4,10 @@ import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.Hex;
 import dev.gsym.format.LookupException;
 import dev.gsym.io.GsymFormatException;
+import dev.gsym.io.TextBuffer;
 import dev.gsym.read.GsymReader;
+import dev.gsym.read.LookupFrames;
+import java.nio.charset.StandardCharsets;
 import dev.gsym.read.LookupResult;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -26,6 +29,29 @@ final class Symbolicator {
     this.merged = options.mergedFunctions;
     this.filters = options.filters.stream().map(PosixRegex::compile).toList();
   }
+
+  /**
+   * Appends, as UTF-8, the text llvm-gsymutil prints for {@code addr} looked up in {@code gsym}.
+   * {@code frames} and {@code scratch} are the calling thread's reusable buffers: plain lookups
+   * are formatted straight from the frames into {@code out}, without Strings.
+   */
+  void lookup(GsymReader gsym, long addr, TextBuffer out, LookupFrames frames, StringBuilder scratch) {
+    if (verbose || merged) {
+      scratch.setLength(0);
+      lookup(gsym, addr, scratch);
+      out.append(scratch);
+      return;
+    }
+    try {
+      gsym.lookup(addr, frames);
+    } catch (LookupException e) {
+      out.appendHex(addr, 16).append(ERROR).append(e.getMessage()).append('\n');
+      return;
+    }
+    frames.appendTo(out, false);
+  }
+
+  private static final byte[] ERROR = ": error: ".getBytes(StandardCharsets.US_ASCII);
 
   /** Appends the text llvm-gsymutil prints for {@code addr} looked up in {@code gsym}. */
   void lookup(GsymReader gsym, long addr, StringBuilder sb) {

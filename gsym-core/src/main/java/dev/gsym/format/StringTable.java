@@ -35,6 +35,19 @@ public record StringTable(ByteView view) {
     return view.cString(offset);
   }
 
+  /** The raw bytes of the string at {@code strp} (unsigned); offsets past the table give none. */
+  public byte[] bytes(int strp) {
+    long offset = Integer.toUnsignedLong(strp);
+    if (offset >= view.size()) return new byte[0];
+    return view.cStringBytes(offset);
+  }
+
+  /** Appends the raw bytes of the string at {@code strp} (unsigned); offsets past the table add none. */
+  public void appendTo(int strp, dev.gsym.io.TextBuffer out) {
+    long offset = Integer.toUnsignedLong(strp);
+    if (offset < view.size()) view.appendCString(offset, out);
+  }
+
   /** Byte size of the table. */
   public long size() {
     return view.size();

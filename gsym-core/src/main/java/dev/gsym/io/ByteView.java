@@ -134,7 +134,44 @@ public final class ByteView {
   /** Copies {@code len} bytes at {@code at}. */
   public byte[] bytes(long at, int len) {
     if (!has(at, len)) throw eof(at, len);
-    return seg.asSlice(at, len).toArray(ValueLayout.JAVA_BYTE);
+    byte[] out = new byte[len];
+    MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, at, out, 0, len);
+    return out;
+  }
+
+  private static final ValueLayout.OfLong LE64_WORD = LE64;
+
+  /**
+   * Appends the bytes from {@code at} up to (not including) the next NUL or the end of the view to
+   * {@code out}, scanning 8 bytes at a time.
+   */
+  public void appendCString(long at, TextBuffer out) {
+    long size = size();
+    long end = at;
+    while (end + 8 <= size) {
+      long v = seg.get(LE64_WORD, end);
+      long zero = (v - 0x0101010101010101L) & ~v & 0x8080808080808080L;
+      if (zero != 0) {
+        end += Long.numberOfTrailingZeros(zero) >>> 3;
+        out.append(seg, at, (int) Math.min(end - at, Integer.MAX_VALUE - 16));
+        return;
+      }
+      end += 8;
+    }
+    while (end < size && seg.get(ValueLayout.JAVA_BYTE, end) != 0) end++;
+    out.append(seg, at, (int) Math.min(end - at, Integer.MAX_VALUE - 16));
+  }
+
+  /** The bytes from {@code at} up to (not including) the next NUL or the end of the view. */
+  public byte[] cStringBytes(long at) {
+    long size = size();
+    long end = at;
+    while (end < size && seg.get(ValueLayout.JAVA_BYTE, end) != 0) end++;
+    long len = end - at;
+    if (len > Integer.MAX_VALUE - 16) throw error(at, "string too long");
+    byte[] out = new byte[(int) len];
+    MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, at, out, 0, (int) len);
+    return out;
   }
 
   /**

@@ -185,6 +185,13 @@ public final class Cursor {
     return result;
   }
 
+  /** Copies the bytes from the position to the end of the window; the position does not move. */
+  public byte[] copyRemaining() {
+    long n = remaining();
+    if (n > Integer.MAX_VALUE - 16) throw errorAt(pos, "window too large to copy");
+    return view.bytes(origin + pos, (int) n);
+  }
+
   /** A cursor over the next {@code len} bytes; this cursor moves past them. */
   public Cursor split(long len) {
     if (!has(len)) throw eof(len);

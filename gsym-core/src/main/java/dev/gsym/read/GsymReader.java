@@ -20,6 +20,7 @@ import dev.gsym.format.StringTable;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.Cursor;
 import dev.gsym.io.GsymFormatException;
+import dev.gsym.io.TextBuffer;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -27,14 +28,21 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import dev.gsym.format.InlineTable;
+import dev.gsym.format.LineIndex;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Consumer;
 
 /**
  * Reads a GSYM file through a memory mapping. Opening validates the header and the bounds of every
- * table; FunctionInfo records are decoded only when a lookup needs one. Immutable and thread-safe;
- * {@link #close()} unmaps the file.
+ * table; FunctionInfo records are decoded only when a lookup needs one, and kept (line table and
+ * inline tree, within a bounded budget) for later lookups in the same function. Thread-safe: the
+ * caches are filled with safe publication and never change an answer; {@link #close()} unmaps the
+ * file.
  */
 public final class GsymReader implements GsymTables, AutoCloseable {
   private final Arena arena;
@@ -54,6 +62,11 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     this.infoOffsets = AddressInfoTable.decode(file, addresses);
     this.files = FileTable.decode(file, infoOffsets);
     this.strings = StringTable.decode(file, header);
+    // Both caches have a fixed upper size: no heap proportional to the file (files of any size
+    // are read through small heaps: BoundedHeapLookupTest).
+    this.decodedCache = new AtomicReferenceArray<>(Math.max(1, Integer.highestOneBit(
+        (int) Math.min(MAX_DECODED_SLOTS, Math.max(1L, 2L * addresses.count())) * 2 - 1)));
+    this.fileCache = new CachedFile[(int) Math.min(files.count(), MAX_CACHED_FILES)];
   }
 
   /** Maps and validates {@code path}. */
@@ -120,6 +133,57 @@ public final class GsymReader implements GsymTables, AutoCloseable {
 
   private record CachedString(int strp, String value) {}
 
+  /** Appends the raw bytes of the string at {@code strp}, copied from the file. */
+  void appendString(int strp, TextBuffer out) {
+    strings.appendTo(strp, out);
+  }
+
+  /**
+   * A file-table entry and its printed path (null: the location has no file, or not computed yet
+   * when {@code resolved} is false); the holder's final fields make it safe to share.
+   */
+  private record CachedFile(FileEntry entry, boolean resolved, byte[] path) {}
+
+  /** Lazily filled, one slot per file-table entry. */
+  private final CachedFile[] fileCache;
+
+  /**
+   * The path printed for file {@code index} ("dir/base", "&lt;invalid-file&gt;" for an empty base),
+   * or null if both strings are empty (the location has no file).
+   */
+  byte[] pathBytes(long index) {
+    CachedFile p = index < fileCache.length ? fileCache[(int) index] : null;
+    if (p != null && p.resolved) return p.path;
+    FileEntry f = fileOrThrow(index);
+    byte[] dir = strings.bytes(f.dir());
+    byte[] base = strings.bytes(f.base());
+    byte[] v;
+    if (dir.length == 0 && base.length == 0) {
+      v = null;
+    } else {
+      // as FileTable.appendPath, on the raw bytes
+      TextBuffer t = new TextBuffer(dir.length + base.length + 16);
+      if (dir.length > 0) t.append(dir).append(separator(dir));
+      if (base.length == 0) t.append(INVALID_FILE);
+      else t.append(base);
+      v = Arrays.copyOf(t.array(), t.length());
+    }
+    if (index < fileCache.length) fileCache[(int) index] = new CachedFile(f, true, v);
+    return v;
+  }
+
+  private static final byte[] INVALID_FILE =
+      "<invalid-file>".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+  private static char separator(byte[] dir) {
+    boolean back = false;
+    for (byte b : dir) {
+      if (b == '/') return '/';
+      if (b == '\\') back = true;
+    }
+    return back ? '\\' : '/';
+  }
+
   private final CachedString[] stringCache = new CachedString[1 << STRING_CACHE_BITS];
 
   /** File-table entry {@code index}, or null if out of range. */
@@ -160,23 +224,54 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     long base = header.baseAddress();
     if (Long.compareUnsigned(addr, base) < 0) throw notInGsym(addr);
     long off = addr - base;
+    long[] offs = addressOffsets();
     // LLVM's getAddressOffsetIndex: lower_bound, step back unless an exact match, then back up
     // over equal offsets (same answer as upper_bound - 1 on a sorted table, and on a corrupt
     // unsorted one the same entry LLVM picks)
-    int n = addresses.count();
-    int i = addresses.lowerBound(off);
-    if (i == 0 && (n == 0 || Long.compareUnsigned(off, addresses.get(0)) < 0)) throw notInGsym(addr);
-    if (i == n || Long.compareUnsigned(off, addresses.get(i)) < 0) i--;
-    long first = addresses.get(i);
-    while (i > 0 && addresses.get(i - 1) == first) i--;
+    int n = offs.length;
+    int i = lowerBound(offs, off);
+    if (i == 0 && (n == 0 || Long.compareUnsigned(off, offs[0]) < 0)) throw notInGsym(addr);
+    if (i == n || Long.compareUnsigned(off, offs[i]) < 0) i--;
+    long first = offs[i];
+    while (i > 0 && offs[i - 1] == first) i--;
     long start = base + first;
     for (int j = i; j < n; j++) {
       Cursor rec = record(j); // as LLVM: the record offset is validated before the start is compared
-      if (addresses.get(j) != first) break;
+      if (offs[j] != first) break;
       long size = rec.has(4) ? rec.u32() : 0; // LLVM's getU32 yields 0 when fewer than 4 bytes remain
       if (size == 0 || Long.compareUnsigned(addr - start, size) < 0) return j;
     }
     throw notInGsym(addr);
+  }
+
+  /** std::lower_bound over unsigned offsets (the same probes as AddressTable.lowerBound). */
+  private static int lowerBound(long[] offs, long off) {
+    int first = 0;
+    int len = offs.length;
+    while (len > 0) {
+      int half = len >>> 1;
+      int mid = first + half;
+      if (Long.compareUnsigned(offs[mid], off) < 0) {
+        first = mid + 1;
+        len = len - half - 1;
+      } else {
+        len = half;
+      }
+    }
+    return first;
+  }
+
+  /** The address table copied into an array on first use (8 bytes per function). */
+  private volatile long[] addressOffsets;
+
+  private long[] addressOffsets() {
+    long[] a = addressOffsets;
+    if (a == null) {
+      a = new long[addresses.count()];
+      for (int i = 0; i < a.length; i++) a[i] = addresses.get(i);
+      addressOffsets = a;
+    }
+    return a;
   }
 
   private static LookupException notInGsym(long addr) {
@@ -194,12 +289,55 @@ public final class GsymReader implements GsymTables, AutoCloseable {
    * @throws LookupException with llvm-gsymutil's message if the address cannot be resolved
    */
   public LookupResult lookup(long addr) {
+    LookupFrames frames = new LookupFrames();
+    lookup(addr, frames);
+    return frames.toResult();
+  }
+
+  /**
+   * Symbolicates {@code addr} into {@code out} (cleared first), the allocation-free form of {@link
+   * #lookup(long)} for batch symbolication. Functions are decoded once and kept in a bounded cache
+   * (line rows and the inline tree as arrays), so later lookups in the same function only search
+   * arrays. Safe to call from several threads, each with its own {@code out}.
+   *
+   * @throws LookupException with llvm-gsymutil's message if the address cannot be resolved
+   */
+  public void lookup(long addr, LookupFrames out) {
     try {
+      // the common case: one function starts at the nearest start at or below addr, it is cached
+      // and it covers addr: indexForAddress would pick it without reading anything else
+      long[] offs = addressOffsets();
+      long off = addr - header.baseAddress();
+      int i = lowerBound(offs, off);
+      if (i == offs.length || Long.compareUnsigned(off, offs[i]) < 0) i--; // as indexForAddress
+      if (i >= 0 && Long.compareUnsigned(addr, header.baseAddress()) >= 0
+          && (i == 0 || offs[i - 1] != offs[i]) && (i + 1 == offs.length || offs[i + 1] != offs[i])) {
+        DecodedFunction d = decoded(i);
+        // outside the function, indexForAddress validates the next record's offset first
+        if (d != null && (d.size == 0 || Long.compareUnsigned(addr - d.range.start(), d.size) < 0)) {
+          d.lookup(this, addr, out);
+          return;
+        }
+      }
       int index = indexForAddress(addr);
-      return lookupInRecord(record(index), functionAddress(index), addr, null);
+      DecodedFunction d = decoded(index);
+      if (d != null) d.lookup(this, addr, out);
+      else lookupInRecord(record(index), functionAddress(index), addr, null, out);
     } catch (GsymFormatException e) {
       throw new LookupException(e.detail()); // llvm-gsymutil prints the bare message
     }
+  }
+
+  /** {@link #lookup(long)} decoding the record at every call, bypassing the cache (for tests). */
+  LookupResult lookupUncached(long addr) {
+    LookupFrames frames = new LookupFrames();
+    try {
+      int index = indexForAddress(addr);
+      lookupInRecord(record(index), functionAddress(index), addr, null, frames);
+    } catch (GsymFormatException e) {
+      throw new LookupException(e.detail());
+    }
+    return frames.toResult();
   }
 
   /**
@@ -212,10 +350,13 @@ public final class GsymReader implements GsymTables, AutoCloseable {
       long start = functionAddress(index);
       Cursor[] merged = new Cursor[1];
       List<LookupResult> results = new ArrayList<>();
-      results.add(lookupInRecord(record(index), start, addr, merged));
+      LookupFrames frames = new LookupFrames();
+      lookupInRecord(record(index), start, addr, merged, frames);
+      results.add(frames.toResult());
       if (merged[0] != null) {
         for (Cursor child : MergedFunctionsInfo.childRecords(merged[0])) {
-          results.add(lookupInRecord(child, start, addr, null));
+          lookupInRecord(child, start, addr, null, frames);
+          results.add(frames.toResult());
         }
       }
       return results;
@@ -225,7 +366,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
   }
 
   /** LLVM's FunctionInfo::lookup over an encoded record. */
-  private LookupResult lookupInRecord(Cursor c, long start, long addr, Cursor[] mergedOut) {
+  private void lookupInRecord(Cursor c, long start, long addr, Cursor[] mergedOut, LookupFrames out) {
     // As LLVM's FunctionInfo::lookup: a missing Size or Name reads as 0, then at least one byte
     // must follow them
     long recordStart = c.position();
@@ -238,10 +379,9 @@ public final class GsymReader implements GsymTables, AutoCloseable {
       throw new LookupException(String.format("0x%08x: invalid FunctionInfo Name value 0x00000000",
           c.position() - recordStart - 4));
     }
-    String funcName = string(nameStrp);
     LineEntry row = null;
     Cursor inline = null;
-    List<String> regex = List.of();
+    out.begin(this, addr, range, nameStrp);
     while (true) {
       if (!c.has(8)) throw new LookupException("FunctionInfo data is truncated");
       int type = c.s32();
@@ -255,48 +395,166 @@ public final class GsymReader implements GsymTables, AutoCloseable {
         case FunctionInfo.MERGED_FUNCTIONS_INFO -> {
           if (mergedOut != null) mergedOut[0] = body;
         }
-        case FunctionInfo.CALL_SITE_INFO -> regex = callSiteRegex(body, addr - start);
+        case FunctionInfo.CALL_SITE_INFO -> callSiteRegex(body, addr - start, out);
         default -> { /* unknown chunks are skipped in lookups */ }
       }
     }
-    List<SourceLocation> locs = new ArrayList<>(inline != null ? 4 : 1);
     if (row == null) {
-      locs.add(new SourceLocation(funcName, "", "", 0, addr - start));
-      return new LookupResult(addr, range, funcName, locs, regex);
+      out.add(nameStrp, LookupFrames.NO_FILE, 0, addr - start);
+      return;
     }
-    FileEntry f = fileOrThrow(row.file());
-    locs.add(new SourceLocation(funcName, string(f.dir()), string(f.base()), row.line(),
-        addr - start));
-    if (inline != null) {
-      InlineInfo.lookup(inline, start, addr, (name, callFile, callLine, firstStart) -> {
-        FileEntry cf = fileOrThrow(Integer.toUnsignedLong(callFile));
-        if (cf.dir() == 0 && cf.base() == 0) return;
-        SourceLocation last = locs.getLast();
-        locs.set(locs.size() - 1, new SourceLocation(string(name), last.dir(), last.base(),
-            last.line(), addr - firstStart));
-        locs.add(new SourceLocation(last.name(), string(cf.dir()), string(cf.base()),
-            callLine, last.offset()));
-      });
-    }
-    return new LookupResult(addr, range, funcName, locs, regex);
+    addFrame(out, nameStrp, row.file(), row.line(), addr - start);
+    if (inline != null) InlineInfo.lookup(inline, start, addr, out.inlineFrames());
   }
 
-  private FileEntry fileOrThrow(long index) {
+  /** The concrete function's frame, at the line-table row {@code rowFile}:{@code rowLine}. */
+  private void addFrame(LookupFrames out, int nameStrp, int rowFile, int rowLine, long offset) {
+    long file = Integer.toUnsignedLong(rowFile);
+    fileOrThrow(file);
+    out.add(nameStrp, file, rowLine, offset);
+  }
+
+  // ---------------------------------------------------------------- decoded-function cache
+
+  /**
+   * Upper bound of the heap held by decoded functions (rows and inline trees): 256 MiB, or a
+   * quarter of the maximum heap if that is less.
+   */
+  private static final long CACHE_BUDGET = Math.min(256L << 20, Runtime.getRuntime().maxMemory() / 4);
+  /** Slots of the direct-mapped decoded-function cache (a power of two; 1 MiB of references at most). */
+  private static final int MAX_DECODED_SLOTS = 1 << 18;
+  private static final int MAX_CACHED_FILES = 1 << 16;
+  /** Marks a function whose record is not cached (unusual or malformed: decoded at each lookup). */
+  private static final DecodedFunction UNCACHEABLE = new DecodedFunction(null, 0, 0, null, null, 0);
+
+  /** Direct-mapped by function index: a slot holds the last function decoded into it. */
+  private final AtomicReferenceArray<Slot> decodedCache;
+  private final AtomicLong decodedBytes = new AtomicLong();
+
+  private record Slot(int index, DecodedFunction function) {}
+
+  /** The cached decoding of function {@code index}, or null if it is read from its record. */
+  private DecodedFunction decoded(int index) {
+    int at = index & (decodedCache.length() - 1);
+    Slot s = decodedCache.getAcquire(at);
+    if (s != null && s.index == index) return s.function == UNCACHEABLE ? null : s.function;
+    DecodedFunction d = DecodedFunction.read(this, index);
+    long old = s == null || s.function == UNCACHEABLE ? 0 : s.function.bytes;
+    long add = d == UNCACHEABLE ? 0 : d.bytes;
+    if (decodedBytes.get() - old + add > CACHE_BUDGET) return d == UNCACHEABLE ? null : d; // over budget: use once
+    if (decodedCache.compareAndSet(at, s, new Slot(index, d))) decodedBytes.addAndGet(add - old);
+    return d == UNCACHEABLE ? null : d;
+  }
+
+  /**
+   * One function's record decoded for lookups: its line rows (sorted by address) and its inline
+   * tree. Only records that decode completely, with at most one line table and one inline tree,
+   * no call sites and rows in address order are cached; for them {@link #lookup} gives exactly
+   * what decoding the record at each lookup gives.
+   */
+  private static final class DecodedFunction {
+    final AddressRange range;
+    final long size;
+    final int name;
+    final LineIndex lines; // null without a line table
+    final InlineTable inline; // null without inline info
+    final long bytes;
+
+    DecodedFunction(AddressRange range, long size, int name, LineIndex lines, InlineTable inline,
+        long bytes) {
+      this.range = range;
+      this.size = size;
+      this.name = name;
+      this.lines = lines;
+      this.inline = inline;
+      this.bytes = bytes;
+    }
+
+    static DecodedFunction read(GsymReader r, int index) {
+      try {
+        return decode(r, index);
+      } catch (GsymFormatException | LookupException e) {
+        return UNCACHEABLE;
+      }
+    }
+
+    private static DecodedFunction decode(GsymReader r, int index) {
+      Cursor c = r.record(index);
+      long start = r.functionAddress(index);
+      if (!c.has(9)) return UNCACHEABLE;
+      long size = c.u32();
+      int name = c.s32();
+      if (name == 0) return UNCACHEABLE;
+      LineIndex lines = null;
+      InlineTable inline = null;
+      while (true) {
+        if (!c.has(8)) return UNCACHEABLE;
+        int type = c.s32();
+        long len = c.u32();
+        if (!c.has(len)) return UNCACHEABLE;
+        Cursor body = c.split(len);
+        if (type == FunctionInfo.END_OF_LIST) break;
+        switch (type) {
+          case FunctionInfo.LINE_TABLE_INFO -> {
+            if (lines != null) return UNCACHEABLE;
+            lines = LineIndex.build(body.copyRemaining(), start);
+            if (lines == null) return UNCACHEABLE;
+          }
+          case FunctionInfo.INLINE_INFO -> {
+            if (inline != null) return UNCACHEABLE;
+            inline = InlineTable.read(body, start);
+          }
+          case FunctionInfo.CALL_SITE_INFO -> {
+            return UNCACHEABLE;
+          }
+          default -> { /* merged functions and unknown chunks do not change a lookup */ }
+        }
+      }
+      long bytes = 64 + (lines == null ? 0 : lines.bytes()) + (inline == null ? 0 : inline.bytes());
+      return new DecodedFunction(new AddressRange(start, start + size), size, name, lines, inline,
+          bytes);
+    }
+
+    void lookup(GsymReader r, long addr, LookupFrames out) {
+      if (size > 0 && !range.contains(addr)) throw notInGsym(addr);
+      long start = range.start();
+      out.begin(r, addr, range, name);
+      if (lines == null) {
+        out.add(name, LookupFrames.NO_FILE, 0, addr - start);
+        return;
+      }
+      long row = lines.lookup(addr);
+      int file = (int) (row >>> 32);
+      if (file == 0) {
+        throw new LookupException("address " + Hex.hex(addr) + " is not in the line table");
+      }
+      r.addFrame(out, name, file, (int) row, addr - start);
+      if (inline != null) inline.lookup(addr, out.inlineFrames());
+    }
+  }
+
+  FileEntry fileOrThrow(long index) {
+    if (index < fileCache.length) {
+      CachedFile c = fileCache[(int) index];
+      if (c != null) return c.entry;
+      FileEntry f = files.get(index);
+      fileCache[(int) index] = new CachedFile(f, false, null);
+      return f;
+    }
     FileEntry f = files.get(index);
     if (f == null) throw new LookupException("failed to extract file[" + index + "]");
     return f;
   }
 
-  private List<String> callSiteRegex(Cursor body, long returnOffset) {
+  private void callSiteRegex(Cursor body, long returnOffset, LookupFrames out) {
     CallSiteInfoCollection all = CallSiteInfoCollection.decode(body);
+    out.clearRegex();
     for (CallSiteInfo cs : all.callSites()) {
       if (cs.returnOffset() == returnOffset) {
-        List<String> out = new ArrayList<>(cs.matchRegex().size());
-        for (int r : cs.matchRegex()) out.add(string(r));
-        return out;
+        for (int r : cs.matchRegex()) out.addRegex(r);
+        return;
       }
     }
-    return List.of();
   }
 
   // ---------------------------------------------------------------- dump

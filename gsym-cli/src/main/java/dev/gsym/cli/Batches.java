@@ -1,0 +1,164 @@
+package dev.gsym.cli;
+
+import dev.gsym.io.GsymFormatException;
+import dev.gsym.io.TextBuffer;
+import dev.gsym.read.GsymReader;
+import dev.gsym.read.LookupFrames;
+import java.util.ArrayDeque;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Batch lookups: addresses are gathered into {@link Chunk}s of up to {@value #CHUNK_SIZE}, each
+ * chunk is symbolicated into its own byte buffer (on a pool of {@code threads} workers, or on the
+ * calling thread for one), and the buffers are written to stdout strictly in submission order. At
+ * most {@code 2 * threads} chunks are in flight, so memory stays flat for any input size; the output
+ * is the same for any number of threads.
+ *
+ * <p>Only the calling thread submits, writes and recycles chunks. A lookup that fails with a
+ * {@link GsymFormatException} and an error found while gathering input ({@link Chunk#endError})
+ * end the chunk: its output before that point is written, then the error is thrown from
+ * {@link #submit} or {@link #drain}.
+ */
+final class Batches implements AutoCloseable {
+  static final int CHUNK_SIZE = 2048;
+
+  private final Session session;
+  private final Symbolicator sym;
+  /** --addresses-from-stdin: an empty line after each result; a failed lookup prints nothing. */
+  private final boolean stdinStyle;
+  private final ExecutorService pool;
+  private final int maxPending;
+  private final ArrayDeque<Future<Chunk>> pending = new ArrayDeque<>();
+  private final ArrayDeque<Chunk> free = new ArrayDeque<>();
+
+  Batches(Session session, Symbolicator sym, boolean stdinStyle, int threads) {
+    this.session = session;
+    this.sym = sym;
+    this.stdinStyle = stdinStyle;
+    this.pool = threads <= 1 ? null : Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, "gsymutil-lookup");
+      t.setDaemon(true);
+      return t;
+    });
+    this.maxPending = 2 * threads;
+  }
+
+  /** A chunk to fill (recycled once written). */
+  Chunk chunk() {
+    Chunk c = free.poll();
+    if (c == null) c = new Chunk();
+    c.reset();
+    return c;
+  }
+
+  /** Symbolicates {@code c} (in the background with threads) and writes every chunk whose turn it is. */
+  void submit(Chunk c) {
+    if (pool == null) {
+      c.process(sym, stdinStyle);
+      write(c);
+      return;
+    }
+    pending.add(pool.submit(() -> c.process(sym, stdinStyle)));
+    while (pending.size() > maxPending) writeHead();
+  }
+
+  /** Waits for and writes every submitted chunk. */
+  void drain() {
+    while (!pending.isEmpty()) writeHead();
+  }
+
+  private void writeHead() {
+    Chunk c;
+    try {
+      c = pending.poll().get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for lookups", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) throw r;
+      if (e.getCause() instanceof Error err) throw err;
+      throw new IllegalStateException(e.getCause());
+    }
+    write(c);
+  }
+
+  private void write(Chunk c) {
+    session.write(c.out);
+    RuntimeException error = c.error;
+    free.add(c);
+    if (error != null) throw error;
+  }
+
+  /** Stops the workers and waits for any that are still running (their readers may be closed next). */
+  @Override
+  public void close() {
+    if (pool == null || pool.isTerminated()) return;
+    pool.shutdownNow();
+    try {
+      while (!pool.awaitTermination(1, TimeUnit.SECONDS)) {
+        // a running lookup finishes quickly; wait for it before readers are unmapped
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Up to {@value #CHUNK_SIZE} addresses with their readers, and the text they produce. */
+  static final class Chunk {
+    final GsymReader[] readers = new GsymReader[CHUNK_SIZE];
+    final String[] paths = new String[CHUNK_SIZE];
+    final long[] addrs = new long[CHUNK_SIZE];
+    int size;
+    /** Thrown once the items before it have been written (an input error found by the producer). */
+    RuntimeException endError;
+    final TextBuffer out = new TextBuffer(1 << 16);
+    private final LookupFrames frames = new LookupFrames();
+    private final StringBuilder scratch = new StringBuilder(256);
+    private RuntimeException error;
+
+    void reset() {
+      java.util.Arrays.fill(readers, 0, size, null);
+      java.util.Arrays.fill(paths, 0, size, null);
+      size = 0;
+      endError = null;
+      error = null;
+      out.clear();
+    }
+
+    boolean isFull() {
+      return size == CHUNK_SIZE;
+    }
+
+    boolean isEmpty() {
+      return size == 0 && endError == null;
+    }
+
+    void add(GsymReader r, String path, long addr) {
+      readers[size] = r;
+      paths[size] = path;
+      addrs[size] = addr;
+      size++;
+    }
+
+    Chunk process(Symbolicator sym, boolean stdinStyle) {
+      TextBuffer o = out;
+      for (int i = 0; i < size; i++) {
+        int mark = o.length();
+        try {
+          sym.lookup(readers[i], addrs[i], o, frames, scratch);
+        } catch (GsymFormatException e) {
+          if (stdinStyle) o.setLength(mark);
+          error = Session.fileError(paths[i], e.detail(), e);
+          return this;
+        }
+        if (stdinStyle) o.append('\n');
+      }
+      error = endError;
+      return this;
+    }
+  }
+}

@@ -1,0 +1,154 @@
+package dev.gsym.read;
+
+import dev.gsym.format.AddressRange;
+import dev.gsym.format.FileEntry;
+import dev.gsym.format.InlineInfo;
+import dev.gsym.io.TextBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A reusable, mutable answer for one address, filled by {@link GsymReader#lookup(long,
+ * LookupFrames)} without building Strings or lists: frames hold string-table offsets and file
+ * indexes, resolved only when printed ({@link #appendTo}) or converted ({@link #toResult}). Frames
+ * are ordered as in {@link LookupResult}: deepest inlined frame first. Not thread-safe: use one
+ * per thread.
+ */
+public final class LookupFrames {
+  /** File index of a frame without a source file. */
+  static final long NO_FILE = -1;
+
+  private GsymReader reader;
+  private long address;
+  private AddressRange range;
+  private int functionName;
+  private int count;
+  private int[] names = new int[8];
+  private long[] files = new long[8];
+  private int[] lines = new int[8];
+  private long[] offsets = new long[8];
+  private int[] regex = new int[0];
+  private int regexCount;
+
+  /** Number of frames (at least 1 after a successful lookup). */
+  public int count() {
+    return count;
+  }
+
+  /** The address looked up. */
+  public long address() {
+    return address;
+  }
+
+  /** The reader that filled these frames. */
+  public GsymReader reader() {
+    return reader;
+  }
+
+  void begin(GsymReader r, long addr, AddressRange functionRange, int nameStrp) {
+    reader = r;
+    address = addr;
+    range = functionRange;
+    functionName = nameStrp;
+    count = 0;
+    regexCount = 0;
+  }
+
+  void add(int nameStrp, long file, int line, long offset) {
+    if (count == names.length) {
+      int n = count * 2;
+      names = Arrays.copyOf(names, n);
+      files = Arrays.copyOf(files, n);
+      lines = Arrays.copyOf(lines, n);
+      offsets = Arrays.copyOf(offsets, n);
+    }
+    names[count] = nameStrp;
+    files[count] = file;
+    lines[count] = line;
+    offsets[count] = offset;
+    count++;
+  }
+
+  void clearRegex() {
+    regexCount = 0;
+  }
+
+  /**
+   * Receives inline frames for this lookup (LLVM's lookup loop): a frame whose call file is {0, 0}
+   * is skipped; otherwise the last frame becomes the inlined function and its caller is added at
+   * the call site.
+   */
+  InlineInfo.InlineFrames inlineFrames() {
+    return inline;
+  }
+
+  private final InlineInfo.InlineFrames inline = (name, callFile, callLine, firstStart) -> {
+    long cfIndex = Integer.toUnsignedLong(callFile);
+    FileEntry cf = reader.fileOrThrow(cfIndex);
+    if (cf.dir() == 0 && cf.base() == 0) return;
+    long lastOffset = offsets[count - 1];
+    int lastName = names[count - 1];
+    names[count - 1] = name;
+    offsets[count - 1] = address - firstStart;
+    add(lastName, cfIndex, callLine, lastOffset);
+  };
+
+  void addRegex(int strp) {
+    if (regexCount == regex.length) regex = Arrays.copyOf(regex, Math.max(4, regexCount * 2));
+    regex[regexCount++] = strp;
+  }
+
+  /**
+   * Appends llvm-gsymutil's text for this result, as {@link LookupResult#appendTo} does: the
+   * address, each frame ("name [+ offset] [@ path:line]", inlined ones marked " [inlined]", joined
+   * by a newline and 20 spaces), the call-site regexes if {@code withCallSites}, and a newline.
+   * Names and paths are copied as the file's raw bytes.
+   */
+  public TextBuffer appendTo(TextBuffer out, boolean withCallSites) {
+    out.appendHex(address, 16).append(':').append(' ');
+    GsymReader r = reader;
+    for (int i = 0; i < count; i++) {
+      if (i > 0) out.append('\n').repeat(' ', 20);
+      r.appendString(names[i], out);
+      long offset = offsets[i] & 0xFFFF_FFFFL;
+      if (offset > 0) out.append(' ').append('+').append(' ').appendUnsigned(offset);
+      byte[] path = files[i] == NO_FILE ? null : r.pathBytes(files[i]);
+      if (path != null) {
+        out.append(' ').append('@').append(' ').append(path).append(':')
+            .appendUnsigned(Integer.toUnsignedLong(lines[i]));
+      }
+      if (i + 1 != count) out.append(INLINED);
+    }
+    if (withCallSites && regexCount > 0) {
+      out.append(CALL_SITES);
+      for (int i = 0; i < regexCount; i++) {
+        if (i > 0) out.append(',').append(' ');
+        r.appendString(regex[i], out);
+      }
+    }
+    return out.append('\n');
+  }
+
+  private static final byte[] INLINED = " [inlined]".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] CALL_SITES =
+      "\n      CallSites: ".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+  /** The same answer as an immutable {@link LookupResult}. */
+  public LookupResult toResult() {
+    List<SourceLocation> locs = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      String dir = "";
+      String base = "";
+      if (files[i] != NO_FILE) {
+        var f = reader.file(files[i]);
+        dir = reader.string(f.dir());
+        base = reader.string(f.base());
+      }
+      locs.add(new SourceLocation(reader.string(names[i]), dir, base, lines[i], offsets[i]));
+    }
+    List<String> rx = new ArrayList<>(regexCount);
+    for (int i = 0; i < regexCount; i++) rx.add(reader.string(regex[i]));
+    return new LookupResult(address, range, reader.string(functionName), locs, rx);
+  }
+}

@@ -90,7 +90,8 @@ public final class DwarfConverter {
       case 40 -> "arm";
       case 243 -> "riscv64";
       case 8 -> "mips";
-      case 21 -> "ppc64";
+      case 21 -> elf.byteOrder() == ByteOrder.LITTLE_ENDIAN ? "powerpc64le" : "powerpc64";
+      case 22 -> "s390x";
       default -> "unknown";
     };
   }

@@ -101,8 +101,7 @@ final class Relocations {
         type = info & 0xff;
       }
       if (!supported(machine, is64, type)) {
-        warn.accept("failed to compute relocation: type " + type + " at offset 0x" + Long.toHexString(offset) + " of "
-            + target.name() + ", Invalid data was encountered while parsing the file");
+        warn.accept("failed to compute relocation: " + typeName(machine, type) + ", Invalid data was encountered while parsing the file");
         continue;
       }
       int width = width(machine, is64, type);
@@ -185,6 +184,23 @@ final class Relocations {
       int shift = 8 * (le ? i : width - 1 - i);
       seg.set(ValueLayout.JAVA_BYTE, at + i, (byte) (v >>> shift));
     }
+  }
+
+  private static final String[] X86_64_NAMES = {"NONE", "64", "PC32", "GOT32", "PLT32", "COPY", "GLOB_DAT", "JUMP_SLOT",
+      "RELATIVE", "GOTPCREL", "32", "32S", "16", "PC16", "8", "PC8", "DTPMOD64", "DTPOFF64", "TPOFF64", "TLSGD", "TLSLD",
+      "DTPOFF32", "GOTTPOFF", "TPOFF32", "PC64", "GOTOFF64", "GOTPC32", "GOT64", "GOTPCREL64", "GOTPC64", "GOTPLT64",
+      "PLTOFF64", "SIZE32", "SIZE64", "GOTPC32_TLSDESC", "TLSDESC_CALL", "TLSDESC", "IRELATIVE", "RELATIVE64", null, null,
+      "GOTPCRELX", "REX_GOTPCRELX"};
+  private static final String[] I386_NAMES = {"NONE", "32", "PC32", "GOT32", "PLT32", "COPY", "GLOB_DAT", "JUMP_SLOT",
+      "RELATIVE", "GOTOFF", "GOTPC", "32PLT", null, null, "TLS_TPOFF", "TLS_IE", "TLS_GOTIE", "TLS_LE", "TLS_GD", "TLS_LDM",
+      "16", "PC16", "8", "PC8"};
+
+  /** llvm's name of a relocation type for the x86 targets (as in its warning), else "type N". */
+  static String typeName(int machine, long type) {
+    String[] names = machine == EM_X86_64 ? X86_64_NAMES : machine == EM_386 ? I386_NAMES : null;
+    String prefix = machine == EM_X86_64 ? "R_X86_64_" : "R_386_";
+    if (names != null && type >= 0 && type < names.length && names[(int) type] != null) return prefix + names[(int) type];
+    return "type " + type;
   }
 
   /** llvm's supports* function for the object's target (false for every type of an unknown target). */

@@ -97,7 +97,7 @@ class RelocationsTest {
       assertEquals(0x1007L, r.u32(4));
       assertEquals(0x1111111111111111L, r.u64(8));
       assertEquals(1, elf.relocationWarnings().size());
-      assertTrue(elf.relocationWarnings().get(0).contains("failed to compute relocation: type 4"), elf.relocationWarnings().toString());
+      assertTrue(elf.relocationWarnings().get(0).equals("failed to compute relocation: R_X86_64_PLT32, Invalid data was encountered while parsing the file"), elf.relocationWarnings().toString());
     }
   }
 

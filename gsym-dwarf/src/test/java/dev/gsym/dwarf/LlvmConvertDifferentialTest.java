@@ -145,6 +145,14 @@ class LlvmConvertDifferentialTest {
             "-o", "o-" + t + "-d" + v + ".o", fs.toString()));
       }
     }
+    // Objects with type units and split DWARF (skeleton .o + .dwo beside it).
+    builds.add(List.of("clang++-22", "-g", "-O2", "-fdebug-types-section", "-c", "-o", "o-types5.o", cppShapes));
+    builds.add(List.of("g++", "-g", "-gdwarf-4", "-O2", "-fdebug-types-section", "-c", "-o", "o-types4.o", cppShapes));
+    for (String cc : List.of("gcc", "clang-22")) {
+      for (String v : List.of("4", "5")) {
+        builds.add(List.of(cc, "-g", "-gsplit-dwarf", "-gdwarf-" + v, "-O2", "-c", "-o", "o-split-" + cc + "-d" + v + ".o", cMain));
+      }
+    }
     // An object whose .text has an sh_addr: DWARF relocations add it, symbol values do not (llvm).
     // (sh -c ignores the trailing "-o NAME", which names the output for this test.)
     builds.add(List.of("sh", "-c", "objcopy --change-section-address .text=0x1000 o-clang-22-d4-O2.o o-shaddr.o", "-o", "o-shaddr.o"));

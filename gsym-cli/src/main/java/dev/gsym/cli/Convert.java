@@ -100,6 +100,11 @@ final class Convert {
         try (GsymReader written = GsymReader.open(Path.of(out));
             DwarfFile dwarf = new DwarfFile(DwarfSections.of(elf), inPath)) {
           mismatches = new DwarfVerifier(dwarf).verify(written, out, sb);
+        } catch (dev.gsym.format.LookupException e) {
+          // llvm's verify stops at the first address the GSYM does not resolve (seen with the
+          // overlapping functions of relocatable objects) and the conversion fails
+          s.emit();
+          throw new CliException("DWARF conversion failed: : " + e.getMessage(), 1, false, e);
         }
       }
       sb.append(diag.summary());

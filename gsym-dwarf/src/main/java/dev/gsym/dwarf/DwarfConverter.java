@@ -58,7 +58,9 @@ public final class DwarfConverter {
       // Like llvm-gsymutil: without executable sections every address counts as text.
       if (!elf.textRanges().isEmpty()) out.setValidTextRanges(elf.textRanges());
       int nd;
-      try (DwarfFile dwarf = new DwarfFile(DwarfSections.of(elf), objectPath(elf))) {
+      DwarfSections sections = DwarfSections.of(elf);
+      for (String w : elf.relocationWarnings()) diag.log("warning: " + w + "\n");
+      try (DwarfFile dwarf = new DwarfFile(sections, objectPath(elf))) {
         nd = new DwarfTransformer(dwarf, out, diag, options.quiet()).dwarfCallSites(options.dwarfCallSites())
             .progress(options.progress()).convert(options.threads());
       }
@@ -88,7 +90,8 @@ public final class DwarfConverter {
       case 40 -> "arm";
       case 243 -> "riscv64";
       case 8 -> "mips";
-      case 21 -> "ppc64";
+      case 21 -> elf.byteOrder() == ByteOrder.LITTLE_ENDIAN ? "powerpc64le" : "powerpc64";
+      case 22 -> "s390x";
       default -> "unknown";
     };
   }

@@ -2,17 +2,37 @@ package dev.gsym.dwarf;
 
 import dev.gsym.io.ByteView;
 import java.nio.ByteOrder;
+import java.util.function.LongToIntFunction;
 
-/** The DWARF sections of one object, as views (absent sections are empty views). */
+/**
+ * The DWARF sections of one object, as views (absent sections are empty views).
+ * {@code lineRelocationSection} maps a .debug_line offset to the section index of the symbol a
+ * relocation there resolved against, or -1 (llvm's SectionedAddress section of DW_LNE_set_address).
+ */
 public record DwarfSections(ByteView info, ByteView abbrev, ByteView str, ByteView lineStr, ByteView line,
-    ByteView addr, ByteView strOffsets, ByteView ranges, ByteView rnglists) {
+    ByteView addr, ByteView strOffsets, ByteView ranges, ByteView rnglists, LongToIntFunction lineRelocationSection) {
+
+  /** Sections without relocations. */
+  public DwarfSections(ByteView info, ByteView abbrev, ByteView str, ByteView lineStr, ByteView line,
+      ByteView addr, ByteView strOffsets, ByteView ranges, ByteView rnglists) {
+    this(info, abbrev, str, lineStr, line, addr, strOffsets, ranges, rnglists, offset -> -1);
+  }
 
   /** The sections of an ELF file, by their standard names. */
   public static DwarfSections of(ElfFile elf) {
     ByteOrder o = elf.byteOrder();
-    return new DwarfSections(get(elf, ".debug_info", o), get(elf, ".debug_abbrev", o), get(elf, ".debug_str", o),
-        get(elf, ".debug_line_str", o), get(elf, ".debug_line", o), get(elf, ".debug_addr", o),
-        get(elf, ".debug_str_offsets", o), get(elf, ".debug_ranges", o), get(elf, ".debug_rnglists", o));
+    // In a relocatable object, the sections llvm keeps relocations for are relocated (llvm has none
+    // for .debug_abbrev, .debug_str and .debug_line_str).
+    return new DwarfSections(rel(elf, ".debug_info", o), get(elf, ".debug_abbrev", o), get(elf, ".debug_str", o),
+        get(elf, ".debug_line_str", o), rel(elf, ".debug_line", o), rel(elf, ".debug_addr", o),
+        rel(elf, ".debug_str_offsets", o), rel(elf, ".debug_ranges", o), rel(elf, ".debug_rnglists", o),
+        lineRelocations(elf));
+  }
+
+  private static LongToIntFunction lineRelocations(ElfFile elf) {
+    ElfFile.Section line = elf.section(".debug_line");
+    if (line == null || elf.type() != ElfFile.ET_REL) return offset -> -1;
+    return offset -> elf.relocationSection(line, offset);
   }
 
   /**
@@ -25,6 +45,12 @@ public record DwarfSections(ByteView info, ByteView abbrev, ByteView str, ByteVi
     return new DwarfSections(get(dwo, ".debug_info.dwo", o), get(dwo, ".debug_abbrev.dwo", o), get(dwo, ".debug_str.dwo", o),
         skeleton.lineStr(), get(dwo, ".debug_line.dwo", o), skeleton.addr(), get(dwo, ".debug_str_offsets.dwo", o),
         skeleton.ranges(), get(dwo, ".debug_rnglists.dwo", o));
+  }
+
+  private static ByteView rel(ElfFile elf, String name, ByteOrder o) {
+    ElfFile.Section s = elf.section(name);
+    if (s == null) return ByteView.of(new byte[0], o, name);
+    return new ByteView(elf.relocatedData(s).segment(), 0, o, name);
   }
 
   private static ByteView get(ElfFile elf, String name, ByteOrder o) {

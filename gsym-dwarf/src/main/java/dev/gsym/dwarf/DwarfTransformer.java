@@ -346,11 +346,23 @@ public final class DwarfTransformer {
     int[] rows = cui.lineTable.lookupAddressRange(start, end - start, stmtSeq);
     if (rows == null) {
       Die.Found f = die.findRecursivelyWithDie(AT_DECL_FILE);
-      if (f == null || f.value().asUnsigned() == null) return null;
-      CuInfo declCu = f.die().unit() == die.unit() ? cui : new CuInfo(f.die().unit());
-      if (declCu.lineTable == null) return null;
-      String path = declCu.lineTable.filePath(f.value().asUnsigned(), declCu.compDir);
-      if (path == null || path.isEmpty()) return null;
+      String path = null;
+      // llvm's DWARFDie::getDeclFile: a DW_FORM_implicit_const value carries no unit, so it names no
+      // file (gcc's DWARF 5 abbreviations use it; seen whenever the line table has no rows for the
+      // function, as in every relocatable object).
+      if (f != null && f.value().asUnsigned() != null && f.value().form() != DwarfConstants.FORM_IMPLICIT_CONST) {
+        CuInfo declCu = f.die().unit() == die.unit() ? cui : new CuInfo(f.die().unit());
+        if (declCu.lineTable != null) path = declCu.lineTable.filePath(f.value().asUnsigned(), declCu.compDir);
+      }
+      if (path == null || path.isEmpty()) {
+        if (f != null) {
+          long idx = f.value().asUnsigned() == null ? 0xffffffffL : f.value().asUnsigned();
+          out.report("Invalid file index in DW_AT_decl_file", sb -> sb.append("error: function DIE at 0x")
+              .append(String.format("%08x", die.offset())).append(" has an invalid file index ").append(idx)
+              .append(" in its DW_AT_decl_file attribute, unable to create a single line entry from the DW_AT_decl_file/DW_AT_decl_line attributes.\n"));
+        }
+        return null;
+      }
       AttributeValue line = die.findRecursively(AT_DECL_LINE);
       if (line == null || line.asUnsigned() == null) return null;
       return new LineTable(List.of(new LineEntry(start, gsym.insertFile(path), (int) (long) line.asUnsigned())));

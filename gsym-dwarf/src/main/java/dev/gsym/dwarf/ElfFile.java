@@ -26,12 +26,14 @@ public final class ElfFile implements AutoCloseable {
   public static final long SHF_EXECINSTR = 0x4;
   public static final long SHF_COMPRESSED = 0x800;
   public static final int PT_LOAD = 1;
+  /** e_type of a relocatable object ({@code .o}). */
+  public static final int ET_REL = 1;
   public static final int STT_FUNC = 2;
   /** Hard limits on header counts, so corrupt files cannot make us allocate without bound. */
   private static final int MAX_SECTIONS = 1 << 20;
 
-  /** One section header. */
-  public record Section(int index, String name, int type, long flags, long addr, long offset, long size, int link) {
+  /** One section header ({@code info} is sh_info: the target section of a relocation section). */
+  public record Section(int index, String name, int type, long flags, long addr, long offset, long size, int link, int info) {
     public boolean isExecutable() {
       return (flags & SHF_EXECINSTR) != 0;
     }
@@ -52,6 +54,11 @@ public final class ElfFile implements AutoCloseable {
   private final List<ProgramHeader> programHeaders;
   /** Inflated compressed sections by section index, and the arena that owns their memory. */
   private final java.util.Map<Integer, ByteView> inflated = new java.util.HashMap<>();
+  /** Relocated copies of sections by section index (ET_REL only). */
+  private final java.util.Map<Integer, ByteView> relocated = new java.util.HashMap<>();
+  private final List<String> relocationWarnings = new ArrayList<>();
+  /** Per relocated section: offset → section index of the symbol a relocation there used. */
+  private final java.util.Map<Integer, java.util.Map<Long, Integer>> relocationSections = new java.util.HashMap<>();
   private Arena decompressed;
 
   private ElfFile(Arena arena, ByteView file) {
@@ -121,8 +128,8 @@ public final class ElfFile implements AutoCloseable {
       for (int i = 0; i < count; i++) {
         long p = shoff + (long) i * shentsize;
         raw[i] = is64
-            ? new long[] {f.u32(p), f.u32(p + 4), f.u64(p + 8), f.u64(p + 16), f.u64(p + 24), f.u64(p + 32), f.u32(p + 40)}
-            : new long[] {f.u32(p), f.u32(p + 4), f.u32(p + 8), f.u32(p + 12), f.u32(p + 16), f.u32(p + 20), f.u32(p + 24)};
+            ? new long[] {f.u32(p), f.u32(p + 4), f.u64(p + 8), f.u64(p + 16), f.u64(p + 24), f.u64(p + 32), f.u32(p + 40), f.u32(p + 44)}
+            : new long[] {f.u32(p), f.u32(p + 4), f.u32(p + 8), f.u32(p + 12), f.u32(p + 16), f.u32(p + 20), f.u32(p + 24), f.u32(p + 28)};
       }
       if (shstrndx == 0xffff && count > 0) shstrndx = (int) (is64 ? f.u32(shoff + 40) : f.u32(shoff + 24));
       ByteView names = null;
@@ -134,7 +141,7 @@ public final class ElfFile implements AutoCloseable {
         long[] s = raw[i];
         String name = "";
         if (names != null && s[0] < names.size()) name = names.cString(s[0]);
-        secs.add(new Section(i, name, (int) s[1], s[2], s[3], s[4], s[5], (int) s[6]));
+        secs.add(new Section(i, name, (int) s[1], s[2], s[3], s[4], s[5], (int) s[6], (int) s[7]));
       }
     }
     this.sections = Collections.unmodifiableList(secs);
@@ -275,6 +282,47 @@ public final class ElfFile implements AutoCloseable {
     }
   }
 
+  /**
+   * The bytes of a section with the relocations that apply to it resolved, as llvm's DWARFContext
+   * reads the debug sections of a relocatable object: for an {@code ET_REL} file with
+   * {@code SHT_REL}/{@code SHT_RELA} sections targeting {@code s}, a copy in off-heap memory owned by
+   * this ElfFile (made once); otherwise the same as {@link #data(Section)}. Relocations llvm skips
+   * (unsupported types) are skipped and listed in {@link #relocationWarnings()}.
+   */
+  public ByteView relocatedData(Section s) {
+    ByteView v = data(s);
+    if (elfType != ET_REL || s.type() == SHT_NOBITS) return v;
+    synchronized (inflated) {
+      ByteView r = relocated.get(s.index());
+      if (r == null) {
+        java.util.Map<Long, Integer> secs = new java.util.HashMap<>();
+        r = Relocations.apply(this, s, v, decompressionArena(), relocationWarnings::add, secs);
+        relocationSections.put(s.index(), secs);
+        relocated.put(s.index(), r);
+      }
+      return r;
+    }
+  }
+
+  /**
+   * The index of the section of the symbol that the relocation at {@code offset} of {@code s} (after
+   * {@link #relocatedData(Section)}) resolved against, or -1 if none or the symbol is in no section.
+   */
+  public int relocationSection(Section s, long offset) {
+    synchronized (inflated) {
+      java.util.Map<Long, Integer> m = relocationSections.get(s.index());
+      Integer i = m == null ? null : m.get(offset);
+      return i == null ? -1 : i;
+    }
+  }
+
+  /** llvm's "failed to compute relocation" warnings for the sections relocated so far. */
+  public List<String> relocationWarnings() {
+    synchronized (inflated) {
+      return List.copyOf(relocationWarnings);
+    }
+  }
+
   /** The bytes of the section named {@code name}, or null if absent. */
   public ByteView data(String name) {
     Section s = section(name);
@@ -356,6 +404,8 @@ public final class ElfFile implements AutoCloseable {
   public void close() {
     synchronized (inflated) {
       inflated.clear();
+      relocated.clear();
+      relocationSections.clear();
       if (decompressed != null) decompressed.close();
       decompressed = null;
     }

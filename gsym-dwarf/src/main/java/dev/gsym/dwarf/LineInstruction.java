@@ -25,7 +25,8 @@ public sealed interface LineInstruction {
   record SetIsa(long isa) implements LineInstruction {}
   record UnknownStandard(int opcode, long[] operands) implements LineInstruction {}
   record EndSequence() implements LineInstruction {}
-  record SetAddress(long address) implements LineInstruction {}
+  /** DW_LNE_set_address; {@code operandOffset} is where the address is in .debug_line. */
+  record SetAddress(long address, long operandOffset) implements LineInstruction {}
   record DefineFile(String name, long dirIndex) implements LineInstruction {}
   record SetDiscriminator(long discriminator) implements LineInstruction {}
   record UnknownExtended(int opcode, long length) implements LineInstruction {}
@@ -48,7 +49,7 @@ public sealed interface LineInstruction {
         case LineTable.DW_LNE_SET_ADDRESS -> {
           int n = (int) (len - 1);
           if (n != 1 && n != 2 && n != 4 && n != 8) throw c.errorAt(opAt, "bad DW_LNE_set_address size " + n);
-          yield new SetAddress(DwarfUnit.uN(c.view(), c.position(), n));
+          yield new SetAddress(DwarfUnit.uN(c.view(), c.position(), n), c.position());
         }
         case LineTable.DW_LNE_DEFINE_FILE -> {
           String f = c.view().cString(c.position());

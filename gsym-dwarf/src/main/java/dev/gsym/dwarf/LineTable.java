@@ -23,8 +23,14 @@ public final class LineTable {
   /**
    * One sequence: rows [firstRow, lastRow) with addresses [lowPc, highPc); {@code stmtSeqOffset}
    * is the .debug_line offset of its first opcode (what DW_AT_LLVM_stmt_sequence refers to).
+   * {@code sectionIndex} is llvm's SectionedAddress section of its last DW_LNE_set_address: the
+   * section of the symbol it was relocated against in a relocatable object, else -1 (undefined).
    */
-  public record Sequence(long lowPc, long highPc, int firstRow, int lastRow, long stmtSeqOffset) {
+  public record Sequence(long lowPc, long highPc, int firstRow, int lastRow, long stmtSeqOffset, long sectionIndex) {
+    public Sequence(long lowPc, long highPc, int firstRow, int lastRow, long stmtSeqOffset) {
+      this(lowPc, highPc, firstRow, lastRow, stmtSeqOffset, -1);
+    }
+
     boolean contains(long pc) {
       return Long.compareUnsigned(lowPc, pc) <= 0 && Long.compareUnsigned(pc, highPc) < 0;
     }
@@ -69,6 +75,7 @@ public final class LineTable {
     return rows;
   }
 
+  /** The sequences lookups use (those with an undefined section index), by high PC. */
   public List<Sequence> sequences() {
     return sequences;
   }
@@ -145,9 +152,12 @@ public final class LineTable {
     int seqFirst = -1;
     long seqLow = 0;
     long seqOffset = c.position();
+    long sectionIndex = -1;
+    java.util.function.LongToIntFunction relocSection = dwarf.sections().lineRelocationSection();
     while (c.remaining() > 0) {
       LineInstruction insn = LineInstruction.read(c, params);
       if (insn instanceof LineInstruction.DefineFile df) files.add(new FileEntry(df.name(), df.dirIndex()));
+      if (insn instanceof LineInstruction.SetAddress sa) sectionIndex = relocSection.applyAsInt(sa.operandOffset());
       if (!state.execute(insn)) continue;
       int idx = rows.size();
       if (seqFirst < 0) {
@@ -156,8 +166,14 @@ public final class LineTable {
       }
       rows.add(new Row(state.address, state.file, state.line & 0xffffffffL, state.column, state.endSequence));
       if (state.endSequence) {
-        if (Long.compareUnsigned(seqLow, state.address) < 0) seqs.add(new Sequence(seqLow, state.address, seqFirst, idx + 1, seqOffset));
+        if (Long.compareUnsigned(seqLow, state.address) < 0) {
+          // Our lookups are llvm's with an undefined section (DwarfTransformer, the verifier): a
+          // sequence relocated against a section (every one in a relocatable object) never matches,
+          // so it is left out.
+          if (sectionIndex == -1) seqs.add(new Sequence(seqLow, state.address, seqFirst, idx + 1, seqOffset, sectionIndex));
+        }
         seqOffset = c.position();
+        sectionIndex = -1;
         seqFirst = -1;
         state.reset();
       }

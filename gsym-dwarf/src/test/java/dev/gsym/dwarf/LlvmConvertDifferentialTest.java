@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Builds more inputs than the golden set (DWARF 2-5 from gcc and clang, 32-bit and big-endian
- * freestanding executables linked with lld, --gc-sections tombstones) and compares our conversion
+ * freestanding executables linked with lld, --gc-sections tombstones, relocatable objects) and compares our conversion
  * with the live llvm-gsymutil-22 --convert --num-threads=1. Skipped without the tools; a
  * variant whose compiler is missing is skipped.
  */
@@ -123,6 +123,39 @@ class LlvmConvertDifferentialTest {
     for (String cxx : List.of("g++", "clang++-22")) {
       builds.add(List.of(cxx, "-g", "-gsplit-dwarf", "-O2", "-o", "s-" + cxx, cppMain, cppShapes));
     }
+    // Relocatable objects (-c): DWARF relocations applied as llvm's DWARFContext does (RELA on
+    // x86-64, aarch64, ppc64, riscv64, s390x; REL on i386, mips, arm), several .text sections.
+    for (String cc : List.of("gcc", "clang-22")) {
+      for (String v : List.of("4", "5")) {
+        for (String o : List.of("-O0", "-O2")) {
+          builds.add(List.of(cc, "-g", "-gdwarf-" + v, o, "-c", "-o", "o-" + cc + "-d" + v + o + ".o", cMain));
+        }
+      }
+      builds.add(List.of(cc, "-g", "-O2", "-ffunction-sections", "-c", "-o", "o-" + cc + "-fs.o", cUtil));
+    }
+    for (String cxx : List.of("g++", "clang++-22")) {
+      for (String v : List.of("4", "5")) {
+        builds.add(List.of(cxx, "-g", "-gdwarf-" + v, "-O2", "-c", "-o", "o-" + cxx + "-d" + v + ".o", cppShapes));
+      }
+    }
+    for (String t : List.of("i386-linux-gnu", "aarch64-linux-gnu", "powerpc64-linux-gnu", "mips-linux-gnu", "arm-linux-gnueabi",
+        "riscv64-linux-gnu", "s390x-linux-gnu")) {
+      for (String v : List.of("4", "5")) {
+        builds.add(List.of("clang-22", "--target=" + t, "-g", "-gdwarf-" + v, "-O2", "-ffunction-sections", "-c",
+            "-o", "o-" + t + "-d" + v + ".o", fs.toString()));
+      }
+    }
+    // Objects with type units and split DWARF (skeleton .o + .dwo beside it).
+    builds.add(List.of("clang++-22", "-g", "-O2", "-fdebug-types-section", "-c", "-o", "o-types5.o", cppShapes));
+    builds.add(List.of("g++", "-g", "-gdwarf-4", "-O2", "-fdebug-types-section", "-c", "-o", "o-types4.o", cppShapes));
+    for (String cc : List.of("gcc", "clang-22")) {
+      for (String v : List.of("4", "5")) {
+        builds.add(List.of(cc, "-g", "-gsplit-dwarf", "-gdwarf-" + v, "-O2", "-c", "-o", "o-split-" + cc + "-d" + v + ".o", cMain));
+      }
+    }
+    // An object whose .text has an sh_addr: DWARF relocations add it, symbol values do not (llvm).
+    // (sh -c ignores the trailing "-o NAME", which names the output for this test.)
+    builds.add(List.of("sh", "-c", "objcopy --change-section-address .text=0x1000 o-clang-22-d4-O2.o o-shaddr.o", "-o", "o-shaddr.o"));
     List<String> compared = new ArrayList<>(), differ = new ArrayList<>();
     for (List<String> b : builds) {
       String out = b.get(b.indexOf("-o") + 1);

@@ -6,7 +6,6 @@ import dev.gsym.testing.TestData;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.io.StringWriter;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
@@ -79,7 +78,7 @@ class QuickArgsTest {
   }
 
   private static Session session() {
-    return new Session(new ByteArrayInputStream(new byte[0]), new StringWriter(),
+    return new Session(new ByteArrayInputStream(new byte[0]), new ByteArrayOutputStream(),
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
   }
 

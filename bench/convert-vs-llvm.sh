@@ -21,10 +21,12 @@ mkdir -p llvm ours llvm-mt
 
 read -r llvm_s llvm_kb < <(measure llvm-gsymutil-22 --quiet --convert libjvm.debug --num-threads=1 -o llvm/libjvm.gsym)
 read -r our_s our_kb < <(measure "$here/gsymutil" --quiet --dwarf libjvm.debug -o ours/libjvm.gsym)
+mkdir -p ours1
+read -r our1_s our1_kb < <(measure "$here/gsymutil" --quiet --dwarf libjvm.debug --num-threads 1 -o ours1/libjvm.gsym)
 read -r mt_s mt_kb < <(measure llvm-gsymutil-22 --quiet --convert libjvm.debug -o llvm-mt/libjvm.gsym)
 llvm_b=$(stat -c %s llvm/libjvm.gsym)
 our_b=$(stat -c %s ours/libjvm.gsym)
-identical=no; cmp -s llvm/libjvm.gsym ours/libjvm.gsym && identical=yes
+identical=no; cmp -s llvm/libjvm.gsym ours/libjvm.gsym && cmp -s llvm/libjvm.gsym ours1/libjvm.gsym && identical=yes
 
 # N random addresses in .text (fixed seed), as "<addr> libjvm.gsym" lines.
 read -r taddr tsize < <(readelf -SW libjvm.debug | awk '$2 == ".text" {print $4, $6}')
@@ -46,13 +48,14 @@ found=$(grep -c -v -e 'error' -e '^$' lookups.llvm.txt || true)
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo), $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n1)"
 echo "input: libjvm.debug, $(stat -c %s libjvm.debug) bytes"
 awk -v ls="$llvm_s" -v lk="$llvm_kb" -v os="$our_s" -v ok="$our_kb" -v ms="$mt_s" -v mk="$mt_kb" \
-    -v lb="$llvm_b" -v ob="$our_b" 'BEGIN {
+    -v lb="$llvm_b" -v ob="$our_b" -v o1s="$our1_s" -v o1k="$our1_kb" 'BEGIN {
   printf "%-44s %8s %12s %12s\n", "command", "wall s", "peak RSS MB", "output B"
   printf "%-44s %8.2f %12.0f %12d\n", "llvm-gsymutil-22 --convert --num-threads=1", ls, lk / 1024, lb
   printf "%-44s %8.2f %12.0f %12s\n", "llvm-gsymutil-22 --convert (all threads)", ms, mk / 1024, "-"
-  printf "%-44s %8.2f %12.0f %12d\n", "gsymutil --dwarf", os, ok / 1024, ob
-  printf "ratios ours/llvm(1 thread): wall %.2f  peak RSS %.2f  size %.3f   (targets <= 1.0)\n", os / ls, ok / lk, ob / lb
-  printf "ratio ours/llvm(all threads) wall: %.2f\n", os / ms
+  printf "%-44s %8.2f %12.0f %12d\n", "gsymutil --dwarf (all cores)", os, ok / 1024, ob
+  printf "%-44s %8.2f %12.0f %12s\n", "gsymutil --dwarf --num-threads 1", o1s, o1k / 1024, "-"
+  printf "ratios ours(all cores)/llvm(1 thread): wall %.2f  peak RSS %.2f  size %.3f   (targets <= 1.0)\n", os / ls, ok / lk, ob / lb
+  printf "ratio ours(all cores)/llvm(all threads) wall: %.2f   ours(1)/llvm(1) wall: %.2f  RSS %.2f\n", os / ms, o1s / ls, o1k / lk
 }'
-echo "outputs byte-identical: $identical"
+echo "outputs byte-identical (ours with 2 and 1 threads vs llvm --num-threads=1): $identical"
 echo "lookups of $N random .text addresses identical (both tools, both files): $lookups ($found output lines from llvm)"

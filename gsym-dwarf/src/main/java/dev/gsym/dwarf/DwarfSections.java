@@ -21,12 +21,24 @@ public record DwarfSections(ByteView info, ByteView abbrev, ByteView str, ByteVi
   /** The sections of an ELF file, by their standard names. */
   public static DwarfSections of(ElfFile elf) {
     ByteOrder o = elf.byteOrder();
+    // Compressed sections: .debug_info (usually most of the bytes) inflates on this thread while
+    // the others inflate on a second one.
+    Thread others = elf.inflateInBackground(java.util.List.of(".debug_abbrev", ".debug_str", ".debug_line_str",
+        ".debug_line", ".debug_addr", ".debug_str_offsets", ".debug_ranges", ".debug_rnglists"));
     // In a relocatable object, the sections llvm keeps relocations for are relocated (llvm has none
     // for .debug_abbrev, .debug_str and .debug_line_str).
-    return new DwarfSections(rel(elf, ".debug_info", o), get(elf, ".debug_abbrev", o), get(elf, ".debug_str", o),
+    DwarfSections d = new DwarfSections(rel(elf, ".debug_info", o), get(elf, ".debug_abbrev", o), get(elf, ".debug_str", o),
         get(elf, ".debug_line_str", o), rel(elf, ".debug_line", o), rel(elf, ".debug_addr", o),
         rel(elf, ".debug_str_offsets", o), rel(elf, ".debug_ranges", o), rel(elf, ".debug_rnglists", o),
         lineRelocations(elf));
+    if (others != null) {
+      try {
+        others.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    return d;
   }
 
   private static LongToIntFunction lineRelocations(ElfFile elf) {

@@ -54,6 +54,8 @@ public final class ElfFile implements AutoCloseable {
   private final List<ProgramHeader> programHeaders;
   /** Inflated compressed sections by section index, and the arena that owns their memory. */
   private final java.util.Map<Integer, ByteView> inflated = new java.util.HashMap<>();
+  /** Per-section locks for inflation in progress (guarded by {@code inflated}). */
+  private final java.util.Map<Integer, Object> inflating = new java.util.HashMap<>();
   /** Relocated copies of sections by section index (ET_REL only). */
   private final java.util.Map<Integer, ByteView> relocated = new java.util.HashMap<>();
   private final List<String> relocationWarnings = new ArrayList<>();
@@ -221,14 +223,49 @@ public final class ElfFile implements AutoCloseable {
     boolean zdebug = s.name().startsWith(".zdebug") && raw.size() >= 12 && raw.u8(0) == 'Z' && raw.u8(1) == 'L'
         && raw.u8(2) == 'I' && raw.u8(3) == 'B';
     if ((s.flags() & SHF_COMPRESSED) == 0 && !zdebug) return raw;
+    Object sectionLock;
     synchronized (inflated) {
       ByteView v = inflated.get(s.index());
-      if (v == null) {
-        v = inflate(s, raw, zdebug);
+      if (v != null) return v;
+      sectionLock = inflating.computeIfAbsent(s.index(), k -> new Object());
+    }
+    // One section inflates at a time, but different sections on different threads in parallel
+    // (see inflateInParallel); a failure stores nothing, so the next caller gets the same error.
+    synchronized (sectionLock) {
+      synchronized (inflated) {
+        ByteView v = inflated.get(s.index());
+        if (v != null) return v;
+      }
+      ByteView v = inflate(s, raw, zdebug);
+      synchronized (inflated) {
         inflated.put(s.index(), v);
       }
       return v;
     }
+  }
+
+  /**
+   * Inflates the compressed sections among {@code names} on a second thread while the caller goes
+   * on (the caller's own {@link #data} calls then wait for a section in progress or inflate it
+   * themselves); returns the thread to join, or null when there is nothing to overlap.
+   */
+  public Thread inflateInBackground(java.util.List<String> names) {
+    if (Runtime.getRuntime().availableProcessors() < 2) return null;
+    java.util.List<Section> todo = new java.util.ArrayList<>();
+    for (String n : names) {
+      Section s = section(n);
+      if (s != null && (s.flags() & SHF_COMPRESSED) != 0) todo.add(s);
+    }
+    if (todo.isEmpty()) return null;
+    return Thread.ofPlatform().daemon().name("gsym-inflate").start(() -> {
+      for (Section s : todo) {
+        try {
+          data(s);
+        } catch (RuntimeException e) {
+          // reported by the caller's own data() call for this section
+        }
+      }
+    });
   }
 
   private ByteView inflate(Section s, ByteView raw, boolean zdebug) {

@@ -208,7 +208,7 @@ final class YamlTree {
     if (atEol()) return block(parent, false);
     char c = s.charAt(p);
     if (c == '*') return alias();
-    if (blockEntry(p)) return blockSeq(col(p));
+    if (blockEntry(p)) return blockSeq(col(p), col(p) == parent);
     if (c == '|' || c == '>') return blockScalar(parent);
     if (c == '[' || c == '{') {
       Node f = flow();
@@ -287,7 +287,8 @@ final class YamlTree {
     return new Map(entries, firstKey.pos());
   }
 
-  private Node blockSeq(int indent) throws SyntaxError {
+  /** {@code indentless}: the value of a mapping key at the same indent ("key:\n- a"). */
+  private Node blockSeq(int indent, boolean indentless) throws SyntaxError {
     enter();
     int start = p;
     List<Node> items = new ArrayList<>();
@@ -301,7 +302,8 @@ final class YamlTree {
       if (c < indent) break;
       if (c == indent) {
         if (blockEntry(p)) continue;
-        break;
+        if (indentless) break;
+        throw error(p, 1, "Unexpected token. Expected Block Entry or Block End.");
       }
       int at = p;
       int colon = keyColon(p);

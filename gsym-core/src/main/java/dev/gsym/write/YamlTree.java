@@ -273,7 +273,10 @@ final class YamlTree {
       if (eof() || docMarker(p)) break;
       int c = col(p);
       if (c < indent || (c == indent && blockEntry(p))) break;
-      if (c > indent) throw error(p, 1, "Unexpected token. Expected Key or Block End");
+      if (c > indent) {
+        int colon = keyColon(p);
+        throw error(colon >= 0 ? colon : p, 1, "Unexpected token. Expected Key or Block End");
+      }
       properties();
       if (ch(p) == '?') throw error(p, 1, "Complex keys are not supported");
       int kpos = p;
@@ -471,8 +474,7 @@ final class YamlTree {
           emptyLines++;
           continue;
         }
-        if (q >= n || q - ls <= parent || s.charAt(q) == '#' || docMarker(ls) || (q - ls == parent + 1 && blockEntry(q))
-            || keyColon(q) >= 0) {
+        if (q >= n || q - ls <= parent || s.charAt(q) == '#' || docMarker(ls) || keyColon(q) >= 0) {
           p = save;
           q = -1;
         }

@@ -70,6 +70,7 @@ class CallSiteYamlTest {
   @Test
   void scalarsFoldAsYaml() throws Exception {
     assertThat(parse("functions:\n  - name: ma\n      in\n").getFirst().name()).isEqualTo("ma in");
+    assertThat(parse("functions:\n  - name: _start\n     - x\n").getFirst().name()).isEqualTo("_start - x");
     assertThat(parse("functions:\n  - name: |\n      main\n").getFirst().name()).isEqualTo("main\n");
     assertThat(parse("functions:\n  - name: >-\n      ma\n      in\n").getFirst().name()).isEqualTo("ma in");
     assertThat(parse("functions:\n  - name: \"m\\x61in\\u00e9\"\n").getFirst().name()).isEqualTo("main\u00e9");
@@ -130,6 +131,8 @@ class CallSiteYamlTest {
         .isEqualTo("y.yaml:3:3: error: Unexpected token. Expected Block Entry or Block End.\n  name: dup\n  ^\n");
     assertThat(diagnostics("functions:\n  - name: a: b\n"))
         .isEqualTo("y.yaml:2:12: error: Unexpected token. Expected Key or Block End\n  - name: a: b\n           ^\n");
+    assertThat(diagnostics("functions:\n  - name: main\n      callsites: []\n")).isEqualTo(
+        "y.yaml:3:16: error: Unexpected token. Expected Key or Block End\n      callsites: []\n               ^\n");
     assertThat(diagnostics("{functions: []\n")).isEqualTo(
         "y.yaml:1:15: error: Unexpected token. Expected Key, Flow Entry, or Flow Mapping End.\n{functions: []\n              ^\n");
     assertThat(diagnostics("functions:\n  - name: &n main\n  - name: *n\n")).isEqualTo("y.yaml:4:1: error: unknown node kind\n\n^\n");

@@ -181,6 +181,12 @@ class CallSitesYamlCliTest {
         out.add(Arguments.of("cpp-gcc-O2", "callsites/errors/" + p.getFileName(), List.of()));
       }
     }
+    // YAML syntax and YAMLIO corner cases (quoting, folding, nulls, radixes, bad indentation, ...)
+    try (Stream<Path> s = Files.list(TestData.path("callsites", "more"))) {
+      for (Path p : s.sorted().toList()) {
+        out.add(Arguments.of("icf-clang-O2-gold", "callsites/more/" + p.getFileName(), List.of()));
+      }
+    }
     return out.stream();
   }
 

@@ -7,7 +7,8 @@ import java.util.List;
  * A small, strict YAML reader for the subset that LLVM's YAMLIO accepts in call-site files: block
  * and flow mappings and sequences, plain, single- and double-quoted scalars, literal and folded
  * block scalars, comments, a BOM, directives and document markers (only the first document is
- * read), tags and anchors (ignored). Aliases and complex ({@code ?}) keys are not supported.
+ * read), tags and anchors (ignored), explicit ({@code ? key}) keys in block mappings. Aliases are
+ * reported as LLVM's YAMLIO reports them ("unknown node kind").
  * Errors are reported as LLVM's SourceMgr prints them ({@code FILE:LINE:COL: error: MSG}, the
  * source line and a caret); the common ones use LLVM's wording. Nesting is limited to
  * {@value #MAX_DEPTH} levels, so hostile input cannot exhaust the stack.
@@ -216,7 +217,10 @@ final class YamlTree {
       if (!atEol()) throw error(p, 1, "Unexpected token. Expected Key or Block End");
       return f;
     }
-    if (c == '?') throw error(p, 1, "Complex keys are not supported");
+    if (c == '?' && blankOrBreak(p + 1)) {
+      int at = col(p);
+      return blockMap(at, complexKey(at));
+    }
     int start = p;
     Scalar sc = scalar(false, parent);
     int after = p;
@@ -251,11 +255,11 @@ final class YamlTree {
     List<Entry> entries = new ArrayList<>();
     Scalar key = firstKey;
     while (true) {
-      // p is at the ':' after key
-      p++;
-      skipInline();
+      // p is at the ':' after key, or after a complex key without a ':' line
       Node value;
-      if (atEol()) {
+      if (ch(p) != ':' || !blankOrBreak(p + 1)) {
+        value = new Null(p);
+      } else if (skipColon() && atEol()) {
         value = block(indent, true);
       } else {
         try {
@@ -278,7 +282,10 @@ final class YamlTree {
         throw error(colon >= 0 ? colon : p, 1, "Unexpected token. Expected Key or Block End");
       }
       properties();
-      if (ch(p) == '?') throw error(p, 1, "Complex keys are not supported");
+      if (ch(p) == '?' && blankOrBreak(p + 1)) {
+        key = complexKey(indent);
+        continue;
+      }
       int kpos = p;
       key = scalar(true, indent);
       skipInlineBlanks();
@@ -291,6 +298,25 @@ final class YamlTree {
   }
 
   /** {@code indentless}: the value of a mapping key at the same indent ("key:\n- a"). */
+  private boolean skipColon() {
+    p++;
+    skipInline();
+    return true;
+  }
+
+  /**
+   * A {@code ? key} (explicit key) at indent {@code indent}: returns the key with {@code p} at
+   * the {@code :} line that follows at the same indent, or at the next token if there is none.
+   */
+  private Scalar complexKey(int indent) throws SyntaxError {
+    p++; // '?'
+    skipInline();
+    Node k = atEol() ? block(indent, false) : nodeHere(indent, false);
+    if (!(k instanceof Scalar key)) throw error(k.pos(), k.len(), "Map key must be a scalar");
+    skipAll(); // blockMap takes a ':' here as the start of the value, anything else as no value
+    return key;
+  }
+
   private Node blockSeq(int indent, boolean indentless) throws SyntaxError {
     enter();
     int start = p;

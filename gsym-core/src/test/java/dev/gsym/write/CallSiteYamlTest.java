@@ -68,6 +68,15 @@ class CallSiteYamlTest {
   }
 
   @Test
+  void explicitKeys() throws Exception {
+    assertThat(parse("functions:\n  - ? name\n    : main\n")).containsExactly(new Function("main", List.of()));
+    assertThat(parse("? functions\n: - name: main\n")).containsExactly(new Function("main", List.of()));
+    assertThat(diagnostics("functions:\n  - ? name\n")).isEqualTo("y.yaml:3:1: error: unexpected scalar\n\n^\n");
+    assertThat(diagnostics("functions:\n  - ? [a]\n    : main\n"))
+        .isEqualTo("y.yaml:2:8: error: Map key must be a scalar\n  - ? [a]\n       ^\n");
+  }
+
+  @Test
   void scalarsFoldAsYaml() throws Exception {
     assertThat(parse("functions:\n  - name: ma\n      in\n").getFirst().name()).isEqualTo("ma in");
     assertThat(parse("functions:\n  - name: _start\n     - x\n").getFirst().name()).isEqualTo("_start - x");

@@ -79,12 +79,35 @@ final class YamlTree {
     String src = text.substring(ls, le);
     if (src.endsWith("\r")) src = src.substring(0, src.length() - 1);
     int col = pos - ls;
+    // columns count bytes (UTF-8), as LLVM's
+    int byteCol = text.substring(ls, pos).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
     StringBuilder sb = new StringBuilder();
-    sb.append(name).append(':').append(line).append(':').append(col + 1).append(": error: ").append(msg).append('\n');
-    sb.append(src).append('\n');
-    sb.repeat(' ', col).append('^');
+    sb.append(name).append(':').append(line).append(':').append(byteCol + 1).append(": error: ").append(msg).append('\n');
+    boolean ascii = src.chars().allMatch(c -> c < 0x80);
+    if (!ascii) return sb.append(src).append('\n').toString(); // LLVM prints no caret then
+    // the caret line marks each source column; tabs expand to 8-column stops in both lines
+    char[] marks = new char[Math.max(src.length(), col + 1)];
+    java.util.Arrays.fill(marks, ' ');
     int tildes = Math.min(Math.max(len, 1), Math.max(1, src.length() - col)) - 1;
-    sb.repeat('~', tildes).append('\n');
+    for (int i = 1; i <= tildes; i++) marks[col + i] = '~';
+    marks[col] = '^';
+    StringBuilder line1 = new StringBuilder();
+    StringBuilder line2 = new StringBuilder();
+    for (int i = 0; i < marks.length; i++) {
+      char c = i < src.length() ? src.charAt(i) : ' ';
+      if (c == '\t') {
+        do {
+          line1.append(' ');
+          line2.append(marks[i]);
+        } while (line1.length() % 8 != 0);
+      } else {
+        if (i < src.length()) line1.append(c);
+        line2.append(marks[i]);
+      }
+    }
+    int end = line2.length();
+    while (end > 0 && line2.charAt(end - 1) == ' ') end--;
+    sb.append(line1).append('\n').append(line2, 0, end).append('\n');
     return sb.toString();
   }
 

@@ -148,6 +148,16 @@ class CallSiteYamlTest {
   }
 
   @Test
+  void diagnosticColumnsCountBytesAndTabsExpand() {
+    // non-ASCII: byte column, no caret line (as LLVM's SourceMgr)
+    assertThat(diagnostics("functions:\n  - name: \u00e9\u00e9\n    callsites:\n      - {return_offset: \u00e9x, match_regex: []}\n"))
+        .isEqualTo("y.yaml:4:25: error: invalid hex64 number\n      - {return_offset: \u00e9x, match_regex: []}\n");
+    assertThat(diagnostics("functions:\n  - name: main\n    callsites:\n      - return_offset:\t\tbad\n        match_regex: []\n"))
+        .isEqualTo("y.yaml:4:25: error: invalid hex64 number\n      - return_offset:          bad\n"
+            + "                                ^~~\n");
+  }
+
+  @Test
   void nestingIsBounded() {
     String deep = "functions: " + "[".repeat(100_000) + "]".repeat(100_000) + "\n";
     assertThat(diagnostics(deep)).contains("error: Exceeded maximum nesting depth of 256");

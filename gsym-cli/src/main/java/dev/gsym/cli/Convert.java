@@ -11,6 +11,7 @@ import dev.gsym.dwarf.ElfFile;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.Progress;
 import dev.gsym.read.GsymReader;
+import dev.gsym.write.CallSiteYaml;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.io.IOException;
@@ -38,9 +39,10 @@ final class Convert {
           + ": no input: use --dwarf FILE, --breakpad SYM or --to-breakpad GSYM");
     }
     if (o.dwarf != null) return fromDwarf(s, o);
-    if (o.mergedFunctions || o.dwarfCallSites || o.verify || o.numThreads != null || o.jsonSummaryFile != null) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --merged-functions, --dwarf-callsites, --verify, --num-threads"
-          + " and --json-summary-file only apply to --dwarf");
+    if (o.mergedFunctions || o.dwarfCallSites || o.verify || o.numThreads != null || o.jsonSummaryFile != null
+        || o.callSitesYamlFile != null) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --merged-functions, --dwarf-callsites, --verify, --num-threads,"
+          + " --json-summary-file and --callsites-yaml-file only apply to --dwarf");
     }
     return o.breakpad != null ? fromBreakpad(s, o) : toBreakpad(s, o);
   }
@@ -59,6 +61,9 @@ final class Convert {
             + "' value invalid for uint argument!");
       }
       threads = (int) Math.min(v, 1024);
+    }
+    if (o.callSitesYamlFile != null && o.callSitesYamlFile.isEmpty()) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --callsites-yaml-file option requires a non-empty argument.");
     }
     if (o.verify && segment > 0) {
       throw CliException.stderr(GsymUtil.TOOL_NAME + ": --verify cannot be used with --segment-size");
@@ -79,7 +84,8 @@ final class Convert {
       Progress progress = ProgressBar.forTerminal(s.err, "units", o.quiet);
       try {
         summary = DwarfConverter.convert(elf, creator, diag,
-            new DwarfConverter.Options(o.quiet, o.mergedFunctions, o.dwarfCallSites, threads, progress));
+            new DwarfConverter.Options(o.quiet, o.mergedFunctions, o.dwarfCallSites, threads, progress,
+                o.callSitesYamlFile == null ? null : c -> loadCallSites(s, c, o.callSitesYamlFile)));
       } finally {
         if (progress instanceof ProgressBar bar) bar.close();
       }
@@ -118,6 +124,42 @@ final class Convert {
       sb.setLength(0);
       throw Session.fileError(in, e.detail(), e);
     }
+  }
+
+  /**
+   * llvm's --callsites-yaml-file, after the symbol table: YAML diagnostics and llvm's "DWARF
+   * conversion failed: : ..." on stderr (the log so far stays on stdout), exit status 1.
+   */
+  private static void loadCallSites(Session s, GsymCreator creator, String file) {
+    List<CallSiteYaml.Function> functions;
+    try {
+      Path p = Path.of(file);
+      if (Files.isDirectory(p)) throw conversionFailed(s, "", "Is a directory", null);
+      functions = CallSiteYaml.read(p, file);
+    } catch (java.nio.file.InvalidPathException e) {
+      throw conversionFailed(s, "", "No such file or directory", e);
+    } catch (IOException e) {
+      throw conversionFailed(s, "", reason(e), e);
+    } catch (CallSiteYaml.ParseException e) {
+      throw conversionFailed(s, e.diagnostics(), e.getMessage(), e);
+    }
+    try {
+      creator.loadCallSites(functions);
+    } catch (IllegalArgumentException e) {
+      throw conversionFailed(s, "", e.getMessage(), e);
+    }
+  }
+
+  private static CliException conversionFailed(Session s, String diagnostics, String message, Throwable cause) {
+    s.emit();
+    return new CliException(diagnostics + "DWARF conversion failed: : " + message, 1, false, cause);
+  }
+
+  private static String reason(IOException e) {
+    if (e instanceof NoSuchFileException) return "No such file or directory";
+    if (e instanceof AccessDeniedException) return "Permission denied";
+    if (e instanceof FileSystemException f && f.getReason() != null) return f.getReason();
+    return e.getMessage() != null ? e.getMessage() : e.toString();
   }
 
   /** llvm's --json-summary-file: {"error-categories":{"CAT":{"count":N},...},"error-count":N}. */

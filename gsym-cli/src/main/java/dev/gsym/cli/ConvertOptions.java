@@ -56,6 +56,12 @@ final class ConvertOptions {
       description = "With --dwarf: record the DW_TAG_call_site entries of each function as call-site info.")
   boolean dwarfCallSites;
 
+  @Option(names = "--callsites-yaml-file", paramLabel = "FILE",
+      description = "With --dwarf: attach the call sites listed in the YAML file FILE to the functions it names"
+          + " (llvm-gsymutil's format: functions: [{name, callsites: [{return_offset, match_regex: [...],"
+          + " flags: [InternalCall|ExternalCall]}]}]).")
+  String callSitesYamlFile;
+
   @Option(names = "--verify",
       description = "With --dwarf: look every address of every function up in the new GSYM file and"
           + " compare with the DWARF (exit status 1 on a mismatch).")
@@ -85,6 +91,6 @@ final class ConvertOptions {
   boolean anyGiven() {
     return requested() || outFile != null || quiet || lenient || segmentSize != null || moduleName != null
         || loadAddress != null || dwarfCallSites || verify || numThreads != null
-        || jsonSummaryFile != null;
+        || jsonSummaryFile != null || callSitesYamlFile != null;
   }
 }

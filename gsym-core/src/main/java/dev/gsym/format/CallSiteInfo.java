@@ -71,4 +71,16 @@ public record CallSiteInfo(long returnOffset, int flags, List<Integer> matchRege
     if ((flags & EXTERNAL_CALL) != 0) parts.add("ExternalCall");
     return String.join(" | ", parts);
   }
+
+  /** LLVM's raw {@code operator<<}: {@code "  Return=0x…  Flags=0x..  RegEx=12,18"}. */
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder("  Return=").append(Hex.hex64(returnOffset)).append("  Flags=")
+        .append(Hex.hex8(flags)).append("  RegEx=");
+    for (int i = 0; i < matchRegex.size(); i++) {
+      if (i > 0) sb.append(',');
+      sb.append(Integer.toUnsignedLong(matchRegex.get(i)));
+    }
+    return sb.toString();
+  }
 }

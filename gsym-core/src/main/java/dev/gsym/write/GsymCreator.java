@@ -4,6 +4,8 @@ import dev.gsym.format.AddressInfoTable;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.AddressRanges;
 import dev.gsym.format.AddressTable;
+import dev.gsym.format.CallSiteInfo;
+import dev.gsym.format.CallSiteInfoCollection;
 import dev.gsym.format.FileEntry;
 import dev.gsym.format.FileTable;
 import dev.gsym.format.FunctionInfo;
@@ -231,6 +233,77 @@ public final class GsymCreator {
       }
       for (StoredFunction sf : funcs) sf.forget();
       funcs = result;
+    }
+  }
+
+  /**
+   * Attaches call sites read from a call-site YAML file ({@link CallSiteYaml}) as llvm's
+   * {@code GsymCreator::loadCallSitesFromYAML} does, before {@link #finalize}: each entry's name
+   * is looked up among the names of all FunctionInfos and of their merged functions, in the order
+   * they were added (the first with that name wins; a name listed twice adds to the same
+   * function). The function gets a CallSiteInfo chunk even if the entry lists no call sites; call
+   * sites are appended after any it already has (e.g. from {@code --dwarf-callsites}), their
+   * regexes added to the string table in file order. Return offsets are not checked against the
+   * function's size, as in llvm.
+   *
+   * @throws IllegalArgumentException with llvm's message (ending in a newline, as llvm's) for an
+   *     unknown function name or flag; the FunctionInfos are unchanged then
+   */
+  public void loadCallSites(List<CallSiteYaml.Function> functions) {
+    synchronized (lock) {
+      if (finalized) throw new IllegalStateException("GsymCreator already finalized");
+      record Target(int func, int child) {}
+      HashMap<String, Target> byName = new HashMap<>();
+      for (int i = 0; i < funcs.size(); i++) {
+        StoredFunction sf = funcs.get(i);
+        byName.putIfAbsent(strings.get(sf.name), new Target(i, -1));
+        if (sf.hasMerged) {
+          List<FunctionInfo> kids = sf.info().mergedFunctions().mergedFunctions();
+          for (int k = 0; k < kids.size(); k++) byName.putIfAbsent(strings.get(kids.get(k).name()), new Target(i, k));
+        }
+      }
+      java.util.LinkedHashMap<Target, List<CallSiteInfo>> sites = new java.util.LinkedHashMap<>();
+      for (CallSiteYaml.Function f : functions) {
+        Target t = byName.get(f.name());
+        if (t == null) {
+          throw new IllegalArgumentException("Can't find function '" + f.name() + "' specified in callsite YAML\n");
+        }
+        List<CallSiteInfo> list = sites.computeIfAbsent(t, k -> {
+          FunctionInfo fi = funcs.get(k.func()).info();
+          if (k.child() >= 0) fi = fi.mergedFunctions().mergedFunctions().get(k.child());
+          return fi.callSites() == null ? new ArrayList<>() : new ArrayList<>(fi.callSites().callSites());
+        });
+        for (CallSiteYaml.CallSite cs : f.callSites()) {
+          List<Integer> regex = new ArrayList<>(cs.matchRegex().size());
+          for (String r : cs.matchRegex()) regex.add(strings.add(r));
+          int flags = 0;
+          for (String flag : cs.flags()) {
+            switch (flag) {
+              case "InternalCall" -> flags |= CallSiteInfo.INTERNAL_CALL;
+              case "ExternalCall" -> flags |= CallSiteInfo.EXTERNAL_CALL;
+              default -> throw new IllegalArgumentException("Unknown flag in callsite YAML: " + flag + "\n");
+            }
+          }
+          list.add(new CallSiteInfo(cs.returnOffset(), flags, regex));
+        }
+      }
+      HashMap<Integer, FunctionInfo> edited = new HashMap<>();
+      for (java.util.Map.Entry<Target, List<CallSiteInfo>> e : sites.entrySet()) {
+        Target t = e.getKey();
+        CallSiteInfoCollection c = new CallSiteInfoCollection(e.getValue());
+        FunctionInfo fi = edited.computeIfAbsent(t.func(), i -> funcs.get(i).info());
+        if (t.child() < 0) {
+          fi = fi.withCallSites(c);
+        } else {
+          List<FunctionInfo> kids = new ArrayList<>(fi.mergedFunctions().mergedFunctions());
+          kids.set(t.child(), kids.get(t.child()).withCallSites(c));
+          fi = fi.withMergedFunctions(new MergedFunctionsInfo(kids));
+        }
+        edited.put(t.func(), fi);
+      }
+      for (java.util.Map.Entry<Integer, FunctionInfo> e : edited.entrySet()) {
+        funcs.set(e.getKey(), StoredFunction.of(e.getValue(), compact));
+      }
     }
   }
 

@@ -28,6 +28,8 @@ final class StoredFunction {
   /** Nodes below the top InlineInfo (LLVM's sort key), -1 without inline info. */
   final long inlineNodes;
   final boolean richInfo;
+  /** True if the FunctionInfo has MergedFunctionsInfo (their names are looked up by call-site loading). */
+  final boolean hasMerged;
   private final byte[] bytes; // null when obj is kept instead
   private final FunctionInfo obj;
   /** Decoded form, kept only while {@link GsymCreator#finalize} compares equal ranges. */
@@ -39,6 +41,7 @@ final class StoredFunction {
     this.lineRows = fi.lineTable() == null ? -1 : fi.lineTable().size();
     this.inlineNodes = fi.inlineInfo() == null ? -1 : fi.inlineInfo().totalChildren();
     this.richInfo = fi.hasRichInfo();
+    this.hasMerged = fi.mergedFunctions() != null;
     this.bytes = bytes;
     this.obj = bytes == null ? fi : null;
   }

@@ -16,10 +16,18 @@ public final class DwarfConverter {
   /**
    * Conversion options: llvm's --quiet, --merged-functions, --dwarf-callsites, --num-threads
    * ({@code threads}: 0 = one per core; the output does not depend on it), and a receiver of
-   * (units converted, units in all) updates.
+   * (units converted, units in all) updates, and {@code beforeFinalize} (may be null): called with
+   * the creator after the symbol table was added and before it is finalized, where llvm loads
+   * {@code --callsites-yaml-file} (see {@link GsymCreator#loadCallSites}); what it throws
+   * propagates.
    */
   public record Options(boolean quiet, boolean mergedFunctions, boolean dwarfCallSites, int threads,
-      dev.gsym.io.Progress progress) {
+      dev.gsym.io.Progress progress, java.util.function.Consumer<GsymCreator> beforeFinalize) {
+    public Options(boolean quiet, boolean mergedFunctions, boolean dwarfCallSites, int threads,
+        dev.gsym.io.Progress progress) {
+      this(quiet, mergedFunctions, dwarfCallSites, threads, progress, null);
+    }
+
     public Options(boolean quiet, boolean mergedFunctions, boolean dwarfCallSites, int threads) {
       this(quiet, mergedFunctions, dwarfCallSites, threads, dev.gsym.io.Progress.NONE);
     }
@@ -68,6 +76,7 @@ public final class DwarfConverter {
       if (options.mergedFunctions()) out.prepareMergedFunctions(diag);
       int ns = ObjectFileTransformer.convert(elf, out);
       diag.log("Loaded " + ns + " functions from symbol table.\n");
+      if (options.beforeFinalize() != null) options.beforeFinalize().accept(out);
       out.finalize(diag);
       return new Summary(nd, ns, elf.byteOrder(), arch(elf));
     }

@@ -21,7 +21,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
 rm -rf bin gsym expected
-mkdir -p bin gsym expected/gsym expected/vectors expected/convert
+mkdir -p bin gsym expected/gsym expected/vectors expected/convert expected/verify
 
 # Paths in DWARF: compile from src/ with relative names, map src/ -> /gsym-test/src.
 MAP="-ffile-prefix-map=$HERE/src=$PREFIX/src -ffile-prefix-map=$TMP=$PREFIX/obj -fdebug-prefix-map=$HERE/src=$PREFIX/src"
@@ -77,7 +77,8 @@ build gc-gcc-O2-ld "$CC_GCC" "-O2 -ffunction-sections" "-Wl,--gc-sections" c_mai
 # Split DWARF (-gsplit-dwarf, DWARF 5): the executable holds skeleton units; the DIEs are in
 # bin/NAME-<unit>.dwo. DW_AT_comp_dir is "." and DW_AT_dwo_name the bare .dwo name, so
 # llvm-gsymutil-22, which looks only at comp_dir/dwo_name, finds them when run inside bin/ (as
-# regenerate does, see convert_split); the tests find them beside the binary.
+# regenerate does, see convert_split); the tests find them beside the binary. gcc 12 derives the
+# DWO id from heap addresses, so the compiler runs without address randomization (setarch -R).
 # build_split NAME DRIVER OPT SOURCES...
 build_split() {
   local name=$1 drv=$2 opt=$3; shift 3
@@ -85,7 +86,7 @@ build_split() {
   mkdir -p "$w"
   for s in "$@"; do
     local o="$name-${s%.*}.o"
-    (cd "$w" && $drv $COMMON $opt -gsplit-dwarf -gdwarf-5 $MAP -fdebug-prefix-map="$w"=. -c "$HERE/src/$s" -o "$o")
+    (cd "$w" && setarch -R $drv $COMMON $opt -gsplit-dwarf -gdwarf-5 $MAP -fdebug-prefix-map="$w"=. -c "$HERE/src/$s" -o "$o")
     objs+=("$w/$o")
     mv "$w/$name-${s%.*}.dwo" bin/
   done
@@ -145,6 +146,21 @@ convert_split() {
 }
 convert_split split-clang-O2
 convert_split split-gcc-O2
+
+# --verify (llvm's DWARF-vs-GSYM lookup check) of every binary: expected/verify/X.verify.txt is
+# its report from the "Verifying GSYM file" line on; the temporary output path there reads X.gsym.
+mkdir -p "$TMP/verify"
+for f in $(cd bin && ls | grep -v '\.dwo$'); do
+  dir=.; in=bin/$f
+  case $f in split-*) dir=bin; in=$f;; esac
+  cmd="$GSYM22 --convert $in --out-file $TMP/verify/$f.gsym --num-threads=1 --verify"
+  rc=0
+  (cd $dir && $cmd) > "$TMP/verify/$f.log" 2>&1 || rc=$?
+  sed -n "/^Verifying GSYM file/,\$ { s|$TMP/verify/||; p; }" "$TMP/verify/$f.log" > "expected/verify/$f.verify.txt"
+  [ -s "expected/verify/$f.verify.txt" ] || { echo "no --verify report for $f" >&2; exit 1; }
+  printf 'verify\t%s\t%s\t-\texpected/verify/%s.verify.txt\t%s\tcd %s && %s\n' "$dir" "$in" "$f" "$rc" "$dir" \
+    "${cmd/$TMP/\$TMP}" >> $MANIFEST
+done
 
 # run KIND DIR FILE ADDRS OUT FLAGS...   (runs inside DIR so the header names just FILE)
 run() {

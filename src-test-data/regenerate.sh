@@ -68,8 +68,8 @@ build fs-ppc64-O2-d5 "$CC_CLANG" "--target=powerpc64-linux-gnu -O2 -gdwarf-5 -ff
 # Line tables only (no inline info, no linkage names from clang).
 build c-clang-O2-gline-tables-only "$CC_CLANG" "-O2 -gline-tables-only" "" c_main.c c_util.c
 build cpp-clang-O2-gline-tables-only "$CXX_CLANG" "-O2 -gline-tables-only" "" cpp_main.cpp cpp_shapes.cpp
-# -ffunction-sections + --gc-sections: util_unused is collected, its DWARF keeps the linker's
-# tombstone (GNU ld: 0, lld: -1 / -2 in .debug_ranges and .debug_loc).
+# -ffunction-sections + --gc-sections: util_unused is collected; its DW_TAG_subprogram stays,
+# at address 0 (GNU ld and lld).
 build gc-clang-O2-ld "$CC_CLANG" "-O2 -ffunction-sections" "-fuse-ld=bfd -Wl,--gc-sections" c_main.c c_util.c
 build gc-clang-O2-lld "$CC_CLANG" "-O2 -ffunction-sections" "-fuse-ld=lld -Wl,--gc-sections" c_main.c c_util.c
 build gc-gcc-O2-ld "$CC_GCC" "-O2 -ffunction-sections" "-Wl,--gc-sections" c_main.c c_util.c

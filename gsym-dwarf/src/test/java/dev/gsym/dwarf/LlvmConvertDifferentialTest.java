@@ -20,9 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Builds more inputs than the golden set (DWARF 2-5 from gcc and clang, 32-bit and big-endian
- * freestanding executables linked with lld, --gc-sections tombstones) and compares our conversion
- * with the live llvm-gsymutil-22 --convert --num-threads=1. Skipped without the tools; a
- * variant whose compiler is missing is skipped.
+ * freestanding executables linked with lld, --gc-sections tombstones, split DWARF, a Go and a
+ * Rust-with-std program) and compares our conversion with the live llvm-gsymutil-22 --convert
+ * --num-threads=1. Skipped without the tools; a variant whose compiler is missing is skipped.
  */
 class LlvmConvertDifferentialTest {
   @TempDir Path tmp;

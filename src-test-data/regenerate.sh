@@ -14,13 +14,14 @@ CC_CLANG=${CC_CLANG:-clang-22}
 CXX_CLANG=${CXX_CLANG:-clang++-22}
 CC_GCC=${CC_GCC:-gcc}
 CXX_GCC=${CXX_GCC:-g++}
+RUSTC=${RUSTC:-rustc}
 PREFIX=/gsym-test
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
 rm -rf bin gsym expected
-mkdir -p bin gsym expected/gsym expected/vectors expected/convert
+mkdir -p bin gsym expected/gsym expected/vectors expected/convert expected/verify
 
 # Paths in DWARF: compile from src/ with relative names, map src/ -> /gsym-test/src.
 MAP="-ffile-prefix-map=$HERE/src=$PREFIX/src -ffile-prefix-map=$TMP=$PREFIX/obj -fdebug-prefix-map=$HERE/src=$PREFIX/src"
@@ -57,6 +58,50 @@ build c-clang-O2-gz-zlib "$CC_CLANG" "-O2 -gz=zlib" "" c_main.c c_util.c
 build c-clang-O2-gz-zstd "$CC_CLANG" "-O2 -gz=zstd" "" c_main.c c_util.c
 build c-gcc-O2-gz-zstd "$CC_GCC" "-O2 -gz=zlib" "-Wl,--compress-debug-sections=zstd" c_main.c c_util.c
 objcopy --compress-debug-sections=zlib-gnu bin/c-gcc-O2 bin/c-gcc-O2-zdebug
+# Cross targets (freestanding.c, no libc) with clang-22 + lld: aarch64 (ELF64 LE), i386 (ELF32),
+# ppc64 big-endian (ELF64 BE); DWARF 5, and DWARF 4 for i386. --gc-sections drops unused_gc.
+FS_LD="-fuse-ld=lld -nostdlib -static -Wl,--gc-sections -Wl,-e,_start"
+build fs-aarch64-O2-d5 "$CC_CLANG" "--target=aarch64-linux-gnu -O2 -gdwarf-5 -ffunction-sections" "$FS_LD" freestanding.c
+build fs-i386-O2-d5 "$CC_CLANG" "--target=i386-linux-gnu -O2 -gdwarf-5 -ffunction-sections" "$FS_LD" freestanding.c
+build fs-i386-O2-d4 "$CC_CLANG" "--target=i386-linux-gnu -O2 -gdwarf-4 -ffunction-sections" "$FS_LD" freestanding.c
+build fs-ppc64-O2-d5 "$CC_CLANG" "--target=powerpc64-linux-gnu -O2 -gdwarf-5 -ffunction-sections" "$FS_LD" freestanding.c
+# Line tables only (no inline info, no linkage names from clang).
+build c-clang-O2-gline-tables-only "$CC_CLANG" "-O2 -gline-tables-only" "" c_main.c c_util.c
+build cpp-clang-O2-gline-tables-only "$CXX_CLANG" "-O2 -gline-tables-only" "" cpp_main.cpp cpp_shapes.cpp
+# -ffunction-sections + --gc-sections: util_unused is collected; its DW_TAG_subprogram stays,
+# at address 0 (GNU ld and lld).
+build gc-clang-O2-ld "$CC_CLANG" "-O2 -ffunction-sections" "-fuse-ld=bfd -Wl,--gc-sections" c_main.c c_util.c
+build gc-clang-O2-lld "$CC_CLANG" "-O2 -ffunction-sections" "-fuse-ld=lld -Wl,--gc-sections" c_main.c c_util.c
+build gc-gcc-O2-ld "$CC_GCC" "-O2 -ffunction-sections" "-Wl,--gc-sections" c_main.c c_util.c
+
+# Split DWARF (-gsplit-dwarf, DWARF 5): the executable holds skeleton units; the DIEs are in
+# bin/NAME-<unit>.dwo. DW_AT_comp_dir is "." and DW_AT_dwo_name the bare .dwo name, so
+# llvm-gsymutil-22, which looks only at comp_dir/dwo_name, finds them when run inside bin/ (as
+# regenerate does, see convert_split); the tests find them beside the binary. gcc 12 derives the
+# DWO id from heap addresses, so the compiler runs without address randomization (setarch -R).
+# build_split NAME DRIVER OPT SOURCES...
+build_split() {
+  local name=$1 drv=$2 opt=$3; shift 3
+  local objs=() w="$TMP/split-work"
+  mkdir -p "$w"
+  for s in "$@"; do
+    local o="$name-${s%.*}.o"
+    (cd "$w" && setarch -R $drv $COMMON $opt -gsplit-dwarf -gdwarf-5 $MAP -fdebug-prefix-map="$w"=. -c "$HERE/src/$s" -o "$o")
+    objs+=("$w/$o")
+    mv "$w/$name-${s%.*}.dwo" bin/
+  done
+  $drv $opt $LDFLAGS_COMMON -o "bin/$name" "${objs[@]}"
+  echo "built bin/$name"
+}
+build_split split-clang-O2 "$CC_CLANG" "-O2 -fdebug-compilation-dir=." c_main.c c_util.c
+build_split split-gcc-O2 "$CC_GCC" "-O2" c_main.c c_util.c
+
+# Rust (no_std, no_main: only the program and the few core functions it uses, a few KB).
+# --remap-path-prefix maps src/ as -ffile-prefix-map does for C; core's paths are /rustc/<hash>/.
+(cd src && $RUSTC --edition 2021 -C debuginfo=2 -C opt-level=2 -C panic=abort --crate-type bin \
+  --remap-path-prefix="$HERE/src=$PREFIX/src" -C link-arg=-nostartfiles -C link-arg=-static \
+  -C link-arg=-Wl,--build-id=sha1 -o "$HERE/bin/rust-O2" rust_main.rs)
+echo "built bin/rust-O2"
 
 MANIFEST=expected/manifest.tsv
 printf '# kind\tdir\tfile\taddrs\toutput\texit\tcommand (run from src-test-data/)\n' > $MANIFEST
@@ -82,6 +127,40 @@ convert "$GSYM22" icf-clang-O2-gold icf-clang-O2-gold.merged.gsym --merged-funct
 convert "$GSYM22" icf-clang-O2-gold icf-clang-O2-gold.merged-callsites.gsym --merged-functions --dwarf-callsites
 # Segmented output (--segment-size): files gsym/c-clang-O2.seg.gsym-0x<start>
 convert "$GSYM22" c-clang-O2 c-clang-O2.seg.gsym --segment-size=400
+for b in fs-aarch64-O2-d5 fs-i386-O2-d5 fs-i386-O2-d4 fs-ppc64-O2-d5 c-clang-O2-gline-tables-only \
+    cpp-clang-O2-gline-tables-only gc-clang-O2-ld gc-clang-O2-lld gc-gcc-O2-ld rust-O2; do
+  convert "$GSYM22" $b $b.gsym
+done
+# Split DWARF: run inside bin/ so comp_dir "." + dwo_name names the .dwo; fail unless llvm loaded them.
+convert_split() {
+  local bin=$1
+  local cmd="$GSYM22 --convert $bin --out-file ../gsym/$bin.gsym --num-threads=1"
+  local rc=0
+  (cd bin && $cmd) > "expected/convert/$bin.gsym.log.txt" 2>&1 || rc=$?
+  printf 'convert\tbin\t%s\t-\texpected/convert/%s.gsym.log.txt\t%s\tcd bin && %s\n' "$bin" "$bin" "$rc" "$cmd" >> $MANIFEST
+  [ $rc = 0 ] || { echo "conversion failed: $cmd" >&2; exit 1; }
+  if grep -q 'Unable to retrieve DWO' "expected/convert/$bin.gsym.log.txt" \
+      || grep -q '^Loaded 0 functions from DWARF' "expected/convert/$bin.gsym.log.txt"; then
+    echo "llvm did not load the .dwo files of bin/$bin" >&2; exit 1
+  fi
+}
+convert_split split-clang-O2
+convert_split split-gcc-O2
+
+# --verify (llvm's DWARF-vs-GSYM lookup check) of every binary: expected/verify/X.verify.txt is
+# its report from the "Verifying GSYM file" line on; the temporary output path there reads X.gsym.
+mkdir -p "$TMP/verify"
+for f in $(cd bin && ls | grep -v '\.dwo$'); do
+  dir=.; in=bin/$f
+  case $f in split-*) dir=bin; in=$f;; esac
+  cmd="$GSYM22 --convert $in --out-file $TMP/verify/$f.gsym --num-threads=1 --verify"
+  rc=0
+  (cd $dir && $cmd) > "$TMP/verify/$f.log" 2>&1 || rc=$?
+  sed -n "/^Verifying GSYM file/,\$ { s|$TMP/verify/||; p; }" "$TMP/verify/$f.log" > "expected/verify/$f.verify.txt"
+  [ -s "expected/verify/$f.verify.txt" ] || { echo "no --verify report for $f" >&2; exit 1; }
+  printf 'verify\t%s\t%s\t-\texpected/verify/%s.verify.txt\t%s\tcd %s && %s\n' "$dir" "$in" "$f" "$rc" "$dir" \
+    "${cmd/$TMP/\$TMP}" >> $MANIFEST
+done
 
 # run KIND DIR FILE ADDRS OUT FLAGS...   (runs inside DIR so the header names just FILE)
 run() {
@@ -116,5 +195,7 @@ done < "$TMP/list"
   for t in "$CC_CLANG" "$CC_GCC" "$GSYM22" "$GSYM14"; do echo "## $t"; $t --version 2>&1 | head -2; done
   echo "## ld"; ld --version | head -1
   echo "## gold"; ld.gold --version | head -1
+  echo "## lld"; ld.lld-22 --version | head -1
+  echo "## $RUSTC"; $RUSTC --version
 } > expected/tool-versions.txt
 echo done

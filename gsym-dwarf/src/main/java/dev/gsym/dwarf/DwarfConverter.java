@@ -90,17 +90,37 @@ public final class DwarfConverter {
     }
   }
 
-  /** llvm's architecture name for the "Output file (ARCH): …" message. */
+  /**
+   * llvm's architecture name for the "Output file (ARCH): …" message: the first component of
+   * {@code ObjectFile::makeTriple()} (ELFObjectFile::getArch by e_machine, class and byte order).
+   * ARM gives "arm": llvm refines it from the .ARM.attributes CPU architecture ("armv7", ...),
+   * which is not read here (docs/dwarf-differences.md).
+   */
   public static String arch(ElfFile elf) {
+    boolean le = elf.byteOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
+    boolean is64 = elf.is64();
     return switch (elf.machine()) {
       case 62 -> "x86_64";
-      case 3 -> "i386";
-      case 183 -> "aarch64";
+      case 3, 6 -> "i386"; // EM_386, EM_IAMCU
+      case 183 -> le ? "aarch64" : "aarch64_be";
       case 40 -> "arm";
-      case 243 -> "riscv64";
-      case 8 -> "mips";
-      case 21 -> elf.byteOrder() == ByteOrder.LITTLE_ENDIAN ? "powerpc64le" : "powerpc64";
+      case 243 -> is64 ? "riscv64" : "riscv32";
+      case 8 -> is64 ? (le ? "mips64el" : "mips64") : (le ? "mipsel" : "mips");
+      case 20 -> le ? "powerpcle" : "powerpc";
+      case 21 -> le ? "powerpc64le" : "powerpc64";
       case 22 -> "s390x";
+      case 2, 18 -> le ? "sparcel" : "sparc"; // EM_SPARC, EM_SPARC32PLUS
+      case 43 -> "sparcv9";
+      case 258 -> is64 ? "loongarch64" : "loongarch32";
+      case 247 -> le ? "bpfel" : "bpfeb";
+      case 4 -> "m68k";
+      case 164 -> "hexagon";
+      case 105 -> "msp430";
+      case 83 -> "avr";
+      case 252 -> "csky";
+      case 251 -> "ve";
+      case 244 -> "lanai";
+      case 94 -> "xtensa";
       default -> "unknown";
     };
   }

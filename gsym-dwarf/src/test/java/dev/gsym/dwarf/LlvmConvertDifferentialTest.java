@@ -9,7 +9,6 @@ import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import dev.gsym.read.GsymReader;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,9 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Builds more inputs than the golden set (DWARF 2-5 from gcc and clang, 32-bit and big-endian
- * freestanding executables linked with lld, --gc-sections tombstones, relocatable objects) and compares our conversion
- * with the live llvm-gsymutil-22 --convert --num-threads=1. Skipped without the tools; a
- * variant whose compiler is missing is skipped.
+ * freestanding executables linked with lld, --gc-sections tombstones, relocatable objects, split
+ * DWARF, a Go and a Rust-with-std program) and compares our conversion with the live
+ * llvm-gsymutil-22 --convert --num-threads=1. Skipped without the tools; a variant whose compiler
+ * is missing is skipped.
  */
 class LlvmConvertDifferentialTest {
   @TempDir Path tmp;
@@ -49,10 +49,7 @@ class LlvmConvertDifferentialTest {
     Path gsymutil = Llvm.gsymutil();
     assumeTrue(gsymutil != null, "llvm-gsymutil-22 not found");
     Path src = TestData.path("src");
-    Path fs = tmp.resolve("freestanding.c");
-    try (InputStream in = getClass().getResourceAsStream("freestanding.c")) {
-      Files.copy(in, fs);
-    }
+    Path fs = src.resolve("freestanding.c");
     List<List<String>> builds = new ArrayList<>();
     String cMain = src.resolve("c_main.c").toString(), cUtil = src.resolve("c_util.c").toString();
     String cppMain = src.resolve("cpp_main.cpp").toString(), cppShapes = src.resolve("cpp_shapes.cpp").toString();
@@ -169,13 +166,54 @@ class LlvmConvertDifferentialTest {
         compare(gsymutil, bin, out, variant, compared, differ);
       }
     }
+    // Go and Rust-with-std programs: > 1 MB, so built here rather than checked in (bin/rust-O2 is
+    // the small no_std golden). Plain conversion only: llvm's --verify takes ~10 s on the Rust one.
+    for (String lang : List.of("go", "rust")) {
+      Path bin = liveBuild(lang, src);
+      if (bin != null) compare(gsymutil, bin, bin.getFileName().toString(), -1, compared, differ);
+    }
     System.out.println("LlvmConvertDifferentialTest: byte-identical with llvm-gsymutil-22: " + compared.size() + " " + compared);
     System.out.println("LlvmConvertDifferentialTest: --verify reports (as llvm's): " + verifyReports);
     assumeTrue(!compared.isEmpty(), "no compiler produced an input");
     assertTrue(differ.isEmpty(), "differ from llvm-gsymutil-22: " + differ + " (compared " + compared + ")");
   }
 
-  /** variant 0: plain; 1: --merged-functions; 2: --merged-functions --dwarf-callsites. */
+  /**
+   * Builds src/go_main.go (go build; generics, a method, a closure, ~1200 runtime functions) or
+   * src/rust_std.rs (rustc -C debuginfo=2 -C opt-level=2: ~460 DWARF functions, mostly std,
+   * DW_LANG_Rust); null if the toolchain is missing or fails.
+   */
+  private Path liveBuild(String lang, Path src) throws IOException, InterruptedException {
+    Path dir = Files.createDirectories(tmp.resolve(lang));
+    List<String> cmd;
+    if (lang.equals("go")) {
+      Files.copy(src.resolve("go_main.go"), dir.resolve("go_main.go"));
+      Files.writeString(dir.resolve("go.mod"), "module gsymtest\n\ngo 1.18\n");
+      cmd = List.of("go", "build", "-trimpath", "-o", "go-main", ".");
+    } else {
+      Files.copy(src.resolve("rust_std.rs"), dir.resolve("rust_std.rs"));
+      cmd = List.of("rustc", "-C", "debuginfo=2", "-C", "opt-level=2", "-o", "rust-std-O2", "rust_std.rs");
+    }
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    // no network, no toolchain download; go keeps its default build cache, so later runs are fast
+    pb.environment().put("GOTOOLCHAIN", "local");
+    pb.environment().put("GOPROXY", "off");
+    pb.environment().put("GOFLAGS", "-mod=mod");
+    try {
+      Process p = pb.start();
+      if (!p.waitFor(300, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return null;
+      }
+      if (p.exitValue() != 0) return null;
+    } catch (IOException e) {
+      return null; // toolchain not installed
+    }
+    return dir.resolve(cmd.get(cmd.indexOf("-o") + 1));
+  }
+
+  /** variant 0: plain + --verify; -1: plain; 1: --merged-functions; 2: --merged-functions --dwarf-callsites. */
   private void compare(Path gsymutil, Path bin, String name, int variant, List<String> compared, List<String> differ)
       throws IOException, InterruptedException {
     String out = name + (variant == 1 ? "+merged" : variant == 2 ? "+merged+callsites" : "");

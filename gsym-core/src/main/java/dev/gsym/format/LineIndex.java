@@ -11,7 +11,7 @@ import java.util.Arrays;
  * same row as {@link LineTable#lookup}. Immutable once built.
  */
 public final class LineIndex {
-  private static final int STEP = 16;
+  private static final int STEP = 8;
 
   private final byte[] program;
   private final long minDelta;

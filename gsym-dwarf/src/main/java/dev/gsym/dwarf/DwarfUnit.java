@@ -170,6 +170,9 @@ public final class DwarfUnit {
     ByteView info = dwarf.sections().info();
     Tree t = new Tree();
     Abbreviation[] abbrevByCode = abbrevs.byCode();
+    // Per abbreviation code: 0 unknown, -1 some attribute has a variable size, else 1 + the
+    // attributes' total size (most DIEs are then skipped with one bounds check).
+    int[] fixed = new int[abbrevByCode.length];
     Cursor c = unitView.cursor(firstDie);
     int[] stack = new int[16];
     int depth = 0;
@@ -193,7 +196,14 @@ public final class DwarfUnit {
       int idx = t.add(at, c.position(), ab, depth == 0 ? -1 : stack[depth - 1]);
       if (lastAtDepth >= 0) t.nextSibling[lastAtDepth] = idx;
       lastAtDepth = idx;
-      skipAttributes(c, ab);
+      int f = code < fixed.length ? fixed[(int) code] : -1;
+      if (f == 0) {
+        int size = fixedSize(ab);
+        f = size < 0 ? -1 : size + 1;
+        fixed[(int) code] = f;
+      }
+      if (f > 0 && c.has(f - 1)) c.skip(f - 1);
+      else skipAttributes(c, ab); // variable sizes, or an error to report at the right attribute
       if (ab.hasChildren()) {
         if (depth == stack.length) {
           stack = Arrays.copyOf(stack, depth * 2);
@@ -254,6 +264,29 @@ public final class DwarfUnit {
   private static long checkLen(Cursor c, long len) {
     if (len < 0 || len > c.remaining()) throw c.errorHere("block length 0x" + Long.toHexString(len) + " past end of unit");
     return len;
+  }
+
+  /** Total size of {@code ab}'s attribute values if none has a variable size, else -1. */
+  private int fixedSize(Abbreviation ab) {
+    int total = 0;
+    for (int form : ab.forms()) {
+      int n = switch (form) {
+        case FORM_ADDR -> addressSize;
+        case FORM_DATA1, FORM_REF1, FORM_FLAG, FORM_STRX1, FORM_ADDRX1 -> 1;
+        case FORM_DATA2, FORM_REF2, FORM_STRX2, FORM_ADDRX2 -> 2;
+        case FORM_STRX3, FORM_ADDRX3 -> 3;
+        case FORM_DATA4, FORM_REF4, FORM_STRX4, FORM_ADDRX4, FORM_REF_SUP4 -> 4;
+        case FORM_DATA8, FORM_REF8, FORM_REF_SIG8, FORM_REF_SUP8 -> 8;
+        case FORM_DATA16 -> 16;
+        case FORM_STRP, FORM_LINE_STRP, FORM_SEC_OFFSET, FORM_STRP_SUP, FORM_GNU_REF_ALT, FORM_GNU_STRP_ALT -> offsetSize;
+        case FORM_REF_ADDR -> refAddrSize();
+        case FORM_FLAG_PRESENT, FORM_IMPLICIT_CONST -> 0;
+        default -> -1; // LEB128, strings, blocks, indirect, unknown: skipped form by form
+      };
+      if (n < 0) return -1;
+      total += n;
+    }
+    return total;
   }
 
   private void skipAttributes(Cursor c, Abbreviation ab) {

@@ -127,6 +127,69 @@ class CorruptInputTest {
     }
   }
 
+  /** Mutates bytes inside the named sections of {@code orig} ({@code iterations} mutants). */
+  static void mutateSections(byte[] orig, String name, List<String> sections, int iterations, Random rnd) {
+    ElfFile elf = ElfFile.of(orig, name);
+    List<ElfFile.Section> present = new java.util.ArrayList<>();
+    for (ElfFile.Section s : elf.sections()) {
+      if (sections.contains(s.name()) && s.size() > 0 && s.type() != ElfFile.SHT_NOBITS) present.add(s);
+    }
+    assertTrue(!present.isEmpty(), name + " has none of " + sections);
+    for (int i = 0; i < iterations; i++) {
+      ElfFile.Section s = present.get(rnd.nextInt(present.size()));
+      byte[] b = orig.clone();
+      StringBuilder what = new StringBuilder(name + " " + s.name());
+      for (int j = 1 + rnd.nextInt(8); j > 0; j--) {
+        int at = (int) (s.offset() + rnd.nextLong(s.size()));
+        byte v = (byte) (rnd.nextBoolean() ? rnd.nextInt(256) : (rnd.nextBoolean() ? 0xff : 0x80));
+        b[at] = v;
+        what.append(" @0x").append(Integer.toHexString(at)).append('=').append(v & 0xff);
+      }
+      check(b, what.toString());
+    }
+  }
+
+  /**
+   * The later goldens: ELF32 and big-endian cross targets, Rust, line-tables-only, gc-sections,
+   * compressed sections (zlib and zstd streams damaged), a skeleton binary and a .dwo on its own.
+   */
+  @Test
+  void mutatedCrossTargetCompressedAndSplitGoldens() throws IOException {
+    Random rnd = new Random(20261123);
+    List<String> sections = new java.util.ArrayList<>(DEBUG);
+    for (String d : List.of(".debug_info", ".debug_abbrev", ".debug_str", ".debug_str_offsets", ".debug_line", ".debug_rnglists")) {
+      sections.add(d + ".dwo");
+    }
+    for (String name : List.of("fs-ppc64-O2-d5", "fs-i386-O2-d5", "fs-aarch64-O2-d5", "rust-O2", "c-clang-O2-gline-tables-only",
+        "gc-clang-O2-lld", "c-clang-O2-gz-zlib", "c-gcc-O2-gz-zstd", "split-clang-O2", "split-gcc-O2-c_main.dwo")) {
+      mutateSections(golden(name), name, sections, Integer.getInteger("gsym.fuzz.iterations", 1000) / 3, rnd);
+    }
+  }
+
+  /** Relocatable objects: damaged relocation entries and DWARF (built live; skipped without clang-22). */
+  @Test
+  void mutatedRelocatableObjects(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+    Random rnd = new Random(5);
+    for (String f : List.of("c_util.c", "c_util.h", "cpp_shapes.cpp", "cpp_shapes.h")) {
+      if (Files.exists(TestData.path("src", f))) Files.copy(TestData.path("src", f), tmp.resolve(f));
+    }
+    int built = 0;
+    for (List<String> cmd : List.of(List.of("clang-22", "-g", "-O2", "-c", "c_util.c", "-o", "a.o"),
+        List.of("clang++-22", "-g", "-gdwarf-4", "-O2", "-c", "cpp_shapes.cpp", "-o", "b.o"),
+        List.of("clang-22", "--target=i386-linux-gnu", "-g", "-O2", "-c", "c_util.c", "-o", "c.o"))) {
+      if (!LlvmConvertDifferentialTest.run(tmp, cmd)) continue;
+      built++;
+      String out = cmd.get(cmd.size() - 1);
+      List<String> sections = new java.util.ArrayList<>(DEBUG);
+      for (String d : DEBUG) {
+        sections.add(".rela" + d);
+        sections.add(".rel" + d);
+      }
+      mutateSections(Files.readAllBytes(tmp.resolve(out)), out, sections, 400, rnd);
+    }
+    org.junit.jupiter.api.Assumptions.assumeTrue(built > 0, "clang-22 not available");
+  }
+
   @Test
   void mutatedElfHeadersAndSymbols() throws IOException {
     Random rnd = new Random(7);

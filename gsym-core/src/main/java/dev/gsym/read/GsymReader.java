@@ -64,8 +64,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     this.strings = StringTable.decode(file, header);
     // Both caches have a fixed upper size: no heap proportional to the file (files of any size
     // are read through small heaps: BoundedHeapLookupTest).
-    this.decodedCache = new AtomicReferenceArray<>(Math.max(1, Integer.highestOneBit(
-        (int) Math.min(MAX_DECODED_SLOTS, Math.max(1L, 2L * addresses.count())) * 2 - 1)));
+    this.decodedCache = new AtomicReferenceArray<>(decodedSlots(addresses.count()));
     this.fileCache = new CachedFile[(int) Math.min(files.count(), MAX_CACHED_FILES)];
   }
 
@@ -432,6 +431,13 @@ public final class GsymReader implements GsymTables, AutoCloseable {
   private final AtomicLong decodedBytes = new AtomicLong();
 
   private record Slot(int index, DecodedFunction function) {}
+
+  /** Slots for {@code functions} functions: the power of two at or above twice their number, capped. */
+  private static int decodedSlots(long functions) {
+    int slots = 1;
+    while (slots < MAX_DECODED_SLOTS && slots < 2 * functions) slots <<= 1;
+    return slots;
+  }
 
   /** The cached decoding of function {@code index}, or null if it is read from its record. */
   private DecodedFunction decoded(int index) {

@@ -261,8 +261,8 @@ public final class ElfFile implements AutoCloseable {
       for (Section s : todo) {
         try {
           data(s);
-        } catch (RuntimeException e) {
-          // reported by the caller's own data() call for this section
+        } catch (RuntimeException | Error e) {
+          // reported by the caller's own data() call for this section (no stack trace from here)
         }
       }
     });

@@ -29,23 +29,45 @@ public final class InlineTable {
   private static final int IDX_COUNT = 8;
   private static final int STRIDE = 9;
 
-  private final int[] node;
-  private final long[] firstStart;
-  /** Non-empty ranges of all nodes, as start, size pairs. */
-  private final long[] ranges;
-  /** Indexed children's ranges (start, size pairs) and the child owning each. */
-  private final long[] idxRanges;
-  private final int[] idxChild;
+  // The answer map, built whenever it costs little: the addresses at which the answer can change
+  // (every range's start and, unless it wraps, end), each as its offset from the function start in
+  // the top 32 bits and, in the low 32 bits, 1 + the deepest node containing the addresses from it
+  // to the next (0: no frames). A lookup is one search and a walk up the parent links.
+  private final long base;
+  private final long[] map;
+  /** Per node, FRAME_LONGS longs: name | call file << 32, call line | parent << 32, first start. */
+  private final long[] frame;
+  /** The tree, kept instead of the map only when the map would cost too much to build. */
+  private final Tree tree;
   private final boolean empty;
 
-  private InlineTable(Builder b, int root) {
+  private static final int FRAME_LONGS = 3;
+  /** Building the map may take this many steps per node and range of the tree (plus a constant). */
+  private static final int MAP_BUDGET_PER_ITEM = 256;
+
+  private InlineTable(Builder b, int root, long base) {
+    this.base = base;
     empty = root == NONE || b.allEmpty[root];
     b.index();
-    node = Arrays.copyOf(b.node, b.nodes * STRIDE);
-    firstStart = Arrays.copyOf(b.firstStart, b.nodes);
-    ranges = Arrays.copyOf(b.ranges, b.rangeCount * 2);
-    idxRanges = Arrays.copyOf(b.idxRanges, b.idxCount * 2);
-    idxChild = Arrays.copyOf(b.idxChild, b.idxCount);
+    Tree t = new Tree(Arrays.copyOf(b.node, b.nodes * STRIDE), Arrays.copyOf(b.firstStart, b.nodes),
+        Arrays.copyOf(b.ranges, b.rangeCount * 2), Arrays.copyOf(b.idxRanges, b.idxCount * 2),
+        Arrays.copyOf(b.idxChild, b.idxCount));
+    long[] m = empty ? null : b.buildMap(t, base);
+    if (m != null) {
+      map = m;
+      frame = new long[b.nodes * FRAME_LONGS];
+      for (int n = 0; n < b.nodes; n++) {
+        int at = n * STRIDE;
+        frame[n * FRAME_LONGS] = Integer.toUnsignedLong(t.node[at + NAME]) | (long) t.node[at + CALL_FILE] << 32;
+        frame[n * FRAME_LONGS + 1] = Integer.toUnsignedLong(t.node[at + CALL_LINE]) | (long) b.parent[n] << 32;
+        frame[n * FRAME_LONGS + 2] = t.firstStart[n];
+      }
+      tree = null;
+    } else {
+      map = null;
+      frame = null;
+      tree = t;
+    }
   }
 
   private static final ThreadLocal<Builder> BUILDER = ThreadLocal.withInitial(Builder::new);
@@ -60,56 +82,98 @@ public final class InlineTable {
     Builder b = BUILDER.get();
     b.reset(c);
     int root = b.readNode(base, 0);
-    return new InlineTable(b, root);
+    return new InlineTable(b, root, base);
   }
 
   /** Approximate heap size in bytes. */
   public long bytes() {
-    return 96L + node.length * 4L + firstStart.length * 8L + ranges.length * 8L + idxRanges.length * 8L
-        + idxChild.length * 4L;
+    if (tree != null) return 96L + tree.bytes();
+    return 96L + map.length * 8L + frame.length * 8L;
+  }
+
+  /** True if lookups use the answer map rather than walking the tree (for tests). */
+  boolean mapped() {
+    return tree == null && !empty;
   }
 
   /** The frames containing {@code addr}, deepest first, as {@link InlineInfo#lookup}. */
   public void lookup(long addr, InlineInfo.InlineFrames frames) {
-    if (!empty) visit(0, addr, frames);
+    if (empty) return;
+    if (tree != null) {
+      tree.visit(0, addr, frames);
+      return;
+    }
+    if (Long.compareUnsigned(addr, base) < 0) return; // every bound is at or above the start
+    long off = addr - base;
+    long[] m = map;
+    if (m.length == 0) return;
+    int i = off >>> 32 != 0 ? m.length - 1 // past every bound
+        : SortedKeys.lastAtOrBelow(m, off << 32 | 0xFFFF_FFFFL, SortedKeys.guess(m, off, 32));
+    if (i < 0) return;
+    long[] f = frame;
+    for (int n = (int) m[i] - 1; n != NONE; ) {
+      int at = n * FRAME_LONGS;
+      long nameFile = f[at];
+      long lineParent = f[at + 1];
+      frames.frame((int) nameFile, (int) (nameFile >>> 32), (int) lineParent, f[at + 2]);
+      n = (int) (lineParent >> 32);
+    }
   }
 
-  private boolean visit(int n, long addr, InlineInfo.InlineFrames frames) {
-    int at = n * STRIDE;
-    int[] nd = node;
-    if (!contains(nd[at + RANGE_FROM], nd[at + RANGE_COUNT], addr)) return false;
-    int count = nd[at + IDX_COUNT];
-    if (count > 0) {
-      int from = nd[at + IDX_FROM];
-      int lo = from;
-      int hi = from + count;
-      long[] ix = idxRanges;
-      while (lo < hi) {
-        int mid = (lo + hi) >>> 1;
-        if (Long.compareUnsigned(ix[2 * mid], addr) <= 0) lo = mid + 1;
-        else hi = mid;
-      }
-      int i = lo - 1;
-      if (i >= from && Long.compareUnsigned(addr - ix[2 * i], ix[2 * i + 1]) < 0) {
-        visit(idxChild[i], addr, frames);
-      }
-    } else {
-      for (int ch = nd[at + FIRST_CHILD]; ch != NONE; ch = nd[ch * STRIDE + NEXT_SIBLING]) {
-        if (visit(ch, addr, frames)) break;
-      }
+  /** The tree as flat arrays: node fields ({@link #STRIDE} ints per node), ranges and indexes. */
+  private record Tree(int[] node, long[] firstStart, long[] ranges, long[] idxRanges, int[] idxChild) {
+    long bytes() {
+      return node.length * 4L + firstStart.length * 8L + ranges.length * 8L + idxRanges.length * 8L
+          + idxChild.length * 4L;
     }
-    frames.frame(nd[at + NAME], nd[at + CALL_FILE], nd[at + CALL_LINE], firstStart[n]);
-    return true;
-  }
 
-  private boolean contains(int from, int count, long addr) {
-    long[] r = ranges;
-    for (int i = 2 * from, end = i + 2 * count; i < end; i += 2) {
-      if (Long.compareUnsigned(addr - r[i], r[i + 1]) < 0 && Long.compareUnsigned(addr, r[i]) >= 0) {
-        return true;
-      }
+    /** Reports the frames of {@code n}'s subtree containing addr; true if {@code n} contains it. */
+    boolean visit(int n, long addr, InlineInfo.InlineFrames frames) {
+      if (!contains(n, addr)) return false;
+      int ch = firstContainingChild(n, addr);
+      if (ch != NONE) visit(ch, addr, frames);
+      int at = n * STRIDE;
+      frames.frame(node[at + NAME], node[at + CALL_FILE], node[at + CALL_LINE], firstStart[n]);
+      return true;
     }
-    return false;
+
+    /**
+     * The child of {@code n} that a lookup descends into (the first one in order containing addr),
+     * or NONE.
+     */
+    int firstContainingChild(int n, long addr) {
+      int at = n * STRIDE;
+      int count = node[at + IDX_COUNT];
+      if (count > 0) {
+        int from = node[at + IDX_FROM];
+        int lo = from;
+        int hi = from + count;
+        long[] ix = idxRanges;
+        while (lo < hi) {
+          int mid = (lo + hi) >>> 1;
+          if (Long.compareUnsigned(ix[2 * mid], addr) <= 0) lo = mid + 1;
+          else hi = mid;
+        }
+        int i = lo - 1;
+        if (i >= from && Long.compareUnsigned(addr - ix[2 * i], ix[2 * i + 1]) < 0) return idxChild[i];
+        return NONE;
+      }
+      for (int ch = node[at + FIRST_CHILD]; ch != NONE; ch = node[ch * STRIDE + NEXT_SIBLING]) {
+        if (contains(ch, addr)) return ch;
+      }
+      return NONE;
+    }
+
+    boolean contains(int n, long addr) {
+      int at = n * STRIDE;
+      long[] r = ranges;
+      for (int i = 2 * node[at + RANGE_FROM], end = i + 2 * node[at + RANGE_COUNT]; i < end; i += 2) {
+        if (Long.compareUnsigned(addr - r[i], r[i + 1]) < 0 && Long.compareUnsigned(addr, r[i]) >= 0) {
+          return true;
+        }
+      }
+      return false;
+    }
   }
 
   /** Per-thread scratch space, reused from one tree to the next. */
@@ -117,7 +181,10 @@ public final class InlineTable {
     int[] node = new int[64 * STRIDE];
     long[] firstStart = new long[64];
     boolean[] allEmpty = new boolean[64];
+    int[] parent = new int[64];
     int nodes;
+    long[] mapBounds = new long[128];
+    long[] cost = new long[64];
     long[] ranges = new long[128];
     int rangeCount;
     long[] idxRanges = new long[64];
@@ -203,6 +270,7 @@ public final class InlineTable {
         rangeCount++;
       }
       int me = addNode();
+      parent[me] = NONE;
       int at = me * STRIDE;
       node[at + RANGE_FROM] = from;
       node[at + RANGE_COUNT] = rangeCount - from;
@@ -227,6 +295,7 @@ public final class InlineTable {
             open = false;
             continue;
           }
+          parent[child] = me;
           if (last == NONE) node[at + FIRST_CHILD] = child;
           else node[last * STRIDE + NEXT_SIBLING] = child;
           last = child;
@@ -241,15 +310,76 @@ public final class InlineTable {
         node = Arrays.copyOf(node, n * STRIDE);
         firstStart = Arrays.copyOf(firstStart, n);
         allEmpty = Arrays.copyOf(allEmpty, n);
+        parent = Arrays.copyOf(parent, n);
       }
       return nodes++;
     }
 
     /**
-     * Indexes the children's ranges of every node with at least {@link #WIDE} children when, taken
-     * in child order, they are already sorted by start and disjoint (as compilers emit them): the
-     * one child that can contain an address is then found by binary search, and it is also the
-     * first containing child in order, the one a scan finds.
+     * Builds the answer map (see {@link InlineTable#map}): the answer is the same for all
+     * addresses from one bound to the next, since it only depends on which ranges contain the
+     * address, so the deepest node found at each bound (by the lookup's own descent) holds until
+     * the next; consecutive bounds with the same answer are merged. Returns null, leaving the tree
+     * to be walked at each lookup, if that would take over {@link #MAP_BUDGET_PER_ITEM} steps per
+     * node and range (hostile or pathological trees: wide unsorted nodes nested deep), or if a
+     * bound is below {@code base} or 2^32 or more above it.
+     */
+    long[] buildMap(Tree t, long base) {
+      if (cost.length < nodes) cost = new long[nodes];
+      for (int n = 0; n < nodes; n++) { // an upper bound of the steps of one descent through n
+        int at = n * STRIDE;
+        long c = 1 + node[at + RANGE_COUNT];
+        if (node[at + IDX_COUNT] > 0) {
+          c += 2 + 64 - Long.numberOfLeadingZeros(node[at + IDX_COUNT]);
+        } else {
+          for (int ch = node[at + FIRST_CHILD]; ch != NONE; ch = node[ch * STRIDE + NEXT_SIBLING]) {
+            c += 1 + node[ch * STRIDE + RANGE_COUNT];
+          }
+        }
+        cost[n] = c;
+      }
+      long budget = (long) MAP_BUDGET_PER_ITEM * (nodes + rangeCount) + 4096;
+      if (mapBounds.length < 2 * rangeCount) mapBounds = new long[2 * rangeCount];
+      long[] bs = mapBounds;
+      int k = 0;
+      for (int r = 0; r < rangeCount; r++) { // sorted unsigned: as signed with the top bit flipped
+        long start = ranges[2 * r];
+        long end = start + ranges[2 * r + 1];
+        bs[k++] = start ^ Long.MIN_VALUE;
+        if (Long.compareUnsigned(end, start) > 0) bs[k++] = end ^ Long.MIN_VALUE;
+      }
+      Arrays.sort(bs, 0, k);
+      int mapCount = 0;
+      int previous = NONE;
+      for (int i = 0; i < k; i++) {
+        if (i > 0 && bs[i] == bs[i - 1]) continue;
+        long a = bs[i] ^ Long.MIN_VALUE;
+        int deepest = NONE;
+        if (t.contains(0, a)) {
+          deepest = 0;
+          budget -= cost[0];
+          for (int ch; (ch = t.firstContainingChild(deepest, a)) != NONE; ) {
+            deepest = ch;
+            budget -= cost[ch];
+          }
+        }
+        if (budget < 0) return null;
+        if (deepest == previous) continue; // (leading bounds without frames are dropped too)
+        long off = a - base;
+        if (Long.compareUnsigned(a, base) < 0 || off >>> 32 != 0) return null;
+        bs[mapCount] = off << 32 | (deepest + 1); // mapCount <= i: this bound has been read already
+        mapCount++;
+        previous = deepest;
+      }
+      return Arrays.copyOf(bs, mapCount);
+    }
+
+    /**
+     * Indexes the children's ranges of every node with at least {@link #WIDE} children when, sorted
+     * by start, they are disjoint and none wraps past 2^64 (as compilers emit them, though not
+     * always in child order): the one child that can contain an address is then found by binary
+     * search, and being the only one, it is also the first containing child in order, the one a
+     * scan finds.
      */
     void index() {
       for (int n = 0; n < nodes; n++) {
@@ -261,41 +391,76 @@ public final class InlineTable {
           entries += node[c * STRIDE + RANGE_COUNT];
         }
         if (kids < WIDE) continue;
-        boolean ok = true;
-        long prevEnd = 0;
-        boolean first = true;
-        for (int c = node[at + FIRST_CHILD]; c != NONE && ok; c = node[c * STRIDE + NEXT_SIBLING]) {
-          int from = node[c * STRIDE + RANGE_FROM];
-          int count = node[c * STRIDE + RANGE_COUNT];
-          for (int r = from; r < from + count; r++) {
-            long start = ranges[2 * r];
-            long end = start + ranges[2 * r + 1];
-            if (Long.compareUnsigned(end, start) < 0 || !first && Long.compareUnsigned(start, prevEnd) < 0) {
-              ok = false; // wraps past 2^64, out of order or overlapping
-              break;
-            }
-            prevEnd = end;
-            first = false;
-          }
-        }
-        if (!ok) continue;
         if (2 * (idxCount + entries) > idxRanges.length) {
           idxRanges = Arrays.copyOf(idxRanges, Math.max(idxRanges.length * 2, 2 * (idxCount + entries)));
           idxChild = Arrays.copyOf(idxChild, idxRanges.length / 2);
         }
-        node[at + IDX_FROM] = idxCount;
-        node[at + IDX_COUNT] = entries;
+        int from = idxCount;
         for (int c = node[at + FIRST_CHILD]; c != NONE; c = node[c * STRIDE + NEXT_SIBLING]) {
-          int from = node[c * STRIDE + RANGE_FROM];
+          int first = node[c * STRIDE + RANGE_FROM];
           int count = node[c * STRIDE + RANGE_COUNT];
-          for (int r = from; r < from + count; r++) {
+          for (int r = first; r < first + count; r++) {
             idxRanges[2 * idxCount] = ranges[2 * r];
             idxRanges[2 * idxCount + 1] = ranges[2 * r + 1];
             idxChild[idxCount] = c;
             idxCount++;
           }
         }
+        sortByStart(idxRanges, idxChild, from, idxCount);
+        boolean ok = true;
+        for (int e = from; e < idxCount && ok; e++) {
+          long start = idxRanges[2 * e];
+          long end = start + idxRanges[2 * e + 1];
+          // wraps past 2^64 (or ends exactly there), or overlaps the next one
+          ok = Long.compareUnsigned(end, start) > 0
+              && (e + 1 == idxCount || Long.compareUnsigned(idxRanges[2 * e + 2], end) >= 0);
+        }
+        if (!ok) {
+          idxCount = from;
+          continue;
+        }
+        node[at + IDX_FROM] = from;
+        node[at + IDX_COUNT] = entries;
       }
+    }
+
+    /**
+     * Sorts entries {@code [from, to)} of (start, size) pairs in {@code r} and their owners in
+     * {@code owner} by unsigned start: an in-place heapsort, O(n log n) and no recursion whatever
+     * the input.
+     */
+    static void sortByStart(long[] r, int[] owner, int from, int to) {
+      int n = to - from;
+      for (int i = n / 2 - 1; i >= 0; i--) siftDown(r, owner, from, i, n);
+      for (int end = n - 1; end > 0; end--) {
+        swap(r, owner, from, from + end);
+        siftDown(r, owner, from, 0, end);
+      }
+    }
+
+    private static void siftDown(long[] r, int[] owner, int base, int i, int n) {
+      while (true) {
+        int child = 2 * i + 1;
+        if (child >= n) return;
+        if (child + 1 < n && Long.compareUnsigned(r[2 * (base + child + 1)], r[2 * (base + child)]) > 0) {
+          child++;
+        }
+        if (Long.compareUnsigned(r[2 * (base + child)], r[2 * (base + i)]) <= 0) return;
+        swap(r, owner, base + i, base + child);
+        i = child;
+      }
+    }
+
+    private static void swap(long[] r, int[] owner, int a, int b) {
+      long s = r[2 * a];
+      long z = r[2 * a + 1];
+      r[2 * a] = r[2 * b];
+      r[2 * a + 1] = r[2 * b + 1];
+      r[2 * b] = s;
+      r[2 * b + 1] = z;
+      int o = owner[a];
+      owner[a] = owner[b];
+      owner[b] = o;
     }
   }
 }

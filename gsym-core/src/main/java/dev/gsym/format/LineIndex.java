@@ -10,28 +10,39 @@ import java.util.Arrays;
  * range, an EndSequence) and whose rows are in address order: for those, {@link #lookup} finds the
  * same row as {@link LineTable#lookup}. Immutable once built.
  */
+/**
+ * A line table prepared for repeated lookups: its rows decoded once into one sorted array, each row
+ * packed into a long (address offset from the function start in the top bits, then file, then
+ * line) when the function's values fit, else spread over three arrays. A lookup guesses the row
+ * from the address's position in the function (rows are spread fairly evenly over the code), then
+ * gallops and binary-searches from there: a few probes, mostly in one or two cache lines. Built
+ * only for tables that decode completely without any of the lenient fallbacks of
+ * {@link LineTable#parse} (every LEB128 complete and at most 9 bytes, a non-zero delta range, an
+ * EndSequence) and whose rows are in address order: for those, {@link #lookup} finds the same row
+ * as {@link LineTable#lookup}. Immutable once built.
+ */
 public final class LineIndex {
-  private static final int STEP = 8;
+  private final long base;
+  /** Rows as sort keys: packed rows, or (wide layout) bare address offsets. */
+  private final long[] keys;
+  /** Wide layout only (else null): each row's file and line. */
+  private final int[] files;
+  private final int[] lines;
+  /** Packed layout: bits of file and line below the offset (the offset takes the rest). */
+  private final int lowBits;
+  private final int lineBits;
+  /** The largest address offset a key can hold (larger offsets are past every row). */
+  private final long maxOffset;
 
-  private final byte[] program;
-  private final long minDelta;
-  private final long lineRange;
-  private final long[] cpAddr;
-  private final int[] cpPos;
-  private final int[] cpFile;
-  private final int[] cpLine;
-  private final int rows;
-
-  private LineIndex(byte[] program, long minDelta, long lineRange, long[] cpAddr, int[] cpPos,
-      int[] cpFile, int[] cpLine, int rows) {
-    this.program = program;
-    this.minDelta = minDelta;
-    this.lineRange = lineRange;
-    this.cpAddr = cpAddr;
-    this.cpPos = cpPos;
-    this.cpFile = cpFile;
-    this.cpLine = cpLine;
-    this.rows = rows;
+  private LineIndex(long base, long[] keys, int[] files, int[] lines, int lowBits, int lineBits,
+      long maxOffset) {
+    this.base = base;
+    this.keys = keys;
+    this.files = files;
+    this.lines = lines;
+    this.lowBits = lowBits;
+    this.lineBits = lineBits;
+    this.maxOffset = maxOffset;
   }
 
   /** Returned by {@link #lookup} when no row is at or below the address. */
@@ -39,12 +50,17 @@ public final class LineIndex {
 
   /** Number of rows. */
   public int rows() {
-    return rows;
+    return keys.length;
+  }
+
+  /** True if rows are packed one per long (false: spread over three arrays). */
+  boolean packed() {
+    return files == null;
   }
 
   /** Approximate heap size in bytes. */
   public long bytes() {
-    return 96L + program.length + cpAddr.length * 20L;
+    return 96L + keys.length * (files == null ? 8L : 16L);
   }
 
   /** Reads a LEB128 from a byte array; {@link #bad} once one is incomplete or longer than 9 bytes. */
@@ -96,6 +112,15 @@ public final class LineIndex {
     }
   }
 
+  /** Per-thread scratch rows, reused from one table to the next. */
+  private static final class Rows {
+    long[] off = new long[256];
+    int[] file = new int[256];
+    int[] line = new int[256];
+  }
+
+  private static final ThreadLocal<Rows> ROWS = ThreadLocal.withInitial(Rows::new);
+
   /**
    * Prepares the line program {@code program} (the whole LineTable payload) of a function starting
    * at {@code base}, or returns null if it is not one this index handles (see the class comment).
@@ -110,20 +135,19 @@ public final class LineIndex {
     long addr = base;
     int file = 1;
     int n = 0;
-    long prev = 0;
-    int cps = 0;
-    long[] cpAddr = new long[8];
-    int[] cpPos = new int[8];
-    int[] cpFile = new int[8];
-    int[] cpLine = new int[8];
+    Rows rows = ROWS.get();
+    long[] offs = rows.off;
+    int[] fs = rows.file;
+    int[] ls = rows.line;
+    int fileOr = 0;
+    int lineOr = 0;
     while (true) {
       if (r.i >= program.length) return null;
       int op = program[r.i++] & 0xff;
       boolean row = false;
       switch (op) {
         case LineTable.END_SEQUENCE -> {
-          return new LineIndex(program, minDelta, lineRange, Arrays.copyOf(cpAddr, cps),
-              Arrays.copyOf(cpPos, cps), Arrays.copyOf(cpFile, cps), Arrays.copyOf(cpLine, cps), n);
+          return pack(base, offs, fs, ls, n, fileOr, lineOr);
         }
         case LineTable.SET_FILE -> file = (int) r.uleb();
         case LineTable.ADVANCE_PC -> {
@@ -141,23 +165,42 @@ public final class LineIndex {
       }
       if (r.bad) return null;
       if (!row) continue;
-      if (n > 0 && Long.compareUnsigned(addr, prev) < 0) return null;
-      if (n % STEP == 0) {
-        if (cps == cpAddr.length) {
-          cpAddr = Arrays.copyOf(cpAddr, cps * 2);
-          cpPos = Arrays.copyOf(cpPos, cps * 2);
-          cpFile = Arrays.copyOf(cpFile, cps * 2);
-          cpLine = Arrays.copyOf(cpLine, cps * 2);
-        }
-        cpAddr[cps] = addr;
-        cpPos[cps] = r.i;
-        cpFile[cps] = file;
-        cpLine[cps] = line;
-        cps++;
+      long off = addr - base; // rows never go below base: they only advance, and may not wrap
+      if (Long.compareUnsigned(addr, base) < 0 || n > 0 && Long.compareUnsigned(off, offs[n - 1]) < 0) {
+        return null;
       }
-      prev = addr;
+      if (n == offs.length) {
+        if (n >= Integer.MAX_VALUE / 2) return null;
+        offs = rows.off = Arrays.copyOf(offs, n * 2);
+        fs = rows.file = Arrays.copyOf(fs, n * 2);
+        ls = rows.line = Arrays.copyOf(ls, n * 2);
+      }
+      offs[n] = off;
+      fs[n] = file;
+      ls[n] = line;
+      fileOr |= file;
+      lineOr |= line;
       n++;
     }
+  }
+
+  private static LineIndex pack(long base, long[] offs, int[] fs, int[] ls, int n, int fileOr,
+      int lineOr) {
+    int fileBits = 32 - Integer.numberOfLeadingZeros(fileOr);
+    int lineBits = 32 - Integer.numberOfLeadingZeros(lineOr);
+    int lowBits = fileBits + lineBits;
+    long lastOff = n == 0 ? 0 : offs[n - 1];
+    int offBits = 64 - Long.numberOfLeadingZeros(lastOff);
+    if (offBits + lowBits <= 64) {
+      long[] keys = new long[n];
+      for (int i = 0; i < n; i++) {
+        keys[i] = offs[i] << lowBits | Integer.toUnsignedLong(fs[i]) << lineBits | Integer.toUnsignedLong(ls[i]);
+      }
+      long maxOffset = lowBits == 0 ? -1L : -1L >>> lowBits;
+      return new LineIndex(base, keys, null, null, lowBits, lineBits, maxOffset);
+    }
+    return new LineIndex(base, Arrays.copyOf(offs, n), Arrays.copyOf(fs, n), Arrays.copyOf(ls, n),
+        0, 0, -1L);
   }
 
   /**
@@ -165,46 +208,23 @@ public final class LineIndex {
    * {@link #NOT_FOUND} (which, like a row with file 0, is "not in the line table").
    */
   public long lookup(long addr) {
-    int lo = 0;
-    int hi = cpAddr.length;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (Long.compareUnsigned(cpAddr[mid], addr) <= 0) lo = mid + 1;
-      else hi = mid;
+    long[] k = keys;
+    int n = k.length;
+    if (n == 0 || Long.compareUnsigned(addr, base) < 0) return NOT_FOUND;
+    long off = addr - base;
+    int i; // the last row whose key is at or below the target
+    if (Long.compareUnsigned(off, maxOffset) > 0) {
+      i = n - 1; // past every row's offset
+    } else {
+      int low = lowBits;
+      long target = low == 0 ? off : off << low | -1L >>> (64 - low);
+      i = SortedKeys.lastAtOrBelow(k, target, SortedKeys.guess(k, off, low));
     }
-    int k = lo - 1;
-    if (k < 0) return NOT_FOUND;
-    long a = cpAddr[k];
-    int file = cpFile[k];
-    int line = cpLine[k];
-    int bestFile = file;
-    int bestLine = line;
-    Leb r = new Leb(program, cpPos[k]);
-    byte[] p = program;
-    while (true) {
-      int op = p[r.i++] & 0xff;
-      switch (op) {
-        case LineTable.END_SEQUENCE -> {
-          return (long) bestFile << 32 | (bestLine & 0xFFFF_FFFFL);
-        }
-        case LineTable.SET_FILE -> {
-          file = (int) r.uleb();
-          continue;
-        }
-        case LineTable.ADVANCE_LINE -> {
-          line += (int) r.sleb();
-          continue;
-        }
-        case LineTable.ADVANCE_PC -> a += r.uleb();
-        default -> {
-          long adj = op - LineTable.FIRST_SPECIAL;
-          line += (int) (minDelta + adj % lineRange);
-          a += adj / lineRange;
-        }
-      }
-      if (Long.compareUnsigned(a, addr) > 0) return (long) bestFile << 32 | (bestLine & 0xFFFF_FFFFL);
-      bestFile = file;
-      bestLine = line;
-    }
+    if (i < 0) return NOT_FOUND;
+    long key = k[i];
+    if (files != null) return (long) files[i] << 32 | Integer.toUnsignedLong(lines[i]);
+    long file = lowBits == 0 ? 0 : (key & -1L >>> (64 - lowBits)) >>> lineBits;
+    long line = lineBits == 0 ? 0 : key & -1L >>> (64 - lineBits);
+    return file << 32 | line;
   }
 }

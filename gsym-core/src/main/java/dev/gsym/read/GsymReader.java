@@ -313,7 +313,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
           && (i == 0 || offs[i - 1] != offs[i]) && (i + 1 == offs.length || offs[i + 1] != offs[i])) {
         DecodedFunction d = decoded(i);
         // outside the function, indexForAddress validates the next record's offset first
-        if (d != null && (d.size == 0 || Long.compareUnsigned(addr - d.range.start(), d.size) < 0)) {
+        if (d != null && (d.size == 0 || Long.compareUnsigned(addr - d.start, d.size) < 0)) {
           d.lookup(this, addr, out);
           return;
         }
@@ -380,7 +380,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     }
     LineEntry row = null;
     Cursor inline = null;
-    out.begin(this, addr, range, nameStrp);
+    out.begin(this, addr, start, start + size, nameStrp);
     while (true) {
       if (!c.has(8)) throw new LookupException("FunctionInfo data is truncated");
       int type = c.s32();
@@ -423,14 +423,10 @@ public final class GsymReader implements GsymTables, AutoCloseable {
   /** Slots of the direct-mapped decoded-function cache (a power of two; 1 MiB of references at most). */
   private static final int MAX_DECODED_SLOTS = 1 << 18;
   private static final int MAX_CACHED_FILES = 1 << 16;
-  /** Marks a function whose record is not cached (unusual or malformed: decoded at each lookup). */
-  private static final DecodedFunction UNCACHEABLE = new DecodedFunction(null, 0, 0, null, null, 0);
 
   /** Direct-mapped by function index: a slot holds the last function decoded into it. */
-  private final AtomicReferenceArray<Slot> decodedCache;
+  private final AtomicReferenceArray<DecodedFunction> decodedCache;
   private final AtomicLong decodedBytes = new AtomicLong();
-
-  private record Slot(int index, DecodedFunction function) {}
 
   /** Slots for {@code functions} functions: the power of two at or above twice their number, capped. */
   private static int decodedSlots(long functions) {
@@ -442,14 +438,13 @@ public final class GsymReader implements GsymTables, AutoCloseable {
   /** The cached decoding of function {@code index}, or null if it is read from its record. */
   private DecodedFunction decoded(int index) {
     int at = index & (decodedCache.length() - 1);
-    Slot s = decodedCache.getAcquire(at);
-    if (s != null && s.index == index) return s.function == UNCACHEABLE ? null : s.function;
+    DecodedFunction s = decodedCache.getAcquire(at);
+    if (s != null && s.index == index) return s.cacheable() ? s : null;
     DecodedFunction d = DecodedFunction.read(this, index);
-    long old = s == null || s.function == UNCACHEABLE ? 0 : s.function.bytes;
-    long add = d == UNCACHEABLE ? 0 : d.bytes;
-    if (decodedBytes.get() - old + add > CACHE_BUDGET) return d == UNCACHEABLE ? null : d; // over budget: use once
-    if (decodedCache.compareAndSet(at, s, new Slot(index, d))) decodedBytes.addAndGet(add - old);
-    return d == UNCACHEABLE ? null : d;
+    long old = s == null ? 0 : s.bytes;
+    if (decodedBytes.get() - old + d.bytes > CACHE_BUDGET) return d.cacheable() ? d : null; // over budget: use once
+    if (decodedCache.compareAndSet(at, s, d)) decodedBytes.addAndGet(d.bytes - old);
+    return d.cacheable() ? d : null;
   }
 
   /**
@@ -459,72 +454,87 @@ public final class GsymReader implements GsymTables, AutoCloseable {
    * what decoding the record at each lookup gives.
    */
   private static final class DecodedFunction {
-    final AddressRange range;
+    final int index;
+    final long start;
     final long size;
     final int name;
     final LineIndex lines; // null without a line table
     final InlineTable inline; // null without inline info
+    /** Heap held (0 for an uncacheable marker). */
     final long bytes;
+    /** False for the marker of a record that is read at each lookup (unusual or malformed). */
+    private final boolean cacheable;
 
-    DecodedFunction(AddressRange range, long size, int name, LineIndex lines, InlineTable inline,
-        long bytes) {
-      this.range = range;
+    private DecodedFunction(int index, long start, long size, int name, LineIndex lines,
+        InlineTable inline, long bytes, boolean cacheable) {
+      this.index = index;
+      this.start = start;
       this.size = size;
       this.name = name;
       this.lines = lines;
       this.inline = inline;
       this.bytes = bytes;
+      this.cacheable = cacheable;
+    }
+
+    boolean cacheable() {
+      return cacheable;
+    }
+
+    private static DecodedFunction uncacheable(int index) {
+      return new DecodedFunction(index, 0, 0, 0, null, null, 0, false);
     }
 
     static DecodedFunction read(GsymReader r, int index) {
       try {
         return decode(r, index);
       } catch (GsymFormatException | LookupException e) {
-        return UNCACHEABLE;
+        return uncacheable(index);
       }
     }
 
     private static DecodedFunction decode(GsymReader r, int index) {
       Cursor c = r.record(index);
       long start = r.functionAddress(index);
-      if (!c.has(9)) return UNCACHEABLE;
+      if (!c.has(9)) return uncacheable(index);
       long size = c.u32();
       int name = c.s32();
-      if (name == 0) return UNCACHEABLE;
+      if (name == 0) return uncacheable(index);
       LineIndex lines = null;
       InlineTable inline = null;
       while (true) {
-        if (!c.has(8)) return UNCACHEABLE;
+        if (!c.has(8)) return uncacheable(index);
         int type = c.s32();
         long len = c.u32();
-        if (!c.has(len)) return UNCACHEABLE;
+        if (!c.has(len)) return uncacheable(index);
         Cursor body = c.split(len);
         if (type == FunctionInfo.END_OF_LIST) break;
         switch (type) {
           case FunctionInfo.LINE_TABLE_INFO -> {
-            if (lines != null) return UNCACHEABLE;
+            if (lines != null) return uncacheable(index);
             lines = LineIndex.build(body.copyRemaining(), start);
-            if (lines == null) return UNCACHEABLE;
+            if (lines == null) return uncacheable(index);
           }
           case FunctionInfo.INLINE_INFO -> {
-            if (inline != null) return UNCACHEABLE;
+            if (inline != null) return uncacheable(index);
             inline = InlineTable.read(body, start);
           }
           case FunctionInfo.CALL_SITE_INFO -> {
-            return UNCACHEABLE;
+            return uncacheable(index);
           }
           default -> { /* merged functions and unknown chunks do not change a lookup */ }
         }
       }
       long bytes = 64 + (lines == null ? 0 : lines.bytes()) + (inline == null ? 0 : inline.bytes());
-      return new DecodedFunction(new AddressRange(start, start + size), size, name, lines, inline,
-          bytes);
+      return new DecodedFunction(index, start, size, name, lines, inline, bytes, true);
     }
 
     void lookup(GsymReader r, long addr, LookupFrames out) {
-      if (size > 0 && !range.contains(addr)) throw notInGsym(addr);
-      long start = range.start();
-      out.begin(r, addr, range, name);
+      long end = start + size;
+      if (size > 0 && !(Long.compareUnsigned(addr, start) >= 0 && Long.compareUnsigned(addr, end) < 0)) {
+        throw notInGsym(addr); // as AddressRange.contains
+      }
+      out.begin(r, addr, start, end, name);
       if (lines == null) {
         out.add(name, LookupFrames.NO_FILE, 0, addr - start);
         return;

@@ -21,7 +21,8 @@ public final class LookupFrames {
 
   private GsymReader reader;
   private long address;
-  private AddressRange range;
+  private long functionStart;
+  private long functionEnd;
   private int functionName;
   private int count;
   private int[] names = new int[8];
@@ -46,10 +47,11 @@ public final class LookupFrames {
     return reader;
   }
 
-  void begin(GsymReader r, long addr, AddressRange functionRange, int nameStrp) {
+  void begin(GsymReader r, long addr, long start, long end, int nameStrp) {
     reader = r;
     address = addr;
-    range = functionRange;
+    functionStart = start;
+    functionEnd = end;
     functionName = nameStrp;
     count = 0;
     regexCount = 0;
@@ -149,6 +151,7 @@ public final class LookupFrames {
     }
     List<String> rx = new ArrayList<>(regexCount);
     for (int i = 0; i < regexCount; i++) rx.add(reader.string(regex[i]));
-    return new LookupResult(address, range, reader.string(functionName), locs, rx);
+    return new LookupResult(address, new AddressRange(functionStart, functionEnd),
+        reader.string(functionName), locs, rx);
   }
 }

@@ -36,6 +36,14 @@ public record FileTable(ByteView view, long offset, int count) {
     return new FileEntry(view.s32(at), view.s32(at + 4));
   }
 
+  /**
+   * True if entry {@code index} (in range) has neither a directory nor a base name (both string
+   * offsets 0), read without building a {@link FileEntry}.
+   */
+  public boolean isUnnamed(long index) {
+    return view.u64(offset + 4 + index * 8) == 0;
+  }
+
   public static void encode(GsymWriter w, List<FileEntry> files) {
     w.alignTo(4);
     w.u32(files.size());

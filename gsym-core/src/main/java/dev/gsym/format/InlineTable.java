@@ -35,6 +35,9 @@ public final class InlineTable {
   // to the next (0: no frames). A lookup is one search and a walk up the parent links.
   private final long base;
   private final long[] map;
+  /** The last bound's offset in {@link #map}, and the map's length (read without touching it). */
+  private final long lastBound;
+  private final int mapLength;
   /** Per node, FRAME_LONGS longs: name | call file << 32, call line | parent << 32, first start. */
   private final long[] frame;
   /** The tree, kept instead of the map only when the map would cost too much to build. */
@@ -55,6 +58,8 @@ public final class InlineTable {
     long[] m = empty ? null : b.buildMap(t, base);
     if (m != null) {
       map = m;
+      lastBound = m.length == 0 ? 0 : m[m.length - 1] >>> 32;
+      mapLength = m.length;
       frame = new long[b.nodes * FRAME_LONGS];
       for (int n = 0; n < b.nodes; n++) {
         int at = n * STRIDE;
@@ -65,6 +70,8 @@ public final class InlineTable {
       tree = null;
     } else {
       map = null;
+      lastBound = 0;
+      mapLength = 0;
       frame = null;
       tree = t;
     }
@@ -106,9 +113,10 @@ public final class InlineTable {
     if (Long.compareUnsigned(addr, base) < 0) return; // every bound is at or above the start
     long off = addr - base;
     long[] m = map;
-    if (m.length == 0) return;
-    int i = off >>> 32 != 0 ? m.length - 1 // past every bound
-        : SortedKeys.lastAtOrBelow(m, off << 32 | 0xFFFF_FFFFL, SortedKeys.guess(m, off, 32));
+    int count = mapLength;
+    if (count == 0) return;
+    int i = off >>> 32 != 0 ? count - 1 // past every bound
+        : SortedKeys.lastAtOrBelow(m, off << 32 | 0xFFFF_FFFFL, SortedKeys.guess(count, lastBound, off));
     if (i < 0) return;
     long[] f = frame;
     for (int n = (int) m[i] - 1; n != NONE; ) {

@@ -33,6 +33,9 @@ public final class LineIndex {
   private final int lineBits;
   /** The largest address offset a key can hold (larger offsets are past every row). */
   private final long maxOffset;
+  /** The last row's address offset, and the number of rows (read without touching the array). */
+  private final long lastOffset;
+  private final int count;
 
   private LineIndex(long base, long[] keys, int[] files, int[] lines, int lowBits, int lineBits,
       long maxOffset) {
@@ -43,6 +46,8 @@ public final class LineIndex {
     this.lowBits = lowBits;
     this.lineBits = lineBits;
     this.maxOffset = maxOffset;
+    this.lastOffset = keys.length == 0 ? 0 : keys[keys.length - 1] >>> lowBits;
+    this.count = keys.length;
   }
 
   /** Returned by {@link #lookup} when no row is at or below the address. */
@@ -209,7 +214,7 @@ public final class LineIndex {
    */
   public long lookup(long addr) {
     long[] k = keys;
-    int n = k.length;
+    int n = count;
     if (n == 0 || Long.compareUnsigned(addr, base) < 0) return NOT_FOUND;
     long off = addr - base;
     int i; // the last row whose key is at or below the target
@@ -218,7 +223,7 @@ public final class LineIndex {
     } else {
       int low = lowBits;
       long target = low == 0 ? off : off << low | -1L >>> (64 - low);
-      i = SortedKeys.lastAtOrBelow(k, target, SortedKeys.guess(k, off, low));
+      i = SortedKeys.lastAtOrBelow(k, target, SortedKeys.guess(n, lastOffset, off));
     }
     if (i < 0) return NOT_FOUND;
     long key = k[i];

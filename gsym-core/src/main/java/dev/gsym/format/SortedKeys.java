@@ -10,10 +10,11 @@ package dev.gsym.format;
 final class SortedKeys {
   private SortedKeys() {}
 
-  /** Where offset {@code off} would be among {@code k}'s keys if they were spread evenly up to the last one. */
-  static int guess(long[] k, long off, int low) {
-    int n = k.length;
-    long last = k[n - 1] >>> low;
+  /**
+   * Where offset {@code off} would be among {@code n} keys if they were spread evenly up to
+   * {@code last}, the last key's offset (kept by the caller, so that guessing touches no memory).
+   */
+  static int guess(int n, long last, long off) {
     if (last == 0 || Long.compareUnsigned(off, last) >= 0) return n - 1;
     return (int) Math.min(n - 1, (long) ((double) off / (double) last * (n - 1)));
   }

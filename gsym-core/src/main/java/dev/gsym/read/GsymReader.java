@@ -12,7 +12,9 @@ import dev.gsym.format.GsymTables;
 import dev.gsym.format.Header;
 import dev.gsym.format.Hex;
 import dev.gsym.format.InlineInfo;
+import dev.gsym.format.InlineTable;
 import dev.gsym.format.LineEntry;
+import dev.gsym.format.LineIndex;
 import dev.gsym.format.LineTable;
 import dev.gsym.format.LookupException;
 import dev.gsym.format.MergedFunctionsInfo;
@@ -24,12 +26,12 @@ import dev.gsym.io.TextBuffer;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import dev.gsym.format.InlineTable;
-import dev.gsym.format.LineIndex;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -65,7 +67,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     // Both caches have a fixed upper size: no heap proportional to the file (files of any size
     // are read through small heaps: BoundedHeapLookupTest).
     this.decodedCache = new AtomicReferenceArray<>(decodedSlots(addresses.count()));
-    this.fileCache = new CachedFile[(int) Math.min(files.count(), MAX_CACHED_FILES)];
+    this.pathCache = new byte[(int) Math.min(files.count(), MAX_CACHED_FILES)][];
   }
 
   /** Maps and validates {@code path}. */
@@ -138,22 +140,24 @@ public final class GsymReader implements GsymTables, AutoCloseable {
   }
 
   /**
-   * A file-table entry and its printed path (null: the location has no file, or not computed yet
-   * when {@code resolved} is false); the holder's final fields make it safe to share.
+   * Lazily filled, one slot per file-table entry (up to {@link #MAX_CACHED_FILES}): the path printed
+   * for the file, {@link #NO_PATH} if it has none, null until computed. Slots are published with
+   * release / acquire semantics, so a path's bytes are complete wherever the path is seen.
    */
-  private record CachedFile(FileEntry entry, boolean resolved, byte[] path) {}
+  private final byte[][] pathCache;
 
-  /** Lazily filled, one slot per file-table entry. */
-  private final CachedFile[] fileCache;
+  private static final byte[] NO_PATH = new byte[0];
+  private static final VarHandle PATHS = MethodHandles.arrayElementVarHandle(byte[][].class);
 
   /**
    * The path printed for file {@code index} ("dir/base", "&lt;invalid-file&gt;" for an empty base),
    * or null if both strings are empty (the location has no file).
    */
   byte[] pathBytes(long index) {
-    CachedFile p = index < fileCache.length ? fileCache[(int) index] : null;
-    if (p != null && p.resolved) return p.path;
-    FileEntry f = fileOrThrow(index);
+    byte[] p = index < pathCache.length ? (byte[]) PATHS.getAcquire(pathCache, (int) index) : null;
+    if (p != null) return p == NO_PATH ? null : p;
+    FileEntry f = files.get(index);
+    if (f == null) throw new LookupException("failed to extract file[" + index + "]");
     byte[] dir = strings.bytes(f.dir());
     byte[] base = strings.bytes(f.base());
     byte[] v;
@@ -167,7 +171,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
       else t.append(base);
       v = Arrays.copyOf(t.array(), t.length());
     }
-    if (index < fileCache.length) fileCache[(int) index] = new CachedFile(f, true, v);
+    if (index < pathCache.length) PATHS.setRelease(pathCache, (int) index, v == null ? NO_PATH : v);
     return v;
   }
 
@@ -409,7 +413,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
   /** The concrete function's frame, at the line-table row {@code rowFile}:{@code rowLine}. */
   private void addFrame(LookupFrames out, int nameStrp, int rowFile, int rowLine, long offset) {
     long file = Integer.toUnsignedLong(rowFile);
-    fileOrThrow(file);
+    fileIsUnnamed(file); // only checks that the entry exists
     out.add(nameStrp, file, rowLine, offset);
   }
 
@@ -549,17 +553,16 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     }
   }
 
-  FileEntry fileOrThrow(long index) {
-    if (index < fileCache.length) {
-      CachedFile c = fileCache[(int) index];
-      if (c != null) return c.entry;
-      FileEntry f = files.get(index);
-      fileCache[(int) index] = new CachedFile(f, false, null);
-      return f;
+  /**
+   * True if file {@code index} has neither directory nor base name (a frame without a location).
+   *
+   * @throws LookupException "failed to extract file[N]" (llvm's text) if there is no such entry
+   */
+  boolean fileIsUnnamed(long index) {
+    if (index < 0 || index >= files.count()) {
+      throw new LookupException("failed to extract file[" + index + "]");
     }
-    FileEntry f = files.get(index);
-    if (f == null) throw new LookupException("failed to extract file[" + index + "]");
-    return f;
+    return files.isUnnamed(index);
   }
 
   private void callSiteRegex(Cursor body, long returnOffset, LookupFrames out) {

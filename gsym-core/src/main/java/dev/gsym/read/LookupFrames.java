@@ -87,8 +87,7 @@ public final class LookupFrames {
 
   private final InlineInfo.InlineFrames inline = (name, callFile, callLine, firstStart) -> {
     long cfIndex = Integer.toUnsignedLong(callFile);
-    FileEntry cf = reader.fileOrThrow(cfIndex);
-    if (cf.dir() == 0 && cf.base() == 0) return;
+    if (reader.fileIsUnnamed(cfIndex)) return;
     long lastOffset = offsets[count - 1];
     int lastName = names[count - 1];
     names[count - 1] = name;

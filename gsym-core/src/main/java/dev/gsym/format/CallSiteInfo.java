@@ -41,10 +41,15 @@ public record CallSiteInfo(long returnOffset, int flags, List<Integer> matchRege
   }
 
   public void encode(GsymWriter w) {
+    encode(w, IndexMap.IDENTITY);
+  }
+
+  /** As {@link #encode(GsymWriter)} with regex string offsets translated by {@code m}. */
+  public void encode(GsymWriter w, IndexMap m) {
     w.u64(returnOffset);
     w.u8(flags);
     w.u32(matchRegex.size());
-    for (int r : matchRegex) w.u32(Integer.toUnsignedLong(r));
+    for (int r : matchRegex) w.u32(Integer.toUnsignedLong(m.string(r)));
   }
 
   /** One call-site line of llvm-gsymutil's dump (without indentation or newline). */

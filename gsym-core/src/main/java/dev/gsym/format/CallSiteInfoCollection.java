@@ -27,8 +27,13 @@ public record CallSiteInfoCollection(List<CallSiteInfo> callSites) {
   }
 
   public void encode(GsymWriter w) {
+    encode(w, IndexMap.IDENTITY);
+  }
+
+  /** As {@link #encode(GsymWriter)} with regex string offsets translated by {@code m}. */
+  public void encode(GsymWriter w, IndexMap m) {
     w.u32(callSites.size());
-    for (CallSiteInfo cs : callSites) cs.encode(w);
+    for (CallSiteInfo cs : callSites) cs.encode(w, m);
   }
 
   /** The "CallSites" block of llvm-gsymutil's dump, indented by {@code indent}. */

@@ -175,6 +175,14 @@ public record FunctionInfo(AddressRange range, int name, LineTable lineTable, In
 
   /** Encodes the record (no leading alignment: the caller aligns top-level records to 4). */
   public void encode(GsymWriter w) {
+    encode(w, IndexMap.IDENTITY);
+  }
+
+  /**
+   * Encodes the record with every string offset and file index translated by {@code m}: the bytes
+   * of {@code remap(m.strings(), m.files()).encode(w)}, without building the copy.
+   */
+  public void encode(GsymWriter w, IndexMap m) {
     if (name == 0) {
       throw new GsymFormatException("FunctionInfo", -1, "attempted to encode invalid FunctionInfo object");
     }
@@ -183,25 +191,25 @@ public record FunctionInfo(AddressRange range, int name, LineTable lineTable, In
       throw new GsymFormatException("FunctionInfo", -1, "function " + range + " is 4 GiB or larger");
     }
     w.u32(size);
-    w.u32(Integer.toUnsignedLong(name));
+    w.u32(Integer.toUnsignedLong(m.string(name)));
     if (lineTable != null) {
       int at = chunk(w, LINE_TABLE_INFO);
-      lineTable.encode(w, range.start());
+      lineTable.encode(w, range.start(), m);
       patch(w, at);
     }
     if (inlineInfo != null) {
       int at = chunk(w, INLINE_INFO);
-      inlineInfo.encode(w, range.start());
+      inlineInfo.encode(w, range.start(), m);
       patch(w, at);
     }
     if (mergedFunctions != null) {
       int at = chunk(w, MERGED_FUNCTIONS_INFO);
-      mergedFunctions.encode(w);
+      mergedFunctions.encode(w, m);
       patch(w, at);
     }
     if (callSites != null) {
       int at = chunk(w, CALL_SITE_INFO);
-      callSites.encode(w);
+      callSites.encode(w, m);
       patch(w, at);
     }
     w.u32(END_OF_LIST);

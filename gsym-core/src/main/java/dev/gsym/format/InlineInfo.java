@@ -116,6 +116,11 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
 
   /** Encodes this tree; {@code base} is the function start for the top node. */
   public void encode(GsymWriter w, long base) {
+    encode(w, base, IndexMap.IDENTITY);
+  }
+
+  /** As {@link #encode(GsymWriter, long)} with names and call files translated by {@code m}. */
+  public void encode(GsymWriter w, long base, IndexMap m) {
     if (!isValid()) {
       throw new GsymFormatException("InlineInfo", -1, "attempted to encode invalid InlineInfo object");
     }
@@ -126,8 +131,8 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
     }
     boolean hasChildren = !children.isEmpty();
     w.u8(hasChildren ? 1 : 0);
-    w.u32(Integer.toUnsignedLong(name));
-    w.uleb(Integer.toUnsignedLong(callFile));
+    w.u32(Integer.toUnsignedLong(m.string(name)));
+    w.uleb(Integer.toUnsignedLong(m.file(callFile)));
     w.uleb(Integer.toUnsignedLong(callLine));
     if (hasChildren) {
       long childBase = ranges.getFirst().start();
@@ -139,7 +144,7 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
             throw new GsymFormatException("InlineInfo", -1, "child range not contained in parent");
           }
         }
-        child.encode(w, childBase);
+        child.encode(w, childBase, m);
       }
       w.uleb(0);
     }

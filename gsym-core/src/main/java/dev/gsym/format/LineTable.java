@@ -147,6 +147,11 @@ public record LineTable(List<LineEntry> rows) {
 
   /** Encodes the rows exactly as LLVM does (same delta window, same opcodes). */
   public void encode(GsymWriter w, long base) {
+    encode(w, base, IndexMap.IDENTITY);
+  }
+
+  /** As {@link #encode(GsymWriter, long)} with each row's file translated by {@code m}. */
+  public void encode(GsymWriter w, long base, IndexMap m) {
     if (rows.isEmpty()) throw new GsymFormatException("LineTable", -1, "attempted to encode empty LineTable");
     long minDelta = Long.MAX_VALUE;
     long maxDelta = Long.MIN_VALUE;
@@ -213,10 +218,11 @@ public record LineTable(List<LineEntry> rows) {
       if (Long.compareUnsigned(row.address(), prevAddr) < 0) {
         throw new GsymFormatException("LineTable", -1, "LineEntry in LineTable not in ascending order");
       }
-      if (row.file() != prevFile) {
+      int file = m.file(row.file());
+      if (file != prevFile) {
         w.u8(SET_FILE);
-        w.uleb(Integer.toUnsignedLong(row.file()));
-        prevFile = row.file();
+        w.uleb(Integer.toUnsignedLong(file));
+        prevFile = file;
       }
       long addrDelta = row.address() - prevAddr;
       long curLine = Integer.toUnsignedLong(row.line());

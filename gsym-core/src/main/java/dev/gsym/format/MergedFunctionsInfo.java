@@ -56,11 +56,16 @@ public record MergedFunctionsInfo(List<FunctionInfo> mergedFunctions) {
   }
 
   public void encode(GsymWriter w) {
+    encode(w, IndexMap.IDENTITY);
+  }
+
+  /** As {@link #encode(GsymWriter)} with string offsets and file indexes translated by {@code m}. */
+  public void encode(GsymWriter w, IndexMap m) {
     w.u32(mergedFunctions.size());
     for (FunctionInfo fi : mergedFunctions) {
       int lenAt = w.reserveU32();
       int start = w.length();
-      fi.encode(w);
+      fi.encode(w, m);
       w.patchU32(lenAt, w.length() - start);
     }
   }

@@ -95,6 +95,8 @@ public final class TextBuffer {
   /** Appends {@code s} as UTF-8 (unpaired surrogates become '?', as Java's encoders do). */
   public TextBuffer append(CharSequence s) {
     int n = s.length();
+    // long texts (warnings, dumps) convert in bulk: the JDK's encoder copies ASCII runs at once
+    if (n > 64) return append(s.toString().getBytes(StandardCharsets.UTF_8));
     ensure(n);
     for (int i = 0; i < n; i++) {
       char c = s.charAt(i);

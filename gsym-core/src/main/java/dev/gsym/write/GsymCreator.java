@@ -11,6 +11,7 @@ import dev.gsym.format.FileTable;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.Header;
 import dev.gsym.format.Hex;
+import dev.gsym.format.IndexMap;
 import dev.gsym.format.MergedFunctionsInfo;
 import dev.gsym.format.StringTable;
 import dev.gsym.io.AtomicFile;
@@ -118,16 +119,21 @@ public final class GsymCreator {
     synchronized (part.lock) {
       synchronized (lock) {
         if (finalized) throw new IllegalStateException("GsymCreator already finalized");
-        HashMap<Integer, Integer> str = new HashMap<>();
-        part.strings.forEach((s, o) -> str.put(o, strings.add(s)));
-        IntUnaryOperator strMap = o -> o == 0 ? 0 : str.get(o);
+        // the part's strings in its table order (as a sequential conversion adds them), then its
+        // files; functions are encoded with the part's offsets and indexes translated
+        StringTableBuilder ps = part.strings;
+        int[] global = new int[ps.count()];
+        for (int i = 0; i < global.length; i++) global[i] = strings.add(ps.string(i));
+        IntUnaryOperator strMap = o -> o == 0 ? 0 : global[ps.indexOf(o)];
         int[] fileMap = new int[part.files.size()];
         for (int i = 1; i < fileMap.length; i++) {
           FileEntry fe = part.files.get(i);
           fileMap[i] = insertFileEntry(new FileEntry(strMap.applyAsInt(fe.dir()), strMap.applyAsInt(fe.base())));
         }
+        IndexMap m = new IndexMap(strMap, i -> fileMap[i]);
         for (StoredFunction sf : part.funcs) {
-          funcs.add(StoredFunction.of(sf.info().remap(strMap, i -> fileMap[i]), compact));
+          funcs.add(compact ? StoredFunction.translated(sf.info(), m)
+              : StoredFunction.of(sf.info().remap(strMap, i -> fileMap[i]), false));
         }
       }
     }

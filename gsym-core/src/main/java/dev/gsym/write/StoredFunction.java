@@ -2,6 +2,7 @@ package dev.gsym.write;
 
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.FunctionInfo;
+import dev.gsym.format.IndexMap;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.GsymWriter;
@@ -36,8 +37,12 @@ final class StoredFunction {
   private FunctionInfo memo;
 
   private StoredFunction(FunctionInfo fi, byte[] bytes) {
+    this(fi, fi.name(), bytes);
+  }
+
+  private StoredFunction(FunctionInfo fi, int name, byte[] bytes) {
     this.range = fi.range();
-    this.name = fi.name();
+    this.name = name;
     this.lineRows = fi.lineTable() == null ? -1 : fi.lineTable().size();
     this.inlineNodes = fi.inlineInfo() == null ? -1 : fi.inlineInfo().totalChildren();
     this.richInfo = fi.hasRichInfo();
@@ -58,6 +63,22 @@ final class StoredFunction {
       b = null; // reported again, with LLVM's timing, when the file is encoded
     }
     return new StoredFunction(fi, b);
+  }
+
+  /**
+   * {@code of(fi.remap(m.strings(), m.files()), true)}, encoding with the translation instead of
+   * building the translated copy (which is made only if encoding fails, to be kept as the object).
+   */
+  static StoredFunction translated(FunctionInfo fi, IndexMap m) {
+    byte[] b;
+    try {
+      GsymWriter w = new GsymWriter(ORDER, 0, 64);
+      fi.encode(w, m);
+      b = w.toByteArray();
+    } catch (GsymFormatException | IllegalStateException e) {
+      return new StoredFunction(fi.remap(m.strings(), m.files()), null);
+    }
+    return new StoredFunction(fi, m.string(fi.name()), b);
   }
 
   long start() {

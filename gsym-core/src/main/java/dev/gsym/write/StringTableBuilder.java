@@ -13,8 +13,10 @@ import java.util.List;
  */
 final class StringTableBuilder {
   private final HashMap<String, Integer> offsets = new HashMap<>();
+  /** The strings in table order, their UTF-8 bytes and their offsets (increasing). */
+  private final List<String> list = new ArrayList<>();
   private final List<byte[]> strings = new ArrayList<>();
-  private final HashMap<Integer, String> byOffset = new HashMap<>();
+  private int[] offs = new int[64];
   private long size = 1;
 
   /** The offset of {@code s}, appending it if new. */
@@ -28,7 +30,9 @@ final class StringTableBuilder {
     }
     int o = (int) size;
     offsets.put(s, o);
-    byOffset.put(o, s);
+    if (list.size() == offs.length) offs = java.util.Arrays.copyOf(offs, offs.length * 2);
+    offs[list.size()] = o;
+    list.add(s);
     strings.add(b);
     size += b.length + 1;
     return o;
@@ -37,18 +41,29 @@ final class StringTableBuilder {
   /** The string at an offset returned by {@link #add}. */
   String get(int offset) {
     if (offset == 0) return "";
-    String s = byOffset.get(offset);
-    if (s == null) throw new IllegalArgumentException("not a string offset of this table: " + offset);
-    return s;
+    int i = indexOf(offset);
+    if (i < 0) throw new IllegalArgumentException("not a string offset of this table: " + offset);
+    return list.get(i);
+  }
+
+  /** The position of offset {@code offset} in table order, or a negative number if none starts there. */
+  int indexOf(int offset) {
+    return java.util.Arrays.binarySearch(offs, 0, list.size(), offset);
+  }
+
+  /** Number of strings (the empty string at offset 0 excluded). */
+  int count() {
+    return list.size();
+  }
+
+  /** The {@code i}th string in table order. */
+  String string(int i) {
+    return list.get(i);
   }
 
   /** Each string with its offset, in table order. */
   void forEach(java.util.function.ObjIntConsumer<String> f) {
-    long o = 1;
-    for (byte[] b : strings) {
-      f.accept(byOffset.get((int) o), (int) o);
-      o += b.length + 1;
-    }
+    for (int i = 0; i < list.size(); i++) f.accept(list.get(i), offs[i]);
   }
 
   long size() {

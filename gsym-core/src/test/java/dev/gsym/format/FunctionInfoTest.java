@@ -77,6 +77,32 @@ class FunctionInfoTest {
     }
   }
 
+  /**
+   * Encoding through an IndexMap writes the bytes of the remapped copy, for every vector record
+   * (line tables, inline trees, merged functions, call sites) and maps that shift offsets, swap
+   * files 1 and 2 (the line table's implicit first file) or send every file to 1.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"t1.gsym", "t3g.gsym", "t3gm.gsym", "t3gmc.gsym", "A.gsym", "D.gsym", "G.gsym"})
+  void encodingThroughAnIndexMapEqualsEncodingTheRemappedCopy(String name) throws Exception {
+    java.util.function.IntUnaryOperator shift = o -> o * 3 + 7;
+    java.util.function.IntUnaryOperator swap = i -> i == 1 ? 2 : i == 2 ? 1 : i + 10;
+    java.util.function.IntUnaryOperator one = i -> 1;
+    try (GsymReader r = GsymReader.open(TestData.path("vectors", name))) {
+      for (int i = 0; i < r.numFunctions(); i++) {
+        FunctionInfo fi = r.functionInfoAtIndex(i);
+        for (java.util.function.IntUnaryOperator files : List.of(shift, swap, one)) {
+          GsymWriter direct = new GsymWriter(LE);
+          fi.encode(direct, new IndexMap(shift, files));
+          assertThat(direct.toByteArray()).as("%s[%d]", name, i).isEqualTo(encode(fi.remap(shift, files), LE));
+        }
+        GsymWriter same = new GsymWriter(LE);
+        fi.encode(same, IndexMap.IDENTITY);
+        assertThat(same.toByteArray()).isEqualTo(encode(fi, LE));
+      }
+    }
+  }
+
   @Test
   void unknownInfoTypeIsADecodeErrorWithLlvmText() {
     GsymFormatException e = org.junit.jupiter.api.Assertions.assertThrows(GsymFormatException.class,

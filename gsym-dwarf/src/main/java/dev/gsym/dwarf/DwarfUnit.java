@@ -101,6 +101,12 @@ public final class DwarfUnit {
     int[] parent = new int[16];
     int[] nextSibling = new int[16];
     int count;
+    /**
+     * Per abbreviation code (below the dense table's length), the offset of each attribute's value
+     * from the DIE's first attribute while every attribute before it has a fixed size, else -1; null
+     * for codes not seen. Filled while parsing, before the tree is shared.
+     */
+    int[][] attrOffsets;
 
     int add(long at, long attrs, Abbreviation ab, int par) {
       if (count == dieOffset.length) {
@@ -173,6 +179,7 @@ public final class DwarfUnit {
     // Per abbreviation code: 0 unknown, -1 some attribute has a variable size, else 1 + the
     // attributes' total size (most DIEs are then skipped with one bounds check).
     int[] fixed = new int[abbrevByCode.length];
+    int[][] attrOffsets = t.attrOffsets = new int[abbrevByCode.length][];
     Cursor c = unitView.cursor(firstDie);
     int[] stack = new int[16];
     int depth = 0;
@@ -201,6 +208,7 @@ public final class DwarfUnit {
         int size = fixedSize(ab);
         f = size < 0 ? -1 : size + 1;
         fixed[(int) code] = f;
+        attrOffsets[(int) code] = attributeOffsets(ab);
       }
       if (f > 0 && c.has(f - 1)) c.skip(f - 1);
       else skipAttributes(c, ab); // variable sizes, or an error to report at the right attribute
@@ -270,24 +278,45 @@ public final class DwarfUnit {
   private int fixedSize(Abbreviation ab) {
     int total = 0;
     for (int form : ab.forms()) {
-      int n = switch (form) {
-        case FORM_ADDR -> addressSize;
-        case FORM_DATA1, FORM_REF1, FORM_FLAG, FORM_STRX1, FORM_ADDRX1 -> 1;
-        case FORM_DATA2, FORM_REF2, FORM_STRX2, FORM_ADDRX2 -> 2;
-        case FORM_STRX3, FORM_ADDRX3 -> 3;
-        case FORM_DATA4, FORM_REF4, FORM_STRX4, FORM_ADDRX4, FORM_REF_SUP4 -> 4;
-        case FORM_DATA8, FORM_REF8, FORM_REF_SIG8, FORM_REF_SUP8 -> 8;
-        case FORM_DATA16 -> 16;
-        case FORM_STRP, FORM_LINE_STRP, FORM_SEC_OFFSET, FORM_STRP_SUP, FORM_GNU_REF_ALT, FORM_GNU_STRP_ALT -> offsetSize;
-        case FORM_REF_ADDR -> refAddrSize();
-        case FORM_FLAG_PRESENT, FORM_IMPLICIT_CONST -> 0;
-        default -> -1; // LEB128, strings, blocks, indirect, unknown: skipped form by form
-      };
+      int n = formSize(form);
       if (n < 0) return -1;
       total += n;
     }
     return total;
   }
+
+  /** Each attribute value's offset from the first while all before it have fixed sizes, else -1. */
+  private int[] attributeOffsets(Abbreviation ab) {
+    int[] forms = ab.forms();
+    int[] offs = new int[forms.length];
+    int pos = 0;
+    for (int j = 0; j < forms.length; j++) {
+      offs[j] = pos;
+      if (pos >= 0) {
+        int n = formSize(forms[j]);
+        pos = n < 0 ? -1 : pos + n;
+      }
+    }
+    return offs;
+  }
+
+  /** The size of a value of {@code form} in this unit, or -1 if it varies (LEB128, strings, blocks...). */
+  private int formSize(int form) {
+    return switch (form) {
+      case FORM_ADDR -> addressSize;
+      case FORM_DATA1, FORM_REF1, FORM_FLAG, FORM_STRX1, FORM_ADDRX1 -> 1;
+      case FORM_DATA2, FORM_REF2, FORM_STRX2, FORM_ADDRX2 -> 2;
+      case FORM_STRX3, FORM_ADDRX3 -> 3;
+      case FORM_DATA4, FORM_REF4, FORM_STRX4, FORM_ADDRX4, FORM_REF_SUP4 -> 4;
+      case FORM_DATA8, FORM_REF8, FORM_REF_SIG8, FORM_REF_SUP8 -> 8;
+      case FORM_DATA16 -> 16;
+      case FORM_STRP, FORM_LINE_STRP, FORM_SEC_OFFSET, FORM_STRP_SUP, FORM_GNU_REF_ALT, FORM_GNU_STRP_ALT -> offsetSize;
+      case FORM_REF_ADDR -> refAddrSize();
+      case FORM_FLAG_PRESENT, FORM_IMPLICIT_CONST -> 0;
+      default -> -1; // LEB128, strings, blocks, indirect, unknown: skipped form by form
+    };
+  }
+
 
   private void skipAttributes(Cursor c, Abbreviation ab) {
     for (int f : ab.forms()) skipForm(c, f);
@@ -507,6 +536,11 @@ public final class DwarfUnit {
       }
     }
     if (k < 0) return null;
+    long code = ab.code();
+    int[] offs = code > 0 && code < t.attrOffsets.length ? t.attrOffsets[(int) code] : null;
+    if (offs != null && offs[k] >= 0) { // every attribute before it has a fixed size
+      return readForm(unitView.cursor(t.attrOffset[i] + offs[k]), ab.forms()[k], ab.implicitConsts()[k]);
+    }
     Cursor c = unitView.cursor(t.attrOffset[i]);
     for (int j = 0; j < k; j++) skipForm(c, ab.forms()[j]);
     return readForm(c, ab.forms()[k], ab.implicitConsts()[k]);

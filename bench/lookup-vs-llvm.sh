@@ -9,6 +9,9 @@
 # and prints wall, CPU (user + sys), peak RSS, addresses/s and the throughput ratio ours/llvm
 # (target >= 10), then
 # checks that stdout and stderr of every run are byte-identical to llvm's.
+# stdout (489 MB per run) goes to tmpfs (OUT_DIR, default /dev/shm/gsym-lookup-bench when /dev/shm
+# exists): on a disk, the kernel's background writeback of one run's output competes for the CPU
+# with the next run, which penalises whichever command runs right after another (on 2 cores, ours).
 # Uses /tmp/jvmdbg/libjvm.gsym if present, else downloads the debug file (~240 MB once) and
 # converts it with llvm-gsymutil-22 --convert.
 # Usage: bench/lookup-vs-llvm.sh [WORKDIR]   (default /tmp/gsym-bench); N=... to change the count.
@@ -42,13 +45,20 @@ for _ in range(n):
     out.write(f"{a + r.randrange(s):#x} {path}\n")
 PY
 
-# run NAME CMD...: CMD < lookup-in.txt > NAME.out 2> NAME.err, 3 times; prints "wall_s maxrss_kb cpu_s"
+out="${OUT_DIR:-}"
+if [ -z "$out" ]; then
+  if [ -d /dev/shm ] && [ -w /dev/shm ]; then out=/dev/shm/gsym-lookup-bench; else out="$work/out"; fi
+fi
+mkdir -p "$out"
+trap 'rm -f "$out"/*.out' EXIT
+
+# run NAME CMD...: CMD < lookup-in.txt > OUT/NAME.out 2> OUT/NAME.err, 3 times; prints "wall_s maxrss_kb cpu_s"
 # of the fastest run (wall from the ns clock, CPU = user + sys: the steadier figure on a shared machine).
 run() {
   local name="$1" best="" t0 t1 s line; shift
   for _ in 1 2 3; do
     t0=$(date +%s%N)
-    line=$( { /usr/bin/time -f "%M %U %S" sh -c 'name="$1"; shift; exec "$@" < lookup-in.txt > "$name.out" 2> "$name.err"' sh "$name" "$@"; } 2>&1 | tail -n1 )
+    line=$( { /usr/bin/time -f "%M %U %S" sh -c 'name="$1"; shift; exec "$@" < lookup-in.txt > "$name.out" 2> "$name.err"' sh "$out/$name" "$@"; } 2>&1 | tail -n1 )
     t1=$(date +%s%N)
     s=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.4f", (b - a) / 1e9}')
     if [ -z "$best" ] || awk -v a="$s" -v b="${best%% *}" 'BEGIN{exit !(a<b)}'; then
@@ -61,9 +71,9 @@ read -r llvm_s llvm_kb llvm_cpu < <(run llvm llvm-gsymutil-22 --addresses-from-s
 read -r our_s our_kb our_cpu < <(run ours "$here/gsymutil" --addresses-from-stdin)
 read -r one_s one_kb one_cpu < <(run ours1 "$here/gsymutil" --addresses-from-stdin --threads 1)
 
-same() { cmp -s llvm.out "$1.out" && cmp -s llvm.err "$1.err" && echo yes || echo NO; }
+same() { cmp -s "$out/llvm.out" "$out/$1.out" && cmp -s "$out/llvm.err" "$out/$1.err" && echo yes || echo NO; }
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo), $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n1); load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "input: $N addresses, $(stat -c %s lookup-in.txt) bytes; GSYM $gsym; output $(stat -c %s llvm.out) bytes, $(wc -l < llvm.out) lines"
+echo "input: $N addresses, $(stat -c %s lookup-in.txt) bytes; GSYM $gsym; output $(stat -c %s "$out/llvm.out") bytes, $(wc -l < "$out/llvm.out") lines (in $out)"
 awk -v n="$N" -v ls="$llvm_s" -v lk="$llvm_kb" -v lc="$llvm_cpu" -v os="$our_s" -v ok="$our_kb" -v oc="$our_cpu" \
     -v s1="$one_s" -v k1="$one_kb" -v c1="$one_cpu" -v t="$(nproc)" -v same="$(same ours)" -v same1="$(same ours1)" 'BEGIN {
   printf "%-48s %8s %8s %8s %12s %10s %10s\n", "command (fastest of 3)", "wall s", "CPU s", "RSS MB", "addresses/s", "ours/llvm", "identical"

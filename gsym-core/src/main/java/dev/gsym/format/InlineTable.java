@@ -51,11 +51,7 @@ public final class InlineTable {
   private InlineTable(Builder b, int root, long base) {
     this.base = base;
     empty = root == NONE || b.allEmpty[root];
-    b.index();
-    Tree t = new Tree(Arrays.copyOf(b.node, b.nodes * STRIDE), Arrays.copyOf(b.firstStart, b.nodes),
-        Arrays.copyOf(b.ranges, b.rangeCount * 2), Arrays.copyOf(b.idxRanges, b.idxCount * 2),
-        Arrays.copyOf(b.idxChild, b.idxCount));
-    long[] m = empty ? null : b.buildMap(t, base);
+    long[] m = empty ? null : b.buildMap(base);
     if (m != null) {
       map = m;
       lastBound = m.length == 0 ? 0 : m[m.length - 1] >>> 32;
@@ -63,19 +59,23 @@ public final class InlineTable {
       frame = new long[b.nodes * FRAME_LONGS];
       for (int n = 0; n < b.nodes; n++) {
         int at = n * STRIDE;
-        frame[n * FRAME_LONGS] = Integer.toUnsignedLong(t.node[at + NAME]) | (long) t.node[at + CALL_FILE] << 32;
-        frame[n * FRAME_LONGS + 1] = Integer.toUnsignedLong(t.node[at + CALL_LINE]) | (long) b.parent[n] << 32;
-        frame[n * FRAME_LONGS + 2] = t.firstStart[n];
+        frame[n * FRAME_LONGS] = Integer.toUnsignedLong(b.node[at + NAME]) | (long) b.node[at + CALL_FILE] << 32;
+        frame[n * FRAME_LONGS + 1] = Integer.toUnsignedLong(b.node[at + CALL_LINE]) | (long) b.parent[n] << 32;
+        frame[n * FRAME_LONGS + 2] = b.firstStart[n];
       }
       tree = null;
-    } else {
+    } else { // walked at each lookup: index the children of wide nodes first
+      b.index();
       map = null;
       lastBound = 0;
       mapLength = 0;
       frame = null;
-      tree = t;
+      tree = new Tree(Arrays.copyOf(b.node, b.nodes * STRIDE), Arrays.copyOf(b.firstStart, b.nodes),
+          Arrays.copyOf(b.ranges, b.rangeCount * 2), Arrays.copyOf(b.idxRanges, b.idxCount * 2),
+          Arrays.copyOf(b.idxChild, b.idxCount));
     }
   }
+
 
   private static final ThreadLocal<Builder> BUILDER = ThreadLocal.withInitial(Builder::new);
 
@@ -190,9 +190,10 @@ public final class InlineTable {
     long[] firstStart = new long[64];
     boolean[] allEmpty = new boolean[64];
     int[] parent = new int[64];
+    /** Per node, 1 + its last descendant's index (nodes are numbered in pre-order). */
+    int[] subtreeEnd = new int[64];
     int nodes;
     long[] mapBounds = new long[128];
-    long[] cost = new long[64];
     long[] ranges = new long[128];
     int rangeCount;
     long[] idxRanges = new long[64];
@@ -309,6 +310,7 @@ public final class InlineTable {
           last = child;
         }
       }
+      subtreeEnd[me] = nodes;
       return me;
     }
 
@@ -319,34 +321,25 @@ public final class InlineTable {
         firstStart = Arrays.copyOf(firstStart, n);
         allEmpty = Arrays.copyOf(allEmpty, n);
         parent = Arrays.copyOf(parent, n);
+        subtreeEnd = Arrays.copyOf(subtreeEnd, n);
       }
       return nodes++;
     }
 
     /**
-     * Builds the answer map (see {@link InlineTable#map}): the answer is the same for all
-     * addresses from one bound to the next, since it only depends on which ranges contain the
-     * address, so the deepest node found at each bound (by the lookup's own descent) holds until
-     * the next; consecutive bounds with the same answer are merged. Returns null, leaving the tree
-     * to be walked at each lookup, if that would take over {@link #MAP_BUDGET_PER_ITEM} steps per
-     * node and range (hostile or pathological trees: wide unsorted nodes nested deep), or if a
-     * bound is below {@code base} or 2^32 or more above it.
+     * Builds the answer map (see {@link InlineTable#map}). The answer is the same for all addresses
+     * from one bound to the next (it only depends on which ranges contain the address), so each
+     * interval between bounds gets a colour: the deepest node a lookup's descent reaches there. The
+     * colours are painted top-down: a node paints its ranges where the colour is still one of its
+     * parent's subtree (the parent's region), and a node's children paint in reverse order, so an
+     * earlier sibling, with its subtree, wins where siblings overlap, as the descent takes the first
+     * child containing the address. Consecutive intervals of the same colour are merged. Returns
+     * null, leaving the tree to be walked at each lookup, if painting would take over {@link
+     * #MAP_BUDGET_PER_ITEM} steps per node and range (hostile or pathological trees: wide nodes
+     * whose children overlap, nested deep), or if a bound is below {@code base} or 2^32 or more
+     * above it.
      */
-    long[] buildMap(Tree t, long base) {
-      if (cost.length < nodes) cost = new long[nodes];
-      for (int n = 0; n < nodes; n++) { // an upper bound of the steps of one descent through n
-        int at = n * STRIDE;
-        long c = 1 + node[at + RANGE_COUNT];
-        if (node[at + IDX_COUNT] > 0) {
-          c += 2 + 64 - Long.numberOfLeadingZeros(node[at + IDX_COUNT]);
-        } else {
-          for (int ch = node[at + FIRST_CHILD]; ch != NONE; ch = node[ch * STRIDE + NEXT_SIBLING]) {
-            c += 1 + node[ch * STRIDE + RANGE_COUNT];
-          }
-        }
-        cost[n] = c;
-      }
-      long budget = (long) MAP_BUDGET_PER_ITEM * (nodes + rangeCount) + 4096;
+    long[] buildMap(long base) {
       if (mapBounds.length < 2 * rangeCount) mapBounds = new long[2 * rangeCount];
       long[] bs = mapBounds;
       int k = 0;
@@ -357,29 +350,75 @@ public final class InlineTable {
         if (Long.compareUnsigned(end, start) > 0) bs[k++] = end ^ Long.MIN_VALUE;
       }
       Arrays.sort(bs, 0, k);
+      int u = 0;
+      for (int i = 0; i < k; i++) {
+        if (u == 0 || bs[i] != bs[u - 1]) bs[u++] = bs[i];
+      }
+      if (color.length < u) color = new int[Math.max(u, 2 * color.length)];
+      Arrays.fill(color, 0, u, NONE);
+      steps = (long) MAP_BUDGET_PER_ITEM * (nodes + rangeCount) + 4096;
+      sp = 0;
+      if (!paint(0, NONE, bs, u)) return null;
       int mapCount = 0;
       int previous = NONE;
-      for (int i = 0; i < k; i++) {
-        if (i > 0 && bs[i] == bs[i - 1]) continue;
-        long a = bs[i] ^ Long.MIN_VALUE;
-        int deepest = NONE;
-        if (t.contains(0, a)) {
-          deepest = 0;
-          budget -= cost[0];
-          for (int ch; (ch = t.firstContainingChild(deepest, a)) != NONE; ) {
-            deepest = ch;
-            budget -= cost[ch];
-          }
-        }
-        if (budget < 0) return null;
-        if (deepest == previous) continue; // (leading bounds without frames are dropped too)
+      for (int x = 0; x < u; x++) {
+        int deepest = color[x];
+        if (deepest == previous) continue; // (leading intervals without frames are dropped too)
+        long a = bs[x] ^ Long.MIN_VALUE;
         long off = a - base;
         if (Long.compareUnsigned(a, base) < 0 || off >>> 32 != 0) return null;
-        bs[mapCount] = off << 32 | (deepest + 1); // mapCount <= i: this bound has been read already
+        bs[mapCount] = off << 32 | (deepest + 1); // mapCount <= x: this bound has been read already
         mapCount++;
         previous = deepest;
       }
       return Arrays.copyOf(bs, mapCount);
+    }
+
+    /** Steps left for the current map. */
+    private long steps;
+    /** Interval colours of the current map, and a stack of children to paint. */
+    private int[] color = new int[128];
+    private int[] kids = new int[64];
+    private int sp;
+
+    /**
+     * Paints node {@code n}'s ranges over the {@code u} intervals of {@code bs} where the colour is
+     * in {@code parent}'s subtree (anywhere for the top node), then its children, last first.
+     * Returns false once the step budget is spent.
+     */
+    private boolean paint(int n, int parent, long[] bs, int u) {
+      int at = n * STRIDE;
+      int clipFrom = parent;
+      int clipTo = parent == NONE ? 0 : subtreeEnd[parent];
+      int[] col = color;
+      for (int r = node[at + RANGE_FROM], end = r + node[at + RANGE_COUNT]; r < end; r++) {
+        long start = ranges[2 * r];
+        long stop = start + ranges[2 * r + 1];
+        int from = Arrays.binarySearch(bs, 0, u, start ^ Long.MIN_VALUE); // every start is a bound
+        int to = Long.compareUnsigned(stop, start) > 0 ? Arrays.binarySearch(bs, 0, u, stop ^ Long.MIN_VALUE) : u;
+        steps -= 1 + to - from;
+        if (steps < 0) return false;
+        if (parent == NONE) {
+          Arrays.fill(col, from, to, n);
+        } else {
+          for (int x = from; x < to; x++) {
+            int c = col[x];
+            if (c >= clipFrom && c < clipTo) col[x] = n;
+          }
+        }
+      }
+      int sp0 = sp;
+      for (int ch = node[at + FIRST_CHILD]; ch != NONE; ch = node[ch * STRIDE + NEXT_SIBLING]) {
+        if (sp == kids.length) kids = Arrays.copyOf(kids, 2 * sp);
+        kids[sp++] = ch;
+      }
+      int top = sp;
+      for (int i = top - 1; i >= sp0; i--) {
+        if (!paint(kids[i], n, bs, u)) return false;
+        sp = top; // children's children were pushed above and are done
+      }
+      sp = sp0;
+      return true;
     }
 
     /**

@@ -163,16 +163,21 @@ class InlineTableTest {
 
   @Test
   void treesTooCostlyToMapAreWalked() {
-    // nested wide nodes whose children all overlap (no index): every descent scans them all
+    // a chain 400 deep over a range with 1,000 small leaves at the bottom: every level covers
+    // nearly every interval between bounds, so painting would take 400 x 2,800 steps
     Tree t = new Tree();
-    t.node(BASE, new long[][] {{0, 0x1000}}, a -> {
-      for (int i = 0; i < 300; i++) {
-        t.node(a, new long[][] {{i, 0x1000 - 2L * i}}, i != 299 ? null : b -> {
-          for (int j = 0; j < 300; j++) t.node(b, new long[][] {{j, 0x800 - j}}, null);
-        });
-      }
-    });
+    java.util.function.LongConsumer[] level = new java.util.function.LongConsumer[401];
+    level[400] = b -> {
+      for (int j = 0; j < 1000; j++) t.node(b, new long[][] {{2L * j, 1}}, null);
+    };
+    for (int d = 399; d >= 0; d--) {
+      long size = 0x1000 - 2L * (d + 1);
+      java.util.function.LongConsumer below = level[d + 1];
+      level[d] = b -> t.node(b, new long[][] {{1, size}}, below);
+    }
+    t.node(BASE, new long[][] {{0, 0x1000}}, level[0]);
     InlineTable table = compare(t.bytes(), t.edges, new Random(5), 100);
     assertThat(table.mapped()).isFalse();
   }
+
 }

@@ -80,7 +80,31 @@ public final class DwarfFile implements AutoCloseable {
   /** The NUL-terminated string at {@code offset} of a string section. */
   String string(ByteView sec, long offset) {
     if (offset < 0 || offset >= sec.size()) throw sec.error(Math.max(0, Math.min(offset, sec.size())), "string offset 0x" + Long.toHexString(offset) + " past end of section");
-    return sec.cString(offset);
+    return strings.get().get(sec, offset);
+  }
+
+  /**
+   * Recently read strings, per thread: every unit's line table header names the same directories
+   * and headers through the same .debug_line_str offsets, and names repeat across DIEs. A
+   * direct-mapped table of {@value StringCache#SLOTS} entries keyed by section and offset.
+   */
+  private final ThreadLocal<StringCache> strings = ThreadLocal.withInitial(StringCache::new);
+
+  private static final class StringCache {
+    static final int SLOTS = 1 << 13;
+    final ByteView[] secs = new ByteView[SLOTS];
+    final long[] offsets = new long[SLOTS];
+    final String[] values = new String[SLOTS];
+
+    String get(ByteView sec, long offset) {
+      int i = (int) ((offset * 0x9E3779B97F4A7C15L) >>> 51) & (SLOTS - 1);
+      if (secs[i] == sec && offsets[i] == offset) return values[i];
+      String v = sec.cString(offset);
+      secs[i] = sec;
+      offsets[i] = offset;
+      values[i] = v;
+      return v;
+    }
   }
 
   /** The DIE at an absolute .debug_info offset, or null. */

@@ -368,37 +368,38 @@ public final class DwarfTransformer {
       return new LineTable(List.of(new LineEntry(start, gsym.insertFile(path), (int) (long) line.asUnsigned())));
     }
     List<LineEntry> entries = new ArrayList<>();
-    List<dev.gsym.dwarf.LineTable.Row> all = cui.lineTable.rows();
+    dev.gsym.dwarf.LineTable all = cui.lineTable;
     long prevAddr = 0;
     for (int ri : rows) {
-      dev.gsym.dwarf.LineTable.Row row = all.get(ri);
-      int file = cui.fileIndex(row.file());
+      long rowAddr = all.rowAddress(ri);
+      int rowLine = (int) all.rowLine(ri);
+      int file = cui.fileIndex(all.rowFile(ri));
       if (file < 0) {
         out.report("Invalid file index in line table", sb -> sb.append("error: function DIE at 0x").append(Long.toHexString(die.offset()))
             .append(" has a line entry with invalid DWARF file index, this entry will be removed:\n"));
         continue;
       }
-      long addr = row.address();
+      long addr = rowAddr;
       if (Long.compareUnsigned(addr, start) < 0) {
         out.report("Start address lies between valid Row table entries", sb -> sb.append("error: start address lies between valid Row table entries\n"));
         addr = start;
       } else if (Long.compareUnsigned(addr, end) >= 0) {
         continue; // rows at or past the function end (end_sequence rows too) are skipped
       }
-      if (ri != rows[0] && Long.compareUnsigned(row.address(), prevAddr) < 0) {
+      if (ri != rows[0] && Long.compareUnsigned(rowAddr, prevAddr) < 0) {
         LineEntry first = entries.isEmpty() ? null : entries.getFirst();
-        boolean dup = first != null && first.address() == addr && first.file() == file && first.line() == (int) row.line();
+        boolean dup = first != null && first.address() == addr && first.file() == file && first.line() == rowLine;
         out.report(dup ? "Duplicate line table detected" : "Non-monotonically increasing addresses",
             sb -> sb.append(dup ? "warning: duplicate line table detected for DIE:\n" : "error: line table has addresses that do not monotonically increase:\n"));
         break;
       }
       LineEntry last = entries.isEmpty() ? null : entries.getLast();
-      if (last != null && last.file() == file && last.line() == (int) row.line()) continue;
-      if (row.endSequence()) {
+      if (last != null && last.file() == file && last.line() == rowLine) continue;
+      if (all.rowEndsSequence(ri)) {
         prevAddr = 0;
       } else {
-        entries.add(new LineEntry(addr, file, (int) row.line()));
-        prevAddr = row.address();
+        entries.add(new LineEntry(addr, file, rowLine));
+        prevAddr = rowAddr;
       }
     }
     return entries.isEmpty() ? null : new LineTable(entries);

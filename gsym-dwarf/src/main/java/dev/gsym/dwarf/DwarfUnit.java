@@ -95,11 +95,11 @@ public final class DwarfUnit {
 
   /** The flat DIE tree of a unit: per DIE its offset, attributes' offset, abbreviation, parent, next sibling. */
   private static final class Tree {
-    long[] dieOffset = new long[16];
-    long[] attrOffset = new long[16];
-    Abbreviation[] dieAbbrev = new Abbreviation[16];
-    int[] parent = new int[16];
-    int[] nextSibling = new int[16];
+    long[] dieOffset;
+    long[] attrOffset;
+    Abbreviation[] dieAbbrev;
+    int[] parent;
+    int[] nextSibling;
     int count;
     /**
      * Per abbreviation code (below the dense table's length), the offset of each attribute's value
@@ -107,6 +107,14 @@ public final class DwarfUnit {
      * for codes not seen. Filled while parsing, before the tree is shared.
      */
     int[][] attrOffsets;
+
+    Tree(int capacity) {
+      dieOffset = new long[capacity];
+      attrOffset = new long[capacity];
+      dieAbbrev = new Abbreviation[capacity];
+      parent = new int[capacity];
+      nextSibling = new int[capacity];
+    }
 
     int add(long at, long attrs, Abbreviation ab, int par) {
       if (count == dieOffset.length) {
@@ -174,7 +182,8 @@ public final class DwarfUnit {
 
   private Tree parseTree() {
     ByteView info = dwarf.sections().info();
-    Tree t = new Tree();
+    // sized for an average of ~12 bytes per DIE, so that few units grow their arrays (larger ones double)
+    Tree t = new Tree((int) Math.min(1 << 18, Math.max(16, (unitView.size() - firstDie) / 12)));
     Abbreviation[] abbrevByCode = abbrevs.byCode();
     // Per abbreviation code: 0 unknown, -1 some attribute has a variable size, else 1 + the
     // attributes' total size (most DIEs are then skipped with one bounds check).

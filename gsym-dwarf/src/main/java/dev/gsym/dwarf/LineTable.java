@@ -21,6 +21,56 @@ public final class LineTable {
   public record Row(long address, long file, long line, int column, boolean endSequence) {}
 
   /**
+   * The rows as columns of primitives (a large binary's line programs produce tens of millions of
+   * rows), seen as a list of {@link Row} values made on access.
+   */
+  static final class Rows extends java.util.AbstractList<Row> implements java.util.RandomAccess {
+    long[] address;
+    long[] file;
+    /** Unsigned 32-bit lines. */
+    int[] line;
+    int[] column;
+    boolean[] endSequence;
+    int size;
+
+    Rows(int capacity) {
+      address = new long[capacity];
+      file = new long[capacity];
+      line = new int[capacity];
+      column = new int[capacity];
+      endSequence = new boolean[capacity];
+    }
+
+    void add(long a, long f, int l, int col, boolean end) {
+      if (size == address.length) {
+        int n = size * 2;
+        address = java.util.Arrays.copyOf(address, n);
+        file = java.util.Arrays.copyOf(file, n);
+        line = java.util.Arrays.copyOf(line, n);
+        column = java.util.Arrays.copyOf(column, n);
+        endSequence = java.util.Arrays.copyOf(endSequence, n);
+      }
+      address[size] = a;
+      file[size] = f;
+      line[size] = l;
+      column[size] = col;
+      endSequence[size] = end;
+      size++;
+    }
+
+    @Override
+    public Row get(int i) {
+      java.util.Objects.checkIndex(i, size);
+      return new Row(address[i], file[i], Integer.toUnsignedLong(line[i]), column[i], endSequence[i]);
+    }
+
+    @Override
+    public int size() {
+      return size;
+    }
+  }
+
+  /**
    * One sequence: rows [firstRow, lastRow) with addresses [lowPc, highPc); {@code stmtSeqOffset}
    * is the .debug_line offset of its first opcode (what DW_AT_LLVM_stmt_sequence refers to).
    * {@code sectionIndex} is llvm's SectionedAddress section of its last DW_LNE_set_address: the
@@ -48,10 +98,10 @@ public final class LineTable {
   private final int version;
   private final List<String> includeDirs;
   private final List<FileEntry> files;
-  private final List<Row> rows;
+  private final Rows rows;
   private final List<Sequence> sequences;
 
-  private LineTable(int version, List<String> dirs, List<FileEntry> files, List<Row> rows, List<Sequence> seqs) {
+  private LineTable(int version, List<String> dirs, List<FileEntry> files, Rows rows, List<Sequence> seqs) {
     this.version = version;
     this.includeDirs = dirs;
     this.files = files;
@@ -71,8 +121,25 @@ public final class LineTable {
     return files;
   }
 
+  /** Row {@code i}'s address, file, line and end-of-sequence flag, without making a {@link Row}. */
+  long rowAddress(int i) {
+    return rows.address[i];
+  }
+
+  long rowFile(int i) {
+    return rows.file[i];
+  }
+
+  long rowLine(int i) {
+    return Integer.toUnsignedLong(rows.line[i]);
+  }
+
+  boolean rowEndsSequence(int i) {
+    return rows.endSequence[i];
+  }
+
   public List<Row> rows() {
-    return rows;
+    return java.util.Collections.unmodifiableList(rows);
   }
 
   /** The sequences lookups use (those with an undefined section index), by high PC. */
@@ -145,7 +212,8 @@ public final class LineTable {
     if (programStart > c.size()) throw sec.error(offset, "line program start past end of line table");
     c.seek(programStart);
     // Instructions decoded one at a time and executed on the row registers.
-    List<Row> rows = new ArrayList<>();
+    // about one row per 2-3 bytes of line program: sized so that few tables grow (larger ones double)
+    Rows rows = new Rows((int) Math.max(64, Math.min(1 << 16, (c.size() - programStart) / 3)));
     List<Sequence> seqs = new ArrayList<>();
     LineInstruction.Params params = new LineInstruction.Params(minInst, defaultIsStmt, lineBase, lineRange, opcodeBase, stdLengths);
     LineRow state = new LineRow(params);
@@ -164,7 +232,7 @@ public final class LineTable {
         seqFirst = idx;
         seqLow = state.address;
       }
-      rows.add(new Row(state.address, state.file, state.line & 0xffffffffL, state.column, state.endSequence));
+      rows.add(state.address, state.file, (int) state.line, state.column, state.endSequence);
       if (state.endSequence) {
         if (Long.compareUnsigned(seqLow, state.address) < 0) {
           // Our lookups are llvm's with an undefined section (DwarfTransformer, the verifier): a
@@ -179,7 +247,7 @@ public final class LineTable {
       }
     }
     seqs.sort((a, b) -> Long.compareUnsigned(a.highPc(), b.highPc()));
-    return new LineTable(version, List.copyOf(dirs), List.copyOf(files), List.copyOf(rows), List.copyOf(seqs));
+    return new LineTable(version, List.copyOf(dirs), List.copyOf(files), rows, List.copyOf(seqs));
   }
 
   private static long readOffset(Cursor c, int offsetSize) {
@@ -376,7 +444,7 @@ public final class LineTable {
     int lo = s.firstRow() + 1, hi = s.lastRow() - 1;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      if (Long.compareUnsigned(addr, rows.get(mid).address()) < 0) hi = mid;
+      if (Long.compareUnsigned(addr, rows.address[mid]) < 0) hi = mid;
       else lo = mid + 1;
     }
     return lo - 1;

@@ -4,13 +4,15 @@ import dev.gsym.io.Cursor;
 import java.util.Arrays;
 
 /**
- * An encoded InlineInfo tree read once into a few flat arrays, so that repeated lookups in the same
- * function walk arrays instead of decoding LEB128 again. {@link #lookup} reports exactly the frames
- * {@link InlineInfo#lookup} reports on the same bytes: the tree is read with the same lenient
- * rules, in the order in which that lookup skips subtrees (which fixes the position of every node
- * it can reach), and a node whose ranges are all empty ends its sibling list, as it does there.
- * Nodes with many children whose ranges are disjoint and in order are searched by binary search.
- * Immutable once built, so it can be shared between threads (publish it safely).
+ * An encoded InlineInfo tree read once for repeated lookups in the same function. {@link #lookup}
+ * reports exactly the frames {@link InlineInfo#lookup} reports on the same bytes: the tree is read
+ * with the same lenient rules, in the order in which that lookup skips subtrees (which fixes the
+ * position of every node it can reach), and a node whose ranges are all empty ends its sibling
+ * list, as it does there. Usually the tree becomes an answer map: the deepest node for every
+ * interval between range bounds, found by one search, with the frames read up the parent links.
+ * Trees too costly to map keep flat arrays that each lookup walks (children of wide nodes whose
+ * ranges are disjoint are binary-searched). Immutable once built, so it can be shared between
+ * threads (publish it safely).
  */
 public final class InlineTable {
   private static final int NONE = -1;

@@ -3,14 +3,6 @@ package dev.gsym.format;
 import java.util.Arrays;
 
 /**
- * A line table prepared for repeated lookups: a copy of its line program plus the decoder state
- * at every {@value #STEP}th row, so a lookup binary-searches those checkpoints and decodes at most
- * {@value #STEP} rows. Built only for tables that decode completely without any of the lenient
- * fallbacks of {@link LineTable#parse} (every LEB128 complete and at most 9 bytes, a non-zero delta
- * range, an EndSequence) and whose rows are in address order: for those, {@link #lookup} finds the
- * same row as {@link LineTable#lookup}. Immutable once built.
- */
-/**
  * A line table prepared for repeated lookups: its rows decoded once into one sorted array, each row
  * packed into a long (address offset from the function start in the top bits, then file, then
  * line) when the function's values fit, else spread over three arrays. A lookup guesses the row

@@ -1,7 +1,6 @@
 package dev.gsym.read;
 
 import dev.gsym.format.AddressRange;
-import dev.gsym.format.FileEntry;
 import dev.gsym.format.InlineInfo;
 import dev.gsym.io.TextBuffer;
 import java.util.ArrayList;

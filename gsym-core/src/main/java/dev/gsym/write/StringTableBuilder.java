@@ -4,6 +4,7 @@ import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.GsymWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 
@@ -30,7 +31,7 @@ final class StringTableBuilder {
     }
     int o = (int) size;
     offsets.put(s, o);
-    if (list.size() == offs.length) offs = java.util.Arrays.copyOf(offs, offs.length * 2);
+    if (list.size() == offs.length) offs = Arrays.copyOf(offs, offs.length * 2);
     offs[list.size()] = o;
     list.add(s);
     strings.add(b);
@@ -48,7 +49,7 @@ final class StringTableBuilder {
 
   /** The position of offset {@code offset} in table order, or a negative number if none starts there. */
   int indexOf(int offset) {
-    return java.util.Arrays.binarySearch(offs, 0, list.size(), offset);
+    return Arrays.binarySearch(offs, 0, list.size(), offset);
   }
 
   /** Number of strings (the empty string at offset 0 excluded). */

@@ -14,6 +14,31 @@ public record Abbreviation(long code, int tag, boolean hasChildren, int[] attrib
 
   /** Parses the abbreviation set at {@code offset} of .debug_abbrev. */
   public static Map<Long, Abbreviation> parseSet(ByteView abbrev, long offset) {
+    return parseSet(abbrev, offset, null);
+  }
+
+  /**
+   * Every abbreviation set of .debug_abbrev, by offset, read one after the other from offset 0 up
+   * to the end or to the first set that does not parse (sets a unit names elsewhere, or after a
+   * damaged one, are left to {@link #parseSet}, which reports the damage).
+   */
+  static Map<Long, Map<Long, Abbreviation>> parseAll(ByteView abbrev) {
+    Map<Long, Map<Long, Abbreviation>> all = new HashMap<>();
+    long[] end = new long[1];
+    long off = 0;
+    while (off < abbrev.size()) {
+      try {
+        all.put(off, parseSet(abbrev, off, end));
+      } catch (RuntimeException e) {
+        break;
+      }
+      if (end[0] <= off) break;
+      off = end[0];
+    }
+    return all;
+  }
+
+  private static Map<Long, Abbreviation> parseSet(ByteView abbrev, long offset, long[] endOut) {
     if (offset < 0 || offset >= abbrev.size()) throw abbrev.error(0, "abbreviation offset 0x" + Long.toHexString(offset) + " past end of .debug_abbrev");
     Cursor c = abbrev.cursor(offset);
     Map<Long, Abbreviation> set = new HashMap<>();
@@ -42,6 +67,7 @@ public record Abbreviation(long code, int tag, boolean hasChildren, int[] attrib
       }
       set.putIfAbsent(code, new Abbreviation(code, (int) tag, children, a, f, k));
     }
+    if (endOut != null) endOut[0] = c.position();
     return set;
   }
 }

@@ -66,9 +66,10 @@ public final class DwarfConverter {
       // Like llvm-gsymutil: without executable sections every address counts as text.
       if (!elf.textRanges().isEmpty()) out.setValidTextRanges(elf.textRanges());
       int nd;
+      var abbrevs = DwarfFile.parseAbbreviationsInBackground(elf);
       DwarfSections sections = DwarfSections.of(elf);
       for (String w : elf.relocationWarnings()) diag.log("warning: " + w + "\n");
-      try (DwarfFile dwarf = new DwarfFile(sections, objectPath(elf))) {
+      try (DwarfFile dwarf = new DwarfFile(sections, objectPath(elf), preparsed(abbrevs))) {
         nd = new DwarfTransformer(dwarf, out, diag, options.quiet()).dwarfCallSites(options.dwarfCallSites())
             .progress(options.progress()).convert(options.threads());
       }
@@ -79,6 +80,19 @@ public final class DwarfConverter {
       if (options.beforeFinalize() != null) options.beforeFinalize().accept(out);
       out.finalize(diag);
       return new Summary(nd, ns, elf.byteOrder(), arch(elf));
+    }
+  }
+
+  private static java.util.Map<Long, java.util.Map<Long, Abbreviation>> preparsed(
+      java.util.concurrent.FutureTask<java.util.Map<Long, java.util.Map<Long, Abbreviation>>> task) {
+    if (task == null) return java.util.Map.of();
+    try {
+      return task.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return java.util.Map.of();
+    } catch (java.util.concurrent.ExecutionException e) {
+      return java.util.Map.of();
     }
   }
 

@@ -36,8 +36,17 @@ public final class DwarfFile implements AutoCloseable {
 
   /** @param objectPath the file the sections come from (split units are also looked for beside it) */
   public DwarfFile(DwarfSections sections, Path objectPath) {
+    this(sections, objectPath, Map.of());
+  }
+
+  /**
+   * As {@link #DwarfFile(DwarfSections, Path)}, with abbreviation sets already parsed from the same
+   * .debug_abbrev bytes ({@link #parseAbbreviationsInBackground}), by offset.
+   */
+  DwarfFile(DwarfSections sections, Path objectPath, Map<Long, Map<Long, Abbreviation>> abbrevSets) {
     this.sections = sections;
     this.objectPath = objectPath;
+    abbrevSets.forEach((off, set) -> abbrevCache.put(off, AbbreviationSet.of(set)));
     List<DwarfUnit> us = new ArrayList<>();
     ByteView info = sections.info();
     long off = 0;
@@ -70,6 +79,25 @@ public final class DwarfFile implements AutoCloseable {
       for (Map.Entry<Long, Abbreviation> e : m.entrySet()) a[(int) (long) e.getKey()] = e.getValue();
       return new AbbreviationSet(m, a);
     }
+  }
+
+  /**
+   * Starts parsing every abbreviation set of {@code elf}'s .debug_abbrev on another thread (it
+   * inflates the section if nobody has yet), so that it overlaps the inflation of .debug_info;
+   * null when there is nothing to overlap (one processor, no section).
+   */
+  static java.util.concurrent.FutureTask<Map<Long, Map<Long, Abbreviation>>> parseAbbreviationsInBackground(ElfFile elf) {
+    ElfFile.Section s = elf.section(".debug_abbrev");
+    if (s == null || Runtime.getRuntime().availableProcessors() < 2) return null;
+    var task = new java.util.concurrent.FutureTask<Map<Long, Map<Long, Abbreviation>>>(() -> {
+      try {
+        return Abbreviation.parseAll(elf.data(s));
+      } catch (RuntimeException | Error e) {
+        return Map.of(); // parsed again, and reported, when a unit needs it
+      }
+    });
+    Thread.ofPlatform().daemon().name("gsym-abbrev").start(task);
+    return task;
   }
 
   /** The abbreviation table at {@code offset} of .debug_abbrev (parsed once, shared by units). */

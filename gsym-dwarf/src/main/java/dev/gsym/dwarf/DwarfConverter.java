@@ -67,9 +67,11 @@ public final class DwarfConverter {
       if (!elf.textRanges().isEmpty()) out.setValidTextRanges(elf.textRanges());
       int nd;
       var abbrevs = DwarfFile.parseAbbreviationsInBackground(elf);
+      LineTablePreparser lines = LineTablePreparser.start(elf);
       DwarfSections sections = DwarfSections.of(elf);
       for (String w : elf.relocationWarnings()) diag.log("warning: " + w + "\n");
-      try (DwarfFile dwarf = new DwarfFile(sections, objectPath(elf), preparsed(abbrevs))) {
+      try (DwarfFile dwarf = new DwarfFile(sections, objectPath(elf), preparsed(abbrevs),
+          lines == null ? java.util.Map.of() : lines.finish())) {
         nd = new DwarfTransformer(dwarf, out, diag, options.quiet()).dwarfCallSites(options.dwarfCallSites())
             .progress(options.progress()).convert(options.threads());
       }

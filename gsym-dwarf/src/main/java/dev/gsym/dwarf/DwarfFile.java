@@ -44,9 +44,20 @@ public final class DwarfFile implements AutoCloseable {
    * .debug_abbrev bytes ({@link #parseAbbreviationsInBackground}), by offset.
    */
   DwarfFile(DwarfSections sections, Path objectPath, Map<Long, Map<Long, Abbreviation>> abbrevSets) {
+    this(sections, objectPath, abbrevSets, Map.of());
+  }
+
+  /**
+   * As {@link #DwarfFile(DwarfSections, Path, Map)}, with line tables already parsed from the same
+   * .debug_line ({@link LineTablePreparser}), by offset; each is dropped when its unit is done, as
+   * line tables parsed here are.
+   */
+  DwarfFile(DwarfSections sections, Path objectPath, Map<Long, Map<Long, Abbreviation>> abbrevSets,
+      Map<Long, LineTable> lineTables) {
     this.sections = sections;
     this.objectPath = objectPath;
     abbrevSets.forEach((off, set) -> abbrevCache.put(off, AbbreviationSet.of(set)));
+    this.lineTables.putAll(lineTables);
     List<DwarfUnit> us = new ArrayList<>();
     ByteView info = sections.info();
     long off = 0;

@@ -41,6 +41,18 @@ public record DwarfSections(ByteView info, ByteView abbrev, ByteView str, ByteVi
     return d;
   }
 
+  /**
+   * The sections a line table reads (.debug_line, .debug_line_str, .debug_str), with an empty
+   * .debug_info: enough to parse line tables while .debug_info is still inflating. Not for
+   * relocatable objects (their .debug_line is relocated with .debug_info's help).
+   */
+  static DwarfSections forLineTables(ElfFile elf) {
+    ByteOrder o = elf.byteOrder();
+    ByteView none = ByteView.of(new byte[0], o, ".debug_info");
+    return new DwarfSections(none, none, get(elf, ".debug_str", o), get(elf, ".debug_line_str", o),
+        get(elf, ".debug_line", o), none, none, none, none);
+  }
+
   private static LongToIntFunction lineRelocations(ElfFile elf) {
     ElfFile.Section line = elf.section(".debug_line");
     if (line == null || elf.type() != ElfFile.ET_REL) return offset -> -1;

@@ -1,0 +1,74 @@
+package dev.gsym.dwarf;
+
+import dev.gsym.io.ByteView;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Parses the line tables of .debug_line one after the other on another thread while the main
+ * thread inflates .debug_info (one zlib stream, ~1 s for a large binary, during which the second
+ * core is mostly idle), until {@link #finish} is called. A unit's line table does not depend on the
+ * unit (the address size in a DWARF 2-4 unit header is not used to read its program), so a table
+ * parsed here equals the one the unit would parse. Best effort: it stops at the first table that
+ * does not parse (the unit that needs it parses it again and reports the damage) and never runs for
+ * relocatable objects or on one processor.
+ */
+final class LineTablePreparser {
+  private final Map<Long, LineTable> tables = new ConcurrentHashMap<>();
+  private volatile boolean stop;
+  private final Thread thread;
+
+  private LineTablePreparser(ElfFile elf) {
+    thread = Thread.ofPlatform().daemon().name("gsym-lines").start(() -> run(elf));
+  }
+
+  /** Starts parsing, or returns null when there is nothing to overlap. */
+  static LineTablePreparser start(ElfFile elf) {
+    if (Runtime.getRuntime().availableProcessors() < 2 || elf.type() == ElfFile.ET_REL
+        || elf.section(".debug_line") == null) {
+      return null;
+    }
+    return new LineTablePreparser(elf);
+  }
+
+  private void run(ElfFile elf) {
+    try (DwarfFile lines = new DwarfFile(DwarfSections.forLineTables(elf), null)) {
+      ByteView sec = lines.sections().line();
+      long off = 0;
+      while (!stop && off + 4 <= sec.size()) {
+        long length = sec.u32(off);
+        long next;
+        if (length == 0xffffffffL) {
+          if (off + 12 > sec.size()) return;
+          next = off + 12 + sec.u64(off + 4);
+        } else if (length >= 0xfffffff0L) {
+          return;
+        } else {
+          next = off + 4 + length;
+        }
+        if (next <= off || next > sec.size()) return;
+        tables.put(off, LineTable.parse(lines, off, 8));
+        off = next;
+      }
+    } catch (RuntimeException | Error e) {
+      // a damaged table: the units parse it (and the rest) themselves
+    }
+  }
+
+  /** Waits until every table is parsed (for tests) and returns them, by offset. */
+  Map<Long, LineTable> awaitAll() throws InterruptedException {
+    thread.join();
+    return tables;
+  }
+
+  /** Stops parsing (after the table in progress) and returns the tables parsed so far, by offset. */
+  Map<Long, LineTable> finish() {
+    stop = true;
+    try {
+      thread.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return tables;
+  }
+}

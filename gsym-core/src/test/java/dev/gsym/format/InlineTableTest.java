@@ -3,7 +3,7 @@ package dev.gsym.format;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.io.ByteView;
-import java.io.ByteArrayOutputStream;
+import dev.gsym.io.GsymWriter;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,29 +21,21 @@ class InlineTableTest {
 
   /** Raw InlineInfo bytes, written node by node. */
   private static final class Tree {
-    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    final GsymWriter out = new GsymWriter(ByteOrder.LITTLE_ENDIAN);
     final List<Long> edges = new ArrayList<>();
     int names = 1;
-
-    void uleb(long v) {
-      do {
-        int b = (int) (v & 0x7f);
-        v >>>= 7;
-        out.write(v != 0 ? b | 0x80 : b);
-      } while (v != 0);
-    }
 
     /**
      * A node with ranges {@code (offset, size)} from {@code base}; children are added by
      * {@code kids} with the node's first non-empty start as their base, then a terminator.
      */
     void node(long base, long[][] ranges, java.util.function.LongConsumer kids) {
-      uleb(ranges.length);
+      out.uleb(ranges.length);
       long first = 0;
       boolean firstSet = false;
       for (long[] r : ranges) {
-        uleb(r[0]);
-        uleb(r[1]);
+        out.uleb(r[0]);
+        out.uleb(r[1]);
         long start = base + r[0];
         edges.add(start);
         edges.add(start + r[1]);
@@ -52,14 +44,14 @@ class InlineTableTest {
           firstSet = true;
         }
       }
-      out.write(kids != null ? 1 : 0);
+      out.u8(kids != null ? 1 : 0);
       int name = names++;
-      for (int i = 0; i < 4; i++) out.write(name >>> (8 * i));
-      uleb(1 + name % 5); // call file
-      uleb(100 + name); // call line
+      out.u32(name);
+      out.uleb(1 + name % 5); // call file
+      out.uleb(100 + name); // call line
       if (kids != null) {
         kids.accept(first);
-        uleb(0);
+        out.uleb(0);
       }
     }
 

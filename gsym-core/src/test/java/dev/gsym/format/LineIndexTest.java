@@ -3,7 +3,7 @@ package dev.gsym.format;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.io.ByteView;
-import java.io.ByteArrayOutputStream;
+import dev.gsym.io.GsymWriter;
 import java.nio.ByteOrder;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -19,54 +19,36 @@ class LineIndexTest {
 
   /** A raw line program: header, then opcodes appended by the test. */
   private static final class Program {
-    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    final GsymWriter out = new GsymWriter(ByteOrder.LITTLE_ENDIAN);
 
     Program(long minDelta, long maxDelta, long firstLine) {
-      sleb(minDelta);
-      sleb(maxDelta);
-      uleb(firstLine);
-    }
-
-    void uleb(long v) {
-      do {
-        int b = (int) (v & 0x7f);
-        v >>>= 7;
-        out.write(v != 0 ? b | 0x80 : b);
-      } while (v != 0);
-    }
-
-    void sleb(long v) {
-      while (true) {
-        int b = (int) (v & 0x7f);
-        v >>= 7;
-        boolean done = v == 0 && (b & 0x40) == 0 || v == -1 && (b & 0x40) != 0;
-        out.write(done ? b : b | 0x80);
-        if (done) return;
-      }
+      out.sleb(minDelta);
+      out.sleb(maxDelta);
+      out.uleb(firstLine);
     }
 
     Program op(int op) {
-      out.write(op);
+      out.u8(op);
       return this;
     }
 
     Program setFile(long f) {
-      op(LineTable.SET_FILE).uleb(f);
+      op(LineTable.SET_FILE).out.uleb(f);
       return this;
     }
 
     Program advancePc(long d) {
-      op(LineTable.ADVANCE_PC).uleb(d);
+      op(LineTable.ADVANCE_PC).out.uleb(d);
       return this;
     }
 
     Program advanceLine(long d) {
-      op(LineTable.ADVANCE_LINE).sleb(d);
+      op(LineTable.ADVANCE_LINE).out.sleb(d);
       return this;
     }
 
     byte[] end() {
-      out.write(LineTable.END_SEQUENCE);
+      out.u8(LineTable.END_SEQUENCE);
       return out.toByteArray();
     }
   }

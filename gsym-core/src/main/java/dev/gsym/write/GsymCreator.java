@@ -47,7 +47,8 @@ public final class GsymCreator {
   private final boolean compact;
   private Long baseAddress;
   private byte[] uuid = new byte[0];
-  private AddressRanges validTextRanges;
+  /** Set once before producers start; read without the lock (a copy nobody else can change). */
+  private volatile AddressRanges validTextRanges;
   private boolean finalized;
   private boolean isSegment;
 
@@ -105,9 +106,7 @@ public final class GsymCreator {
    */
   public GsymCreator scratch() {
     GsymCreator c = new GsymCreator(false);
-    synchronized (lock) {
-      c.validTextRanges = validTextRanges;
-    }
+    c.validTextRanges = validTextRanges; // no lock: workers must not wait for a running addAll
     return c;
   }
 
@@ -184,15 +183,14 @@ public final class GsymCreator {
 
   /** Executable address ranges: used to extend a trailing size-0 function. */
   public void setValidTextRanges(AddressRanges ranges) {
-    synchronized (lock) {
-      validTextRanges = ranges;
-    }
+    AddressRanges copy = new AddressRanges();
+    for (int i = 0; i < ranges.size(); i++) copy.insert(ranges.get(i));
+    validTextRanges = copy;
   }
 
   public boolean isValidTextAddress(long addr) {
-    synchronized (lock) {
-      return validTextRanges == null || validTextRanges.contains(addr);
-    }
+    AddressRanges text = validTextRanges;
+    return text == null || text.contains(addr);
   }
 
   /**

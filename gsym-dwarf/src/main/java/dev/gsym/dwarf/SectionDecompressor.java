@@ -22,6 +22,12 @@ import org.tukaani.xz.XZInputStream;
 final class SectionDecompressor {
   static final int ELFCOMPRESS_ZLIB = 1;
   static final int ELFCOMPRESS_ZSTD = 2;
+  /**
+   * Largest declared/compressed ratio for which the whole declared size is allocated up front for
+   * libdeflate (DWARF inflates 3-8 times); above it only the streaming inflater's gradual growth is
+   * trusted with a hostile size.
+   */
+  private static final long LIBDEFLATE_MAX_RATIO = 64;
   /** Largest first allocation before any byte has been produced. */
   private static final long FIRST_CHUNK_MAX = 1L << 20;
 
@@ -44,7 +50,7 @@ final class SectionDecompressor {
       if (declared < -1) throw new GsymFormatException(source, where, "compressed section " + what + ": bad uncompressed size " + declared);
       if (kind == Kind.ZLIB) return inflate(in, declared, arena, source, what, where);
       InputStream s = kind == Kind.ZSTD ? new ZstdInputStream(new SegmentInputStream(in.segment()))
-          : new XZInputStream(new SegmentInputStream(in.segment()));
+          : Xz.open(new SegmentInputStream(in.segment()));
       return drain(s, in.size(), declared, arena, source, what, where);
     } catch (GsymFormatException e) {
       throw e;
@@ -70,6 +76,11 @@ final class SectionDecompressor {
 
   private static MemorySegment inflate(ByteView in, long declared, Arena arena, String source, String what, long where)
       throws DataFormatException {
+    if (declared > 0 && declared <= in.size() * LIBDEFLATE_MAX_RATIO && Libdeflate.available()) {
+      MemorySegment out = arena.allocate(declared, 16);
+      if (Libdeflate.zlibDecompress(in.segment(), out)) return out;
+      // not a valid stream of exactly that size: the streaming inflater below says what is wrong
+    }
     Inflater inf = new Inflater();
     try {
       MemorySegment inSeg = in.segment();
@@ -133,6 +144,17 @@ final class SectionDecompressor {
       throw new GsymFormatException(source, where, "compressed section " + what + ": inflates to " + used + " bytes, header says " + declared);
     }
     return out.asSlice(0, used);
+  }
+
+  /**
+   * Opens xz streams. A class of its own so that verifying {@link SectionDecompressor} does not load
+   * xz's classes: the xz jar is sealed, and a JDK 25 AOT cache holding classes of a sealed package
+   * fails to load ("sealing violation"), so only runs that really meet xz data load them.
+   */
+  private static final class Xz {
+    static InputStream open(InputStream in) throws IOException {
+      return new XZInputStream(in);
+    }
   }
 
   /** An InputStream over a memory segment (no copy of the whole segment). */

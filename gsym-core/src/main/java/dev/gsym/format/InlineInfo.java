@@ -39,7 +39,6 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
     return !ranges.isEmpty();
   }
 
-  /** Total number of nodes below this one (LLVM orders InlineInfos by it). */
   /**
    * This tree with names and call files translated, in pre-order (name, then call file, then the
    * children); a call file of 0 stays 0.
@@ -52,6 +51,7 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
     return new InlineInfo(ranges, n, cf, callLine, kids);
   }
 
+  /** Total number of nodes below this one (LLVM orders InlineInfos by it). */
   public long totalChildren() {
     long n = children.size();
     for (InlineInfo c : children) n += c.totalChildren();
@@ -136,11 +136,9 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
     w.uleb(Integer.toUnsignedLong(callLine));
     if (hasChildren) {
       long childBase = ranges.getFirst().start();
-      AddressRanges mine = new AddressRanges();
-      for (AddressRange r : ranges) mine.insert(r);
       for (InlineInfo child : children) {
         for (AddressRange r : child.ranges) {
-          if (!mine.contains(r)) {
+          if (!covers(ranges, r)) {
             throw new GsymFormatException("InlineInfo", -1, "child range not contained in parent");
           }
         }
@@ -148,6 +146,14 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
       }
       w.uleb(0);
     }
+  }
+
+  /** True if one of {@code normalized} (sorted, merged: this record's ranges) contains {@code r}. */
+  private static boolean covers(List<AddressRange> normalized, AddressRange r) {
+    for (int i = 0, n = normalized.size(); i < n; i++) {
+      if (normalized.get(i).contains(r)) return true;
+    }
+    return false;
   }
 
   /**

@@ -155,23 +155,29 @@ public record LineTable(List<LineEntry> rows) {
     if (rows.isEmpty()) throw new GsymFormatException("LineTable", -1, "attempted to encode empty LineTable");
     long minDelta = Long.MAX_VALUE;
     long maxDelta = Long.MIN_VALUE;
-    if (rows.size() == 1) {
+    int n = rows.size();
+    if (n == 1) {
       minDelta = 0;
       maxDelta = 0;
     } else {
-      long[] deltas = new long[rows.size() - 1];
       long prevLine = Integer.toUnsignedLong(rows.getFirst().line());
-      for (int i = 1; i < rows.size(); i++) {
+      for (int i = 1; i < n; i++) {
         long curLine = Integer.toUnsignedLong(rows.get(i).line());
         long d = curLine - prevLine;
         prevLine = curLine;
-        deltas[i - 1] = d;
         minDelta = Math.min(minDelta, d);
         maxDelta = Math.max(maxDelta, d);
       }
       if (maxDelta - minDelta > MAX_LINE_RANGE) {
         // Choose the window of MAX_LINE_RANGE that covers the most deltas (first one on ties), over
         // the distinct deltas in ascending order with their counts.
+        long[] deltas = new long[n - 1];
+        prevLine = Integer.toUnsignedLong(rows.getFirst().line());
+        for (int i = 1; i < n; i++) {
+          long curLine = Integer.toUnsignedLong(rows.get(i).line());
+          deltas[i - 1] = curLine - prevLine;
+          prevLine = curLine;
+        }
         Arrays.sort(deltas);
         int distinct = 0;
         long[] keys = new long[deltas.length];
@@ -210,7 +216,8 @@ public record LineTable(List<LineEntry> rows) {
     long prevAddr = base;
     int prevFile = 1;
     long prevLine = Integer.toUnsignedLong(rows.getFirst().line());
-    for (LineEntry row : rows) {
+    for (int i = 0; i < n; i++) {
+      LineEntry row = rows.get(i);
       if (Long.compareUnsigned(row.address(), base) < 0) {
         throw new GsymFormatException("LineTable", -1, "LineEntry has address " + Hex.hex(row.address())
             + " which is less than the function start address " + Hex.hex(base));

@@ -114,21 +114,29 @@ public final class GsymWriter {
   }
 
   public void uleb(long v) {
-    do {
-      int b = (int) (v & 0x7f);
+    ensure(10);
+    byte[] b = buf;
+    int at = len;
+    while ((v & ~0x7fL) != 0) {
+      b[at++] = (byte) (v | 0x80);
       v >>>= 7;
-      u8(v != 0 ? b | 0x80 : b);
-    } while (v != 0);
+    }
+    b[at++] = (byte) v;
+    len = at;
   }
 
   public void sleb(long v) {
+    ensure(10);
+    byte[] b = buf;
+    int at = len;
     boolean more;
     do {
-      int b = (int) (v & 0x7f);
+      int x = (int) (v & 0x7f);
       v >>= 7;
-      more = !((v == 0 && (b & 0x40) == 0) || (v == -1 && (b & 0x40) != 0));
-      u8(more ? b | 0x80 : b);
+      more = !((v == 0 && (x & 0x40) == 0) || (v == -1 && (x & 0x40) != 0));
+      b[at++] = (byte) (more ? x | 0x80 : x);
     } while (more);
+    len = at;
   }
 
   public void bytes(byte[] b) {

@@ -1,6 +1,7 @@
 package dev.gsym.dwarf;
 
 import dev.gsym.io.ByteView;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.util.function.LongToIntFunction;
 
@@ -48,7 +49,7 @@ public record DwarfSections(ByteView info, ByteView abbrev, ByteView str, ByteVi
    */
   static DwarfSections forLineTables(ElfFile elf) {
     ByteOrder o = elf.byteOrder();
-    ByteView none = ByteView.of(new byte[0], o, ".debug_info");
+    ByteView none = new ByteView(MemorySegment.NULL, 0, o, ".debug_info");
     return new DwarfSections(none, none, get(elf, ".debug_str", o), get(elf, ".debug_line_str", o),
         get(elf, ".debug_line", o), none, none, none, none);
   }
@@ -73,7 +74,7 @@ public record DwarfSections(ByteView info, ByteView abbrev, ByteView str, ByteVi
 
   private static ByteView rel(ElfFile elf, String name, ByteOrder o) {
     ElfFile.Section s = elf.section(name);
-    if (s == null) return ByteView.of(new byte[0], o, name);
+    if (s == null) return new ByteView(MemorySegment.NULL, 0, o, name);
     return new ByteView(elf.relocatedData(s).segment(), 0, o, name);
   }
 
@@ -81,7 +82,7 @@ public record DwarfSections(ByteView info, ByteView abbrev, ByteView str, ByteVi
     ElfFile.Section s = elf.section(name);
     // GNU .zdebug_* sections are ignored, as llvm 22 does (it dropped reading them); ElfFile.data can
     // still inflate them. SHF_COMPRESSED sections are inflated by ElfFile.data.
-    if (s == null) return ByteView.of(new byte[0], o, name);
+    if (s == null) return new ByteView(MemorySegment.NULL, 0, o, name);
     ByteView v = elf.data(s);
     return new ByteView(v.segment(), 0, o, name);
   }

@@ -159,6 +159,9 @@ public final class ElfFile implements AutoCloseable {
     Arena arena = Arena.ofShared();
     try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
       MemorySegment seg = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
+      if (seg.byteSize() > 0 && ElfFile.class.getModule().isNativeAccessEnabled()) {
+        seg = MemorySegment.ofAddress(seg.address()).reinterpret(seg.byteSize(), arena, null);
+      }
       return new ElfFile(arena, new ByteView(seg, 0, ByteOrder.LITTLE_ENDIAN, path.toString()));
     } catch (RuntimeException | IOException e) {
       arena.close();

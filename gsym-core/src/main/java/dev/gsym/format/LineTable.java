@@ -23,10 +23,11 @@ import java.util.List;
  * Decoding starts at the function start address, file 1 and FirstLine.
  */
 public record LineTable(List<LineEntry> rows) {
-  static final int END_SEQUENCE = 0x00;
-  static final int SET_FILE = 0x01;
-  static final int ADVANCE_PC = 0x02;
-  static final int ADVANCE_LINE = 0x03;
+  /** Opcodes of the encoded line table: end, file (ULEB), address (ULEB), line (SLEB), then special opcodes. */
+  public static final int END_SEQUENCE = 0x00;
+  public static final int SET_FILE = 0x01;
+  public static final int ADVANCE_PC = 0x02;
+  public static final int ADVANCE_LINE = 0x03;
   static final int FIRST_SPECIAL = 0x04;
   /** LLVM's MaxLineRange: widest window of line deltas special opcodes cover. */
   static final long MAX_LINE_RANGE = 14;

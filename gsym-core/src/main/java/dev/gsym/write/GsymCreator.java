@@ -39,12 +39,15 @@ import java.util.function.IntUnaryOperator;
  */
 public final class GsymCreator {
   private final Object lock = new Object();
-  private final StringTableBuilder strings = new StringTableBuilder();
+  private final StringTableBuilder strings;
   private final HashMap<FileEntry, Integer> fileIndex = new HashMap<>();
   private final List<FileEntry> files = new ArrayList<>();
-  /** Encoded FunctionInfos; a scratch creator keeps objects (they are re-encoded by addAll). */
+  /**
+   * Encoded FunctionInfos. A scratch creator's are encoded against its own tables (string "offsets"
+   * are 1 + positions, see {@link StringTableBuilder}); {@link #addAll} relocates their bytes.
+   */
   private List<StoredFunction> funcs = new ArrayList<>();
-  private final boolean compact;
+  private final boolean scratch;
   private Long baseAddress;
   private byte[] uuid = new byte[0];
   /** Set once before producers start; read without the lock (a copy nobody else can change). */
@@ -53,11 +56,12 @@ public final class GsymCreator {
   private boolean isSegment;
 
   public GsymCreator() {
-    this(true);
+    this(false);
   }
 
-  private GsymCreator(boolean compact) {
-    this.compact = compact;
+  private GsymCreator(boolean scratch) {
+    this.scratch = scratch;
+    this.strings = new StringTableBuilder(scratch);
     insertFile("", PathStyle.POSIX);
   }
 
@@ -105,7 +109,7 @@ public final class GsymCreator {
    * {@link #addAll} (parallel conversion with the output of a sequential one).
    */
   public GsymCreator scratch() {
-    GsymCreator c = new GsymCreator(false);
+    GsymCreator c = new GsymCreator(true);
     c.validTextRanges = validTextRanges; // no lock: workers must not wait for a running addAll
     return c;
   }
@@ -119,11 +123,11 @@ public final class GsymCreator {
       synchronized (lock) {
         if (finalized) throw new IllegalStateException("GsymCreator already finalized");
         // the part's strings in its table order (as a sequential conversion adds them), then its
-        // files; functions are encoded with the part's offsets and indexes translated
+        // files; then its functions, their encoded bytes relocated to this creator's tables
         StringTableBuilder ps = part.strings;
-        int[] global = new int[ps.count()];
-        for (int i = 0; i < global.length; i++) global[i] = strings.add(ps.string(i));
-        IntUnaryOperator strMap = o -> o == 0 ? 0 : global[ps.indexOf(o)];
+        int[] global = new int[ps.count() + 1]; // by the part's offset: 1 + position (indexed)
+        for (int i = 0; i < ps.count(); i++) global[i + 1] = strings.add(ps.string(i));
+        IntUnaryOperator strMap = part.scratch ? o -> global[o] : o -> o == 0 ? 0 : global[ps.indexOf(o) + 1];
         int[] fileMap = new int[part.files.size()];
         for (int i = 1; i < fileMap.length; i++) {
           FileEntry fe = part.files.get(i);
@@ -131,8 +135,8 @@ public final class GsymCreator {
         }
         IndexMap m = new IndexMap(strMap, i -> fileMap[i]);
         for (StoredFunction sf : part.funcs) {
-          funcs.add(compact ? StoredFunction.translated(sf.info(), m)
-              : StoredFunction.of(sf.info().remap(strMap, i -> fileMap[i]), false));
+          StoredFunction moved = part.scratch ? sf.relocated(global, fileMap) : null;
+          funcs.add(moved != null ? moved : StoredFunction.translated(sf.info(), m));
         }
       }
     }
@@ -147,7 +151,7 @@ public final class GsymCreator {
 
   /** Adds a FunctionInfo (encoded right away: the creator holds bytes, not object graphs). */
   public void addFunctionInfo(FunctionInfo fi) {
-    StoredFunction sf = StoredFunction.of(fi, compact); // encoding needs no lock
+    StoredFunction sf = StoredFunction.of(fi); // encoding needs no lock
     synchronized (lock) {
       if (finalized) throw new IllegalStateException("GsymCreator already finalized");
       funcs.add(sf);
@@ -232,7 +236,7 @@ public final class GsymCreator {
         } else {
           List<FunctionInfo> infos = new ArrayList<>(kids.size());
           for (StoredFunction k : kids) infos.add(k.info());
-          result.add(StoredFunction.of(top.get(i).info().withMergedFunctions(new MergedFunctionsInfo(infos)), compact));
+          result.add(StoredFunction.of(top.get(i).info().withMergedFunctions(new MergedFunctionsInfo(infos))));
         }
       }
       for (StoredFunction sf : funcs) sf.forget();
@@ -306,7 +310,7 @@ public final class GsymCreator {
         edited.put(t.func(), fi);
       }
       for (java.util.Map.Entry<Integer, FunctionInfo> e : edited.entrySet()) {
-        funcs.set(e.getKey(), StoredFunction.of(e.getValue(), compact));
+        funcs.set(e.getKey(), StoredFunction.of(e.getValue()));
       }
     }
   }
@@ -362,7 +366,7 @@ public final class GsymCreator {
         AddressRange text = validTextRanges.rangeContaining(last.start());
         if (text != null) {
           FunctionInfo grown = last.info().withRange(new AddressRange(last.start(), text.end()));
-          funcs.set(funcs.size() - 1, StoredFunction.of(grown, compact));
+          funcs.set(funcs.size() - 1, StoredFunction.of(grown));
         }
       }
       out.log("Pruned " + (before - funcs.size()) + " functions, ended with " + funcs.size() + " total\n");
@@ -493,7 +497,7 @@ public final class GsymCreator {
   private long copyFunctionInfo(GsymCreator src, FunctionInfo fi) {
     FunctionInfo copy = new FunctionInfo(fi.range(), fi.name(), fi.lineTable(), fi.inlineInfo(), null, null)
         .remap(o -> strings.add(src.strings.get(o)), i -> copyFile(src, i));
-    StoredFunction sf = StoredFunction.of(copy, compact);
+    StoredFunction sf = StoredFunction.of(copy);
     funcs.add(sf);
     return sf.encodedSize();
   }

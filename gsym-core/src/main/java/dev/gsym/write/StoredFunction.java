@@ -3,6 +3,7 @@ package dev.gsym.write;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.IndexMap;
+import dev.gsym.format.LineTable;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.GsymWriter;
@@ -51,9 +52,8 @@ final class StoredFunction {
     this.obj = bytes == null ? fi : null;
   }
 
-  /** Encodes {@code fi}; {@code compact} false keeps the object (short-lived scratch creators). */
-  static StoredFunction of(FunctionInfo fi, boolean compact) {
-    if (!compact) return new StoredFunction(fi, null);
+  /** Encodes {@code fi} (kept as the object if it cannot be encoded). */
+  static StoredFunction of(FunctionInfo fi) {
     byte[] b;
     try {
       GsymWriter w = new GsymWriter(ORDER, 0, 64);
@@ -79,6 +79,163 @@ final class StoredFunction {
       return new StoredFunction(fi.remap(m.strings(), m.files()), null);
     }
     return new StoredFunction(fi, m.string(fi.name()), b);
+  }
+
+  private StoredFunction(StoredFunction local, int name, byte[] bytes) {
+    this.range = local.range;
+    this.name = name;
+    this.lineRows = local.lineRows;
+    this.inlineNodes = local.inlineNodes;
+    this.richInfo = local.richInfo;
+    this.hasMerged = local.hasMerged;
+    this.bytes = bytes;
+    this.obj = null;
+  }
+
+  /**
+   * This function's record with every string offset and file index translated, rewritten from the
+   * encoded bytes without decoding: {@code strings[offset]} (offsets are a scratch table's 1 +
+   * positions; 0 stays 0) and {@code files[index]}. The result equals {@code translated(info(), m)}
+   * for the same maps. Null if this function is kept as an object or has a chunk other than a line
+   * table or inline info (merged functions and call sites hold strings elsewhere): the caller
+   * translates the decoded object instead.
+   */
+  StoredFunction relocated(int[] strings, int[] files) {
+    if (bytes == null) return null;
+    Relocation r = new Relocation(bytes, strings, files);
+    byte[] out = r.run();
+    return out == null ? null : new StoredFunction(this, strings[name], out);
+  }
+
+  /** The byte walk of {@link #relocated}: copies the record, rewriting names and file indexes. */
+  private static final class Relocation {
+    private final byte[] in;
+    private final int[] strings;
+    private final int[] files;
+    private final GsymWriter w;
+    private int at;
+
+    Relocation(byte[] in, int[] strings, int[] files) {
+      this.in = in;
+      this.strings = strings;
+      this.files = files;
+      this.w = new GsymWriter(ORDER, 0, in.length + 16);
+    }
+
+    byte[] run() {
+      copy(4); // size
+      w.u32(Integer.toUnsignedLong(strings[u32()]));
+      while (true) {
+        int type = u32();
+        int len = u32();
+        w.u32(type);
+        if (type == FunctionInfo.END_OF_LIST) {
+          w.u32(len);
+          break;
+        }
+        int lenAt = w.reserveU32();
+        int end = at + len;
+        if (type == FunctionInfo.LINE_TABLE_INFO) {
+          lineTable();
+        } else if (type == FunctionInfo.INLINE_INFO) {
+          inline(0);
+        } else {
+          return null;
+        }
+        if (at != end) throw new IllegalStateException("relocated chunk " + type + " does not end at its length");
+        w.patchU32(lenAt, w.length() - lenAt - 4);
+      }
+      if (at != in.length) throw new IllegalStateException("relocated record does not end at its length");
+      return w.toByteArray();
+    }
+
+    /**
+     * LineTable.encode writes SetFile where a row's (translated) file differs from the previous
+     * row's, starting from file 1. The map is one-to-one, so consecutive rows differ after
+     * translation exactly when they differ before, except against that start value: SetFile ops are
+     * therefore re-derived, before the first op of each row (AdvanceLine, AdvancePC or special).
+     */
+    private void lineTable() {
+      copyLeb(); // min delta
+      copyLeb(); // max delta
+      copyLeb(); // first line
+      int localFile = 1;
+      int emitted = 1;
+      while (true) {
+        int op = in[at] & 0xff;
+        if (op == LineTable.SET_FILE) {
+          at++;
+          localFile = (int) uleb();
+          continue;
+        }
+        if (op != LineTable.END_SEQUENCE) {
+          int g = localFile == 0 ? 0 : files[localFile];
+          if (g != emitted) {
+            w.u8(LineTable.SET_FILE);
+            w.uleb(Integer.toUnsignedLong(g));
+            emitted = g;
+          }
+        }
+        w.u8(op);
+        at++;
+        if (op == LineTable.END_SEQUENCE) return;
+        if (op == LineTable.ADVANCE_PC || op == LineTable.ADVANCE_LINE) copyLeb();
+      }
+    }
+
+    private void inline(int depth) {
+      if (depth > dev.gsym.format.InlineInfo.MAX_DEPTH) throw new IllegalStateException("inline info too deep");
+      long ranges = uleb();
+      w.uleb(ranges);
+      for (long i = 0; i < 2 * ranges; i++) copyLeb();
+      int hasChildren = in[at++];
+      w.u8(hasChildren);
+      w.u32(Integer.toUnsignedLong(strings[u32()]));
+      int callFile = (int) uleb();
+      w.uleb(Integer.toUnsignedLong(callFile == 0 ? 0 : files[callFile]));
+      copyLeb(); // call line
+      if (hasChildren != 0) {
+        while (true) {
+          if (in[at] == 0) { // a child with no ranges: the end of the children
+            w.u8(0);
+            at++;
+            return;
+          }
+          inline(depth + 1);
+        }
+      }
+    }
+
+    private int u32() {
+      int v = (in[at] & 0xff) | (in[at + 1] & 0xff) << 8 | (in[at + 2] & 0xff) << 16 | (in[at + 3] & 0xff) << 24;
+      at += 4;
+      return v;
+    }
+
+    private long uleb() {
+      long v = 0;
+      int shift = 0;
+      int b;
+      do {
+        b = in[at++];
+        v |= (long) (b & 0x7f) << shift;
+        shift += 7;
+      } while ((b & 0x80) != 0);
+      return v;
+    }
+
+    private void copyLeb() {
+      int from = at;
+      while ((in[at++] & 0x80) != 0) {
+        // continuation bytes
+      }
+      w.bytes(in, from, at - from);
+    }
+
+    private void copy(int n) {
+      w.bytes(in, at, n);
+      at += n;
+    }
   }
 
   long start() {
@@ -135,7 +292,7 @@ final class StoredFunction {
     if (c != 0 || a.lineRows <= 0) return c;
     if (a.bytes != null && b.bytes != null && sameLineTableBytes(a.bytes, b.bytes)) return 0; // duplicates
     // ranges and inline counts tie (FunctionInfo.compare would find the same): compare the rows
-    return dev.gsym.format.LineTable.compare(a.memoized().lineTable(), b.memoized().lineTable());
+    return LineTable.compare(a.memoized().lineTable(), b.memoized().lineTable());
   }
 
   /**

@@ -11,8 +11,12 @@ import java.util.List;
 /**
  * Builds the string table as LLVM does: offset 0 is "", each distinct string is appended once in
  * order of first insertion (no suffix sharing). Not thread-safe; {@link GsymCreator} locks.
+ *
+ * <p>An <em>indexed</em> table (a scratch creator's, never written) hands out 1 + the string's
+ * position instead of a byte offset, so that merging can translate with an array lookup.
  */
 final class StringTableBuilder {
+  private final boolean indexed;
   private final HashMap<String, Integer> offsets = new HashMap<>();
   /** The strings in table order, their UTF-8 bytes and their offsets (increasing). */
   private final List<String> list = new ArrayList<>();
@@ -20,11 +24,24 @@ final class StringTableBuilder {
   private int[] offs = new int[64];
   private long size = 1;
 
-  /** The offset of {@code s}, appending it if new. */
+  StringTableBuilder() {
+    this(false);
+  }
+
+  StringTableBuilder(boolean indexed) {
+    this.indexed = indexed;
+  }
+
+  /** The offset of {@code s} (1 + its position if indexed), appending it if new. */
   int add(String s) {
     if (s.isEmpty()) return 0;
     Integer off = offsets.get(s);
     if (off != null) return off;
+    if (indexed) {
+      list.add(s);
+      offsets.put(s, list.size());
+      return list.size();
+    }
     byte[] b = s.getBytes(StandardCharsets.UTF_8);
     if (size + b.length + 1 > 0xffffffffL) {
       throw new GsymFormatException("string table", -1, "string table exceeds 4 GiB");
@@ -49,6 +66,7 @@ final class StringTableBuilder {
 
   /** The position of offset {@code offset} in table order, or a negative number if none starts there. */
   int indexOf(int offset) {
+    if (indexed) return offset >= 1 && offset <= list.size() ? offset - 1 : -1;
     return Arrays.binarySearch(offs, 0, list.size(), offset);
   }
 
@@ -64,6 +82,7 @@ final class StringTableBuilder {
 
   /** Each string with its offset, in table order. */
   void forEach(java.util.function.ObjIntConsumer<String> f) {
+    if (indexed) throw new IllegalStateException("an indexed string table has no offsets");
     for (int i = 0; i < list.size(); i++) f.accept(list.get(i), offs[i]);
   }
 
@@ -72,6 +91,7 @@ final class StringTableBuilder {
   }
 
   void encode(GsymWriter w) {
+    if (indexed) throw new IllegalStateException("an indexed string table is not written");
     w.u8(0);
     for (byte[] b : strings) {
       w.bytes(b);

@@ -50,7 +50,7 @@ class StoredFunctionTest {
     List<FunctionInfo> infos = new ArrayList<>();
     for (int i = 0; i < 300; i++) infos.add(random(rnd));
     List<StoredFunction> stored = new ArrayList<>();
-    for (FunctionInfo fi : infos) stored.add(StoredFunction.of(fi, true));
+    for (FunctionInfo fi : infos) stored.add(StoredFunction.of(fi));
     int ties = 0;
     for (int i = 0; i < infos.size(); i++) {
       assertThat(stored.get(i).info()).isEqualTo(infos.get(i));
@@ -69,7 +69,7 @@ class StoredFunctionTest {
   @Test
   void unencodableFunctionIsKeptAndFailsOnlyWhenWritten() {
     FunctionInfo bad = new FunctionInfo(new AddressRange(0x1000, 0x1010), 0);
-    StoredFunction sf = StoredFunction.of(bad, true);
+    StoredFunction sf = StoredFunction.of(bad);
     assertThat(sf.info()).isSameAs(bad);
     GsymCreator c = new GsymCreator();
     c.addFunctionInfo(bad); // no error yet, as LLVM's addFunctionInfo

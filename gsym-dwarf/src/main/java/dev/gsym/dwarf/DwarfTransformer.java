@@ -104,58 +104,114 @@ public final class DwarfTransformer {
   }
 
   /**
-   * Converts every unit on {@code threads} threads (0: one per core). Each unit is converted into
-   * its own scratch creator and log; the results are handed to the creator and the log in
-   * .debug_info order, so the output is the same as {@link #convert()}'s for any thread count. At
-   * most a few units per thread are in flight; a unit's state is dropped once it is handed over.
+   * Converts every unit on {@code threads} threads (0: one per core): the calling thread and
+   * {@code threads - 1} workers. Units are handed to the creator and the log in .debug_info order,
+   * so the output is the same as {@link #convert()}'s for any thread count. The calling thread
+   * converts the next unit in order itself, straight into the creator, unless a worker has taken
+   * it; a worker's unit goes into a scratch creator and log that are merged when its turn comes.
+   * While the next unit is on a worker, the calling thread converts a later one into a scratch
+   * creator rather than wait. At most a few units per thread are in flight; a unit's state is
+   * dropped once it is handed over.
    */
   public int convert(int threads) {
     if (threads <= 0) threads = Runtime.getRuntime().availableProcessors();
     List<DwarfUnit> units = units();
     if (threads <= 1 || units.size() <= 1) return convert();
-    record Part(GsymCreator creator, StringBuilder log, Diagnostics diag) {}
     int before = gsym.numFunctionInfos();
     int window = threads * 4;
-    int done = 0;
-    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads - 1, r -> {
       Thread t = new Thread(r, "gsym-dwarf");
       t.setDaemon(true);
       return t;
     });
     try {
-      java.util.ArrayDeque<java.util.concurrent.Future<Part>> inFlight = new java.util.ArrayDeque<>();
+      java.util.ArrayDeque<UnitTask> inFlight = new java.util.ArrayDeque<>();
       int next = 0;
-      while (next < units.size() || !inFlight.isEmpty()) {
+      for (int done = 0; done < units.size(); ) {
         while (next < units.size() && inFlight.size() < window) {
-          DwarfUnit u = units.get(next++);
-          inFlight.add(pool.submit(() -> {
-            GsymCreator part = gsym.scratch();
-            StringBuilder log = new StringBuilder();
-            Diagnostics d = out.isVerbose() ? new Diagnostics(log) : Diagnostics.silent();
-            new DwarfTransformer(dwarf, part, d, quiet).dwarfCallSites(dwarfCallSites).convertUnit(u);
-            return new Part(part, log, d);
-          }));
+          UnitTask t = new UnitTask(units.get(next++));
+          inFlight.add(t);
+          pool.execute(t);
         }
-        Part p;
-        try {
-          p = inFlight.poll().get();
-        } catch (java.util.concurrent.ExecutionException e) {
-          if (e.getCause() instanceof RuntimeException re) throw re;
-          if (e.getCause() instanceof Error err) throw err;
-          throw new IllegalStateException(e.getCause());
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted", e);
+        UnitTask head = inFlight.peek();
+        if (head.claim()) { // nobody started it: convert it here, as the sequential loop would
+          inFlight.poll();
+          convertUnit(head.unit);
+        } else if (head.result.isDone() || !helpAhead(inFlight)) {
+          inFlight.poll();
+          Part p = head.join();
+          if (!p.log().isEmpty()) out.log(p.log().toString());
+          out.merge(p.diag());
+          gsym.addAll(p.creator());
+        } else {
+          continue; // converted a later unit here; look at the head again
         }
-        if (!p.log().isEmpty()) out.log(p.log().toString());
-        out.merge(p.diag());
-        gsym.addAll(p.creator());
         progress.update(++done, units.size());
       }
     } finally {
       pool.shutdownNow();
     }
     return gsym.numFunctionInfos() - before;
+  }
+
+  /** Converts the first unit of {@code inFlight} that no thread has started; false if there is none. */
+  private boolean helpAhead(java.util.ArrayDeque<UnitTask> inFlight) {
+    for (UnitTask t : inFlight) {
+      if (t.claim()) {
+        t.compute();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A unit converted into a scratch creator and log, for the in-order merge. */
+  private record Part(GsymCreator creator, StringBuilder log, Diagnostics diag) {}
+
+  /** One unit's conversion: run by whichever thread claims it first (a worker, or the merging thread). */
+  private final class UnitTask implements Runnable {
+    final DwarfUnit unit;
+    final java.util.concurrent.CompletableFuture<Part> result = new java.util.concurrent.CompletableFuture<>();
+    private final java.util.concurrent.atomic.AtomicBoolean claimed = new java.util.concurrent.atomic.AtomicBoolean();
+
+    UnitTask(DwarfUnit unit) {
+      this.unit = unit;
+    }
+
+    boolean claim() {
+      return claimed.compareAndSet(false, true);
+    }
+
+    @Override
+    public void run() {
+      if (claim()) compute();
+    }
+
+    void compute() {
+      try {
+        GsymCreator part = gsym.scratch();
+        StringBuilder log = new StringBuilder();
+        Diagnostics d = out.isVerbose() ? new Diagnostics(log) : Diagnostics.silent();
+        new DwarfTransformer(dwarf, part, d, quiet).dwarfCallSites(dwarfCallSites).convertUnit(unit);
+        result.complete(new Part(part, log, d));
+      } catch (Throwable e) {
+        result.completeExceptionally(e);
+      }
+    }
+
+    /** The part; a failure of the conversion is rethrown as it was thrown. */
+    Part join() {
+      try {
+        return result.get();
+      } catch (java.util.concurrent.ExecutionException e) {
+        if (e.getCause() instanceof RuntimeException re) throw re;
+        if (e.getCause() instanceof Error err) throw err;
+        throw new IllegalStateException(e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted", e);
+      }
+    }
   }
 
   private List<DwarfUnit> units() {

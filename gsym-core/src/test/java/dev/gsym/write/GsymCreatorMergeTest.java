@@ -91,7 +91,9 @@ class GsymCreatorMergeTest {
         long seed = round * 100 + u;
         long base = 0x10000L + u * 0x10000L;
         unit(sequential, seed, base);
-        GsymCreator part = merged.scratch();
+        // scratch creators (relocated bytes) and, every third unit, a plain creator (decoded and
+        // translated through its string offsets)
+        GsymCreator part = u % 3 == 2 ? new GsymCreator() : merged.scratch();
         unit(part, seed, base);
         merged.addAll(part);
       }

@@ -20,6 +20,9 @@ import picocli.CommandLine;
 class QuickArgsTest {
   private static final String F = TestData.path("gsym", "c-clang-O2.gsym").toString();
   private static final String ICF = TestData.path("gsym", "icf-clang-O2-gold.merged.gsym").toString();
+  private static final String BIN = TestData.path("bin", "c-clang-O2").toString();
+  private static final String SYM = TestData.path("breakpad", "basic.sym").toString();
+  private static final String OUT = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "quickargs-test.gsym").toString();
   private static final String STDIN = "0x1179 " + F + "\n0x11a1 " + F + "\nzzz " + F + "\n";
 
   /** Command lines QuickArgs parses itself. */
@@ -48,7 +51,18 @@ class QuickArgsTest {
       List.of("--addresses-from-stdin", "--verbose"),
       List.of("--addresses-from-stdin", F),
       List.of("--addresses-from-stdin", "--dump"),
-      List.of("--addresses-from-stdin", "--lookup", "1"));
+      List.of("--addresses-from-stdin", "--lookup", "1"),
+      List.of("--dwarf", BIN, "-o", OUT),
+      List.of("--quiet", "--dwarf", BIN, "-o", OUT, "--num-threads", "2"),
+      List.of("--convert=" + BIN, "--out-file=" + OUT, "--num-threads=1", "--quiet"),
+      List.of("--convert", BIN, "--out-file", OUT),
+      List.of("--breakpad", SYM, "-o", OUT),
+      List.of("--dwarf", "x"),
+      List.of("--dwarf", BIN, "-o", OUT, "--num-threads", "many"),
+      List.of("--dwarf", BIN, "--breakpad", SYM, "-o", OUT),
+      List.of("--lookup", "1", "-o", "x", F),
+      List.of("--dwarf", BIN, F),
+      List.of("--quiet", F));
 
   /** Command lines QuickArgs must hand to picocli. */
   private static final List<List<String>> REFUSED = List.of(
@@ -57,8 +71,12 @@ class QuickArgsTest {
       List.of("--lookup="), List.of("--lookup", "-1", F), List.of("--lookup", "@x", F),
       List.of("--lookup", "dump", F), List.of("dump", F), List.of(F, "lookup"),
       List.of("lookup", "-f", F, "0x1179"), List.of("--verbose", "--verbose", F),
-      List.of("--verbose=true", F), List.of("--dump", "--dump", F), List.of("--dwarf", "x"),
-      List.of("--lookup", "1", "-o", "x", F), List.of("--look", "1", F), List.of("--unknown", F),
+      List.of("--verbose=true", F), List.of("--dump", "--dump", F), List.of("--dwarf", "x", "--convert", "y"),
+      List.of("-o", "x", "--out-file", "y"), List.of("-ox", "--dwarf", "y"), List.of("-o=x", "--dwarf", "y"),
+      List.of("--dwarf"), List.of("--dwarf", "-o", "x"), List.of("-o"), List.of("--quiet", "--quiet", F),
+      List.of("--quiet=true", F), List.of("--num-threads", "1", "--num-threads", "2"),
+      List.of("--dwarf", "x", "--verify"), List.of("--dwarf", "x", "--segment-size", "100"),
+      List.of("--look", "1", F), List.of("--unknown", F),
       List.of("-lookup", "1", F), List.of("--merged-functions-filter"), List.of("convert", "--dwarf", "x"));
 
   private static String[] arr(List<String> args) {
@@ -90,7 +108,7 @@ class QuickArgsTest {
       CommandLine cl = GsymUtil.commandLine(session());
       cl.parseArgs(arr(args));
       GsymUtilCommand pico = cl.getCommand();
-      assertThat(pico.convert.anyGiven() || pico.help || pico.version).isFalse();
+      assertThat(pico.help || pico.version).isFalse();
       assertSameFields(quick, pico, args);
       assertSameFields(quick.lookup, pico.lookup, args);
       assertSameFields(quick.convert, pico.convert, args);

@@ -24,10 +24,10 @@ final class SectionDecompressor {
   static final int ELFCOMPRESS_ZSTD = 2;
   /**
    * Largest declared/compressed ratio for which the whole declared size is allocated up front for
-   * libdeflate (DWARF inflates 3-8 times); above it only the streaming inflater's gradual growth is
-   * trusted with a hostile size.
+   * libdeflate (DWARF inflates 2-8 times; the streaming path's first allocation has the same bound);
+   * above it only the streaming inflater's gradual growth is trusted with a hostile size.
    */
-  private static final long LIBDEFLATE_MAX_RATIO = 64;
+  static final long LIBDEFLATE_MAX_RATIO = 16;
   /** Largest first allocation before any byte has been produced. */
   private static final long FIRST_CHUNK_MAX = 1L << 20;
 

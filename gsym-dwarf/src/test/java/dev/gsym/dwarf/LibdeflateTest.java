@@ -81,6 +81,28 @@ class LibdeflateTest {
     }
   }
 
+  /**
+   * SectionDecompressor on native memory: a stream within the up-front ratio (libdeflate when
+   * installed) and one far above it (zeros, ~1000:1: the streaming inflater, whose buffer grows with
+   * the real output) both inflate to the data.
+   */
+  @Test
+  void bothSidesOfTheRatioGateInflate() {
+    byte[] dwarfLike = sample(new Random(9), 400_000);
+    byte[] zeros = new byte[2_000_000];
+    for (byte[] data : new byte[][] {dwarfLike, zeros}) {
+      byte[] z = zlib(data);
+      boolean within = data.length <= z.length * SectionDecompressor.LIBDEFLATE_MAX_RATIO;
+      assertEquals(data == dwarfLike, within, "ratio " + data.length / z.length);
+      try (Arena a = Arena.ofConfined()) {
+        dev.gsym.io.ByteView in = new dev.gsym.io.ByteView(a.allocateFrom(ValueLayout.JAVA_BYTE, z), 0,
+            java.nio.ByteOrder.LITTLE_ENDIAN, "test");
+        MemorySegment out = SectionDecompressor.decompress(SectionDecompressor.Kind.ZLIB, in, data.length, a, "test", ".debug_info", 0);
+        assertArrayEquals(data, out.toArray(ValueLayout.JAVA_BYTE));
+      }
+    }
+  }
+
   /** A mapped golden (native memory: libdeflate) and the same bytes on the heap (java.util.zip). */
   @Test
   void mappedAndHeapInputsInflateAlike() throws IOException {

@@ -1,5 +1,7 @@
 package dev.gsym.format;
 
+import dev.gsym.io.ByteArrayReader;
+
 import java.util.Arrays;
 
 /**
@@ -60,55 +62,6 @@ public final class LineIndex {
     return 96L + keys.length * (files == null ? 8L : 16L);
   }
 
-  /** Reads a LEB128 from a byte array; {@link #bad} once one is incomplete or longer than 9 bytes. */
-  private static final class Leb {
-    final byte[] b;
-    int i;
-    boolean bad;
-
-    Leb(byte[] b, int i) {
-      this.b = b;
-      this.i = i;
-    }
-
-    long uleb() {
-      long result = 0;
-      int shift = 0;
-      int p = i;
-      while (true) {
-        if (p >= b.length || shift > 56) {
-          bad = true;
-          return 0;
-        }
-        int x = b[p++];
-        result |= (long) (x & 0x7f) << shift;
-        shift += 7;
-        if (x >= 0) break;
-      }
-      i = p;
-      return result;
-    }
-
-    long sleb() {
-      long result = 0;
-      int shift = 0;
-      int p = i;
-      int x;
-      do {
-        if (p >= b.length || shift > 56) {
-          bad = true;
-          return 0;
-        }
-        x = b[p++];
-        result |= (long) (x & 0x7f) << shift;
-        shift += 7;
-      } while (x < 0);
-      if ((x & 0x40) != 0) result |= -1L << shift; // shift <= 63 here
-      i = p;
-      return result;
-    }
-  }
-
   /** Per-thread scratch rows, reused from one table to the next. */
   private static final class Rows {
     long[] off = new long[256];
@@ -123,7 +76,7 @@ public final class LineIndex {
    * at {@code base}, or returns null if it is not one this index handles (see the class comment).
    */
   public static LineIndex build(byte[] program, long base) {
-    Leb r = new Leb(program, 0);
+    ByteArrayReader r = new ByteArrayReader(program, 0);
     long minDelta = r.sleb();
     long maxDelta = r.sleb();
     int line = (int) r.uleb();

@@ -4,6 +4,7 @@ import dev.gsym.format.AddressRange;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.IndexMap;
 import dev.gsym.format.LineTable;
+import dev.gsym.io.ByteArrayReader;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.GsymWriter;
@@ -96,9 +97,9 @@ final class StoredFunction {
    * This function's record with every string offset and file index translated, rewritten from the
    * encoded bytes without decoding: {@code strings[offset]} (offsets are a scratch table's 1 +
    * positions; 0 stays 0) and {@code files[index]}. The result equals {@code translated(info(), m)}
-   * for the same maps. Null if this function is kept as an object or has a chunk other than a line
-   * table or inline info (merged functions and call sites hold strings elsewhere): the caller
-   * translates the decoded object instead.
+   * for the same maps. Null if this function is kept as an object, has a chunk other than a line
+   * table or inline info (merged functions and call sites hold strings elsewhere) or bytes the walk
+   * cannot follow: the caller translates the decoded object instead.
    */
   StoredFunction relocated(int[] strings, int[] files) {
     if (bytes == null) return null;
@@ -107,34 +108,36 @@ final class StoredFunction {
     return out == null ? null : new StoredFunction(this, strings[name], out);
   }
 
-  /** The byte walk of {@link #relocated}: copies the record, rewriting names and file indexes. */
+  /**
+   * The byte walk of {@link #relocated}: copies the record, rewriting names and file indexes. Null
+   * for a chunk it does not handle or bytes it cannot walk (the caller translates the object).
+   */
   private static final class Relocation {
-    private final byte[] in;
+    private final ByteArrayReader r;
     private final int[] strings;
     private final int[] files;
     private final GsymWriter w;
-    private int at;
 
     Relocation(byte[] in, int[] strings, int[] files) {
-      this.in = in;
+      this.r = new ByteArrayReader(in, 0);
       this.strings = strings;
       this.files = files;
       this.w = new GsymWriter(ORDER, 0, in.length + 16);
     }
 
     byte[] run() {
-      copy(4); // size
-      w.u32(Integer.toUnsignedLong(strings[u32()]));
-      while (true) {
-        int type = u32();
-        int len = u32();
+      w.u32(Integer.toUnsignedLong(r.u32le())); // size
+      w.u32(Integer.toUnsignedLong(string(r.u32le())));
+      while (!r.bad) {
+        int type = r.u32le();
+        int len = r.u32le();
         w.u32(type);
         if (type == FunctionInfo.END_OF_LIST) {
           w.u32(len);
           break;
         }
         int lenAt = w.reserveU32();
-        int end = at + len;
+        int end = r.i + len;
         if (type == FunctionInfo.LINE_TABLE_INFO) {
           lineTable();
         } else if (type == FunctionInfo.INLINE_INFO) {
@@ -142,11 +145,27 @@ final class StoredFunction {
         } else {
           return null;
         }
-        if (at != end) throw new IllegalStateException("relocated chunk " + type + " does not end at its length");
+        if (r.bad || r.i != end) return null;
         w.patchU32(lenAt, w.length() - lenAt - 4);
       }
-      if (at != in.length) throw new IllegalStateException("relocated record does not end at its length");
-      return w.toByteArray();
+      return r.bad || r.i != r.b.length ? null : w.toByteArray();
+    }
+
+    private int string(int offset) {
+      if (offset < 0 || offset >= strings.length) {
+        r.bad = true;
+        return 0;
+      }
+      return strings[offset];
+    }
+
+    private int file(long index) {
+      if (index == 0) return 0;
+      if (index < 0 || index >= files.length) {
+        r.bad = true;
+        return 0;
+      }
+      return files[(int) index];
     }
 
     /**
@@ -159,17 +178,21 @@ final class StoredFunction {
       copyLeb(); // min delta
       copyLeb(); // max delta
       copyLeb(); // first line
-      int localFile = 1;
+      long localFile = 1;
       int emitted = 1;
-      while (true) {
-        int op = in[at] & 0xff;
+      while (!r.bad) {
+        if (r.i >= r.b.length) {
+          r.bad = true;
+          return;
+        }
+        int op = r.b[r.i] & 0xff;
         if (op == LineTable.SET_FILE) {
-          at++;
-          localFile = (int) uleb();
+          r.i++;
+          localFile = r.uleb();
           continue;
         }
         if (op != LineTable.END_SEQUENCE) {
-          int g = localFile == 0 ? 0 : files[localFile];
+          int g = file(localFile);
           if (g != emitted) {
             w.u8(LineTable.SET_FILE);
             w.uleb(Integer.toUnsignedLong(g));
@@ -177,64 +200,48 @@ final class StoredFunction {
           }
         }
         w.u8(op);
-        at++;
+        r.i++;
         if (op == LineTable.END_SEQUENCE) return;
         if (op == LineTable.ADVANCE_PC || op == LineTable.ADVANCE_LINE) copyLeb();
       }
     }
 
     private void inline(int depth) {
-      if (depth > dev.gsym.format.InlineInfo.MAX_DEPTH) throw new IllegalStateException("inline info too deep");
-      long ranges = uleb();
+      if (depth > dev.gsym.format.InlineInfo.MAX_DEPTH) {
+        r.bad = true;
+        return;
+      }
+      long ranges = r.uleb();
       w.uleb(ranges);
-      for (long i = 0; i < 2 * ranges; i++) copyLeb();
-      int hasChildren = in[at++];
+      for (long k = 0; k < 2 * ranges && !r.bad; k++) copyLeb();
+      if (r.bad || r.i >= r.b.length) {
+        r.bad = true;
+        return;
+      }
+      int hasChildren = r.b[r.i++];
       w.u8(hasChildren);
-      w.u32(Integer.toUnsignedLong(strings[u32()]));
-      int callFile = (int) uleb();
-      w.uleb(Integer.toUnsignedLong(callFile == 0 ? 0 : files[callFile]));
+      w.u32(Integer.toUnsignedLong(string(r.u32le())));
+      w.uleb(Integer.toUnsignedLong(file(r.uleb())));
       copyLeb(); // call line
-      if (hasChildren != 0) {
-        while (true) {
-          if (in[at] == 0) { // a child with no ranges: the end of the children
-            w.u8(0);
-            at++;
-            return;
-          }
-          inline(depth + 1);
+      if (hasChildren == 0) return;
+      while (!r.bad) {
+        if (r.i >= r.b.length) {
+          r.bad = true;
+          return;
         }
+        if (r.b[r.i] == 0) { // a child with no ranges: the end of the children
+          w.u8(0);
+          r.i++;
+          return;
+        }
+        inline(depth + 1);
       }
     }
 
-    private int u32() {
-      int v = (in[at] & 0xff) | (in[at + 1] & 0xff) << 8 | (in[at + 2] & 0xff) << 16 | (in[at + 3] & 0xff) << 24;
-      at += 4;
-      return v;
-    }
-
-    private long uleb() {
-      long v = 0;
-      int shift = 0;
-      int b;
-      do {
-        b = in[at++];
-        v |= (long) (b & 0x7f) << shift;
-        shift += 7;
-      } while ((b & 0x80) != 0);
-      return v;
-    }
-
+    /** Copies one LEB128 as it is (any length). */
     private void copyLeb() {
-      int from = at;
-      while ((in[at++] & 0x80) != 0) {
-        // continuation bytes
-      }
-      w.bytes(in, from, at - from);
-    }
-
-    private void copy(int n) {
-      w.bytes(in, at, n);
-      at += n;
+      int from = r.i;
+      if (r.skipLeb()) w.bytes(r.b, from, r.i - from);
     }
   }
 

@@ -190,6 +190,9 @@ while read -r rel; do
   fi
 done < "$TMP/list"
 
+# Names and paths that are not UTF-8: a separate script, also runnable on its own.
+GSYM22=$GSYM22 CC_CLANG=$CC_CLANG CXX_CLANG=$CXX_CLANG CC_GCC=$CC_GCC CXX_GCC=$CXX_GCC "$HERE/regenerate-latin1.sh"
+
 {
   echo "# Tool versions used by regenerate.sh"
   for t in "$CC_CLANG" "$CC_GCC" "$GSYM22" "$GSYM14"; do echo "## $t"; $t --version 2>&1 | head -2; done

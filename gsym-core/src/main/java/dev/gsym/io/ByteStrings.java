@@ -34,9 +34,10 @@ public final class ByteStrings {
   private static final int ESCAPE = 0xDC00;
 
   /**
-   * A charset for streams ({@code PrintStream}, {@code Writer}, {@code Reader}) with exactly this
-   * class's mapping; its decoder keeps an incomplete sequence at the end of one buffer for the next
-   * and escapes it at the end of the input.
+   * A charset with this class's mapping, for streams ({@code PrintStream}, {@code Writer},
+   * {@code Reader}). Its decoder differs from {@link #decode} in one case only: a well-formed
+   * sequence cut off by the very end of the input is malformed input (U+FFFD from an {@code
+   * InputStreamReader}), as CharsetDecoder does not tell a decoder where the input ends.
    */
   public static final Charset CHARSET = new EscapedUtf8();
 
@@ -207,65 +208,41 @@ public final class ByteStrings {
     }
   }
 
-  /** Decodes as {@link #decode}, keeping an incomplete sequence at the end of a buffer for the next. */
+  /**
+   * Decodes as {@link #decode}. A well-formed prefix at the end of the buffer is left for the next
+   * call, as decoders do; at the end of the input, CharsetDecoder applies its malformed-input action
+   * to it (a decoder is not told where the input ends).
+   */
   private static final class Decoder extends CharsetDecoder {
-    private final byte[] pending = new byte[4];
-    private int pendingLen;
-
     Decoder(Charset cs) {
       super(cs, 1f, 1f);
     }
 
     @Override
     protected CoderResult decodeLoop(ByteBuffer in, CharBuffer out) {
-      while (true) {
-        if (pendingLen == 0) {
-          if (!in.hasRemaining()) return CoderResult.UNDERFLOW;
-          int b0 = in.get(in.position()) & 0xff;
-          if (b0 < 0x80) {
-            if (!out.hasRemaining()) return CoderResult.OVERFLOW;
-            out.put((char) b0);
-            in.position(in.position() + 1);
-            continue;
-          }
-          pending[pendingLen++] = in.get();
-        }
-        int lead = pending[0] & 0xff;
-        int need = sequenceLength(lead);
-        while (pendingLen < need && in.hasRemaining() && validNext(lead, pendingLen, in.get(in.position()) & 0xff)) {
-          pending[pendingLen++] = in.get();
-        }
-        if (need > 0 && pendingLen < need && !in.hasRemaining()) return CoderResult.UNDERFLOW; // more may come
-        if (pendingLen == need) {
-          int cp = lead & (0xff >>> (need + 1));
-          for (int k = 1; k < need; k++) cp = (cp << 6) | (pending[k] & 0x3f);
+      while (in.hasRemaining()) {
+        int p = in.position();
+        int lead = in.get(p) & 0xff;
+        int need = lead < 0x80 ? 1 : sequenceLength(lead);
+        int k = 1;
+        while (k < need && p + k < in.limit() && validNext(lead, k, in.get(p + k) & 0xff)) k++;
+        if (k == need) {
+          int cp = need == 1 ? lead : lead & (0xff >>> (need + 1));
+          for (int i = 1; i < need; i++) cp = (cp << 6) | (in.get(p + i) & 0x3f);
           if (out.remaining() < Character.charCount(cp)) return CoderResult.OVERFLOW;
-          out.put(Character.toChars(cp));
-          pendingLen = 0;
+          if (cp < 0x10000) out.put((char) cp);
+          else out.put(Character.highSurrogate(cp)).put(Character.lowSurrogate(cp));
+          in.position(p + need);
+        } else if (need > 0 && p + k == in.limit()) {
+          return CoderResult.UNDERFLOW; // cut by the end of the buffer: more may follow
         } else {
-          // not well-formed: the lead and the continuation bytes after it are escaped one by one
-          // (none of them can start a sequence)
-          if (out.remaining() < pendingLen) return CoderResult.OVERFLOW;
-          escapePending(out);
+          // not well-formed: the lead is escaped, the continuation bytes after it are next
+          if (!out.hasRemaining()) return CoderResult.OVERFLOW;
+          out.put((char) (ESCAPE | lead));
+          in.position(p + 1);
         }
       }
-    }
-
-    private void escapePending(CharBuffer out) {
-      for (int k = 0; k < pendingLen; k++) out.put((char) (ESCAPE | (pending[k] & 0xff)));
-      pendingLen = 0;
-    }
-
-    @Override
-    protected CoderResult implFlush(CharBuffer out) {
-      if (out.remaining() < pendingLen) return CoderResult.OVERFLOW;
-      escapePending(out);
       return CoderResult.UNDERFLOW;
-    }
-
-    @Override
-    protected void implReset() {
-      pendingLen = 0;
     }
   }
 }

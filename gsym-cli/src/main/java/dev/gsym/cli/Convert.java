@@ -26,7 +26,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The conversion modes: DWARF → GSYM, Breakpad → GSYM and GSYM → Breakpad. */
+/** The conversion modes: DWARF → GSYM, Breakpad → GSYM and GSYM or ELF → Breakpad. */
 final class Convert {
   private Convert() {}
 

@@ -36,7 +36,8 @@ import picocli.CommandLine.Parameters;
         "  gsymutil --breakpad SYM [-o OUT] [--lenient] [--quiet] [--segment-size N]",
         "  gsymutil --to-breakpad GSYM|ELF [-o OUT] [--module-os OS] [--module-arch ARCH]",
         "           [--module-name NAME] [--load-address ADDR] [--quiet]",
-        "  gsymutil convert (--dwarf FILE | --breakpad SYM | --to-breakpad GSYM|ELF) [options]",
+        "  gsymutil convert (--dwarf FILE | --breakpad SYM | --to-breakpad GSYM|ELF)",
+        "           [options]",
         "  gsymutil -h | --help | -v | --version",
     },
     description = {

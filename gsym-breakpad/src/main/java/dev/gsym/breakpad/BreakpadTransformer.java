@@ -462,6 +462,9 @@ public final class BreakpadTransformer {
     for (int level = 0; level <= maxInlineLevel; level++) {
       List<Node> made = new ArrayList<>();
       for (InlineRecord r : byLevel.get(level)) {
+        // the usual case: every range under one parent (no map); several parents: grouped in a map
+        Node single = null;
+        List<AddressRange> singleRanges = new ArrayList<>(r.ranges().length);
         groups.clear();
         order.clear();
         for (AddressRange x : r.ranges()) {
@@ -470,48 +473,70 @@ public final class BreakpadTransformer {
             outside(r, x);
             continue;
           }
-          List<AddressRange> g = groups.get(nodes[i]);
+          Node parent = nodes[i];
+          if (order.isEmpty() && (single == null || single == parent)) {
+            single = parent;
+            singleRanges.add(x);
+            continue;
+          }
+          if (order.isEmpty()) { // a second parent: move the first one's ranges into the map
+            groups.put(single, singleRanges);
+            order.add(single);
+          }
+          List<AddressRange> g = groups.get(parent);
           if (g == null) {
-            groups.put(nodes[i], g = new ArrayList<>(r.ranges().length));
-            order.add(nodes[i]);
+            groups.put(parent, g = new ArrayList<>(r.ranges().length));
+            order.add(parent);
           }
           g.add(x);
         }
-        for (Node parent : order) {
-          List<AddressRange> g = groups.get(parent);
-          Node n = new Node(g.size() == 1 ? List.of(g.getFirst()) : AddressRanges.normalize(g), r.name(),
-              r.callFile(), r.callLine());
-          parent.children.add(n);
-          made.add(n);
+        if (order.isEmpty() && single != null) {
+          made.add(child(single, singleRanges, r));
         }
+        for (Node parent : order) made.add(child(parent, groups.get(parent), r));
       }
       int count = 0;
       for (Node n : made) count += n.ranges.size();
-      Integer[] idx = new Integer[count];
-      long[] s = new long[count];
-      long[] e = new long[count];
-      Node[] ns = new Node[count];
-      int k = 0;
-      for (Node n : made) {
-        for (AddressRange x : n.ranges) {
-          s[k] = x.start();
-          e[k] = x.end();
-          ns[k] = n;
-          idx[k] = k;
-          k++;
-        }
-      }
-      Arrays.sort(idx, (x, y) -> Long.compareUnsigned(s[x], s[y])); // stable: equal starts keep file order
       starts = new long[count];
       ends = new long[count];
       nodes = new Node[count];
-      for (int i = 0; i < count; i++) {
-        starts[i] = s[idx[i]];
-        ends[i] = e[idx[i]];
-        nodes[i] = ns[idx[i]];
+      int k = 0;
+      boolean sorted = true;
+      for (Node n : made) {
+        for (AddressRange x : n.ranges) {
+          starts[k] = x.start();
+          ends[k] = x.end();
+          nodes[k] = n;
+          if (k > 0 && Long.compareUnsigned(starts[k - 1], starts[k]) > 0) sorted = false;
+          k++;
+        }
+      }
+      if (!sorted) { // records out of address order: sort the intervals (stable: equal starts keep file order)
+        Integer[] idx = new Integer[count];
+        for (int i = 0; i < count; i++) idx[i] = i;
+        long[] s = starts;
+        long[] e = ends;
+        Node[] ns = nodes;
+        Arrays.sort(idx, (x, y) -> Long.compareUnsigned(s[x], s[y]));
+        starts = new long[count];
+        ends = new long[count];
+        nodes = new Node[count];
+        for (int i = 0; i < count; i++) {
+          starts[i] = s[idx[i]];
+          ends[i] = e[idx[i]];
+          nodes[i] = ns[idx[i]];
+        }
       }
     }
     return top.children.isEmpty() ? null : top.toInlineInfo();
+  }
+
+  /** A node for the ranges of {@code r} under {@code parent}, added as its last child. */
+  private static Node child(Node parent, List<AddressRange> ranges, InlineRecord r) {
+    Node n = new Node(ranges.size() == 1 ? List.of(ranges.getFirst()) : AddressRanges.normalize(ranges), r.name(),
+        r.callFile(), r.callLine());
+    parent.children.add(n);
+    return n;
   }
 
   /** Index of the last element of the sorted {@code starts} that is at or below {@code a}, or -1. */

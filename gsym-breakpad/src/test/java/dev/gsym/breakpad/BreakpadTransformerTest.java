@@ -77,6 +77,24 @@ class BreakpadTransformerTest {
     }
   }
 
+  /** Parents out of address order, a child record spread over three of them, in an order of its own. */
+  @Test
+  void inlineParentsOutOfAddressOrder() throws IOException {
+    String sym = "FILE 1 a.c\nINLINE_ORIGIN 0 g\nINLINE_ORIGIN 1 h\nFUNC 0 100 0 f\n"
+        + "INLINE 1 9 1 1 92 2 12 2 52 2\n" // before its parents
+        + "INLINE 0 1 1 0 50 10\nINLINE 0 2 1 0 10 10\nINLINE 0 3 1 0 90 10\n0 100 7 1\n";
+    try (GsymReader r = Conv.gsymFromSym(sym)) {
+      for (long[] c : new long[][] {{0x13, 2, 0x10}, {0x53, 1, 0x50}, {0x93, 3, 0x90}}) {
+        long a = c[0];
+        assertThat(Conv.lookup(r, a)).isEqualTo(String.format("0x%016x: h + 1 @ a.c:7 [inlined]%n"
+            + "                    g + %d @ a.c:9 [inlined]%n"
+            + "                    f + %d @ a.c:%d%n", a, a - c[2], a, c[1]));
+      }
+      assertThat(Conv.lookup(r, 0x14)).isEqualTo("0x0000000000000014: g + 4 @ a.c:7 [inlined]\n"
+          + "                    f + 20 @ a.c:2\n");
+    }
+  }
+
   @Test
   void inlineRangeWithoutParentFailsOrIsSkippedAlone() throws IOException {
     // level 1: [0x14, 0x18) lies in the level-0 record, [0x1a, 0x1c) in none

@@ -67,9 +67,10 @@ class BreakpadWriterTest {
         for (long addr = 0xff; addr < 0x420; addr++) {
           String want = Conv.lookup(orig, addr);
           if (addr >= 0x118 && addr < 0x120) {
-            // documented difference: llvm fails rows with file 0; the previous row answers instead
+            // documented difference: llvm fails rows with file 0; in the .sym the line record before
+            // ends there, so read back those bytes have no line: the function alone answers
             assertThat(want).contains("is not in the line table");
-            assertThat(Conv.lookup(back, addr)).contains("f + " + (addr - 0x100) + " @ /s/a.c:3");
+            assertThat(Conv.lookup(back, addr)).isEqualTo(want.replaceAll(": error: .*", ": f + " + (addr - 0x100)));
             continue;
           }
           if (addr >= 0x400) want = want.replace("z\nwith newline", "z with newline");

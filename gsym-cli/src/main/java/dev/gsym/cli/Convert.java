@@ -241,9 +241,9 @@ final class Convert {
     }
     String out = o.outFile != null ? o.outFile : defaultOutput(in, ".sym", ".gsym");
     StringBuilder sb = s.sb;
-    sb.append("Input file: ").append(in).append('\n').append("Output file: ").append(out).append('\n');
-    s.emit();
+    // nothing reaches stdout before the input proved usable: a bad input gives only the error
     Path inPath = stdin ? null : inputPath(in);
+    sb.append("Input file: ").append(in).append('\n').append("Output file: ").append(out).append('\n');
     Diagnostics diag = o.quiet ? Diagnostics.silent() : new Diagnostics(sb);
     GsymCreator creator = new GsymCreator();
     BreakpadTransformer.Result r;
@@ -260,19 +260,29 @@ final class Convert {
         }
       }
     } catch (IOException e) {
+      sb.setLength(0);
       throw ioError(in, e);
     } catch (GsymFormatException e) {
       sb.setLength(0);
       throw new CliException(e.getMessage(), 1, false, e);
     }
+    if (creator.numFunctionInfos() == 0) {
+      sb.setLength(0);
+      throw CliException.stderr(in + ": no FUNC or PUBLIC records: nothing to convert");
+    }
     sb.append("Loaded ").append(r.functions()).append(" functions from Breakpad.\n");
     sb.append("Loaded ").append(r.publics()).append(" public symbols from Breakpad");
     if (r.publicsInsideFunctions() > 0) {
-      sb.append(" (").append(r.publicsInsideFunctions()).append(" more are covered by FUNC records)");
+      sb.append(" (").append(r.publicsInsideFunctions()).append(" more are covered by FUNC records");
+      if (r.publicTails() > 0) sb.append("; ").append(r.publicTails()).append(" of them also the bytes after the FUNC");
+      sb.append(')');
     }
     sb.append(".\n");
     if (r.linesOutsideFunctions() > 0) {
       sb.append("Dropped ").append(r.linesOutsideFunctions()).append(" line records outside their FUNC.\n");
+    }
+    if (r.inlineRangesOutside() > 0) {
+      sb.append("Skipped ").append(r.inlineRangesOutside()).append(" INLINE ranges outside their parent.\n");
     }
     if (r.stackRecords() > 0) sb.append("Skipped ").append(r.stackRecords()).append(" STACK records.\n");
     if (o.lenient) {
@@ -283,9 +293,6 @@ final class Convert {
       sb.append(".\n");
     }
     s.emit();
-    if (creator.numFunctionInfos() == 0) {
-      throw CliException.stderr(in + ": no functions to encode");
-    }
     int before = creator.numFunctionInfos();
     creator.finalize(diag);
     if (o.quiet) {

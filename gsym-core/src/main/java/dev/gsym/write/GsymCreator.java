@@ -42,6 +42,8 @@ public final class GsymCreator {
   private final StringTableBuilder strings;
   private final HashMap<FileEntry, Integer> fileIndex = new HashMap<>();
   private final List<FileEntry> files = new ArrayList<>();
+  /** Index of the {0, 0} entry {@link #insertNoFile()} added, or -1. */
+  private int noFile = -1;
   /**
    * Encoded FunctionInfos. A scratch creator's are encoded against its own tables (string "offsets"
    * are 1 + positions, see {@link StringTableBuilder}); {@link #addAll} relocates their bytes.
@@ -95,6 +97,31 @@ public final class GsymCreator {
     return insertFile(path, PathStyle.POSIX);
   }
 
+  /**
+   * Adds (once) a file-table entry {0, 0} at a non-zero index and returns that index. A line-table
+   * row in this file marks addresses without a source line: lookups (ours and llvm-gsymutil's)
+   * answer with the function and no {@code @ file:line}, where a row with file 0 makes the whole
+   * lookup fail ({@code LineEntry::isValid()} is {@code File != 0}). Copies of the file keep it.
+   */
+  public int insertNoFile() {
+    synchronized (lock) {
+      return noFileIndex();
+    }
+  }
+
+  private int noFileIndex() {
+    if (noFile < 0) {
+      noFile = files.size();
+      files.add(FileEntry.NONE);
+    }
+    return noFile;
+  }
+
+  /** The index in this creator for {@code fe}, found at {@code index} of another table. */
+  private int insertCopiedFileEntry(int index, FileEntry fe) {
+    return index != 0 && fe.equals(FileEntry.NONE) ? noFileIndex() : insertFileEntry(fe);
+  }
+
   private int insertFileEntry(FileEntry fe) {
     Integer idx = fileIndex.get(fe);
     if (idx != null) return idx;
@@ -131,7 +158,7 @@ public final class GsymCreator {
         int[] fileMap = new int[part.files.size()];
         for (int i = 1; i < fileMap.length; i++) {
           FileEntry fe = part.files.get(i);
-          fileMap[i] = insertFileEntry(new FileEntry(strMap.applyAsInt(fe.dir()), strMap.applyAsInt(fe.base())));
+          fileMap[i] = insertCopiedFileEntry(i, new FileEntry(strMap.applyAsInt(fe.dir()), strMap.applyAsInt(fe.base())));
         }
         IndexMap m = new IndexMap(strMap, i -> fileMap[i]);
         for (StoredFunction sf : part.funcs) {
@@ -506,7 +533,7 @@ public final class GsymCreator {
     FileEntry fe = src.files.get(index);
     int dir = fe.dir() == 0 ? 0 : strings.add(src.strings.get(fe.dir()));
     int base = strings.add(src.strings.get(fe.base()));
-    return insertFileEntry(new FileEntry(dir, base));
+    return insertCopiedFileEntry(index, new FileEntry(dir, base));
   }
 
   /**
@@ -535,7 +562,7 @@ public final class GsymCreator {
     for (int i = 1; i < fileMap.length; i++) {
       FileEntry fe = r.file(i);
       synchronized (c.lock) {
-        fileMap[i] = c.insertFileEntry(new FileEntry(str.applyAsInt(fe.dir()), str.applyAsInt(fe.base())));
+        fileMap[i] = c.insertCopiedFileEntry(i, new FileEntry(str.applyAsInt(fe.dir()), str.applyAsInt(fe.base())));
       }
     }
     IntUnaryOperator file = i -> {

@@ -9,7 +9,7 @@ static int add_slow(int a, int b) { return a + b; }
 static int add_fast(int a, int b) { return b + a; }
 
 extern "C" {
-static void *resolve_add() { return reinterpret_cast<void *>(&add_fast); }
+void *resolve_add() { return reinterpret_cast<void *>(&add_fast); }
 int pick_add(int a, int b) __attribute__((ifunc("resolve_add")));
 }
 

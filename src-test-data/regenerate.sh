@@ -190,6 +190,9 @@ while read -r rel; do
   fi
 done < "$TMP/list"
 
+# Symbol-table rules and split-DWARF packages (.dwp): a separate script, runnable on its own.
+"$HERE/regenerate-extra.sh"
+
 {
   echo "# Tool versions used by regenerate.sh"
   for t in "$CC_CLANG" "$CC_GCC" "$GSYM22" "$GSYM14"; do echo "## $t"; $t --version 2>&1 | head -2; done

@@ -29,6 +29,8 @@ final class Session {
 
   final InputStream in;
   private final OutputStream out;
+  /** Where the text goes: stdout, or stderr once stdout carries a conversion's output. */
+  private OutputStream text;
   final PrintStream err;
   /** Reused for every text result; {@link #emit()} writes and clears it. */
   final StringBuilder sb = new StringBuilder(1 << 12);
@@ -41,7 +43,19 @@ final class Session {
   Session(InputStream in, OutputStream out, PrintStream err) {
     this.in = in;
     this.out = out;
+    this.text = out;
     this.err = err;
+  }
+
+  /**
+   * For a conversion written to standard output ({@code -o -}): flushes the text printed so far,
+   * sends all later text (the conversion summary, errors llvm prints on stdout) to stderr, and
+   * returns stdout for the output file's bytes.
+   */
+  OutputStream stdoutForData() {
+    flush();
+    text = err;
+    return out;
   }
 
   /** Writes {@link #sb} to stdout (buffered, UTF-8) and clears it. */
@@ -55,7 +69,7 @@ final class Session {
   void write(TextBuffer bytes) {
     if (buf.length() == 0 && bytes.length() >= CHUNK) {
       try {
-        out.write(bytes.array(), 0, bytes.length());
+        text.write(bytes.array(), 0, bytes.length());
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -67,7 +81,7 @@ final class Session {
 
   private void drain() {
     try {
-      buf.writeTo(out);
+      buf.writeTo(text);
     } catch (IOException e) {
       buf.clear();
       throw new UncheckedIOException(e);
@@ -77,7 +91,8 @@ final class Session {
   void flush() {
     drain();
     try {
-      out.flush();
+      text.flush();
+      if (text != out) out.flush();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -87,10 +87,14 @@ final class ConvertOptions {
     return dwarf != null || breakpad != null || toBreakpad != null;
   }
 
-  /** True if an option that only makes sense for a conversion was given. */
+  /**
+   * True if an option that only makes sense for a conversion was given. {@code --verify} alone does
+   * not count: llvm-gsymutil-22 ignores it without {@code --convert}, so {@code --verify X.gsym}
+   * dumps X.gsym and {@code --verify --address A X.gsym} looks A up.
+   */
   boolean anyGiven() {
     return requested() || outFile != null || quiet || lenient || segmentSize != null || moduleName != null
-        || loadAddress != null || dwarfCallSites || verify || numThreads != null
+        || loadAddress != null || dwarfCallSites || numThreads != null
         || jsonSummaryFile != null || callSitesYamlFile != null;
   }
 }

@@ -127,13 +127,18 @@ final class Session {
 
   /**
    * Opens a GSYM file like llvm's {@code GsymReader::openFile}: "-" reads stdin; failures become
-   * {@code <path>: <reason>} with llvm's wording (strerror text or the GSYM validation message).
+   * {@code <path>: <reason>} with llvm's wording (strerror text or the GSYM validation message),
+   * except that an object file or Breakpad file is named as such, with the command converting it.
    */
   GsymReader open(String path) {
+    byte[] stdin = null;
+    Path p = null;
     try {
-      if (path.equals("-")) return GsymReader.of(in.readAllBytes(), "-");
+      if (path.equals("-")) {
+        stdin = in.readAllBytes();
+        return GsymReader.of(stdin, "-");
+      }
       if (path.isEmpty()) throw fileError(path, "No such file or directory", null);
-      Path p;
       try {
         p = Path.of(path);
       } catch (InvalidPathException e) {
@@ -150,6 +155,8 @@ final class Session {
     } catch (IOException e) {
       throw fileError(path, e.getMessage() != null ? e.getMessage() : e.toString(), e);
     } catch (GsymFormatException e) {
+      ForeignFile kind = stdin != null ? ForeignFile.of(stdin) : p != null ? ForeignFile.of(p) : null;
+      if (kind != null) throw new CliException(kind.message(path), 1, false, e);
       throw fileError(path, e.detail(), e);
     }
   }

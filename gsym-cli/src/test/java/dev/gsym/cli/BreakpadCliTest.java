@@ -174,7 +174,9 @@ class BreakpadCliTest {
     CliRun notGsym = CliRun.run("--to-breakpad", TestData.path("breakpad", "basic.sym").toString(), "-o",
         dir.resolve("x.sym").toString());
     assertThat(notGsym.status()).isEqualTo(1);
-    assertThat(notGsym.err()).endsWith("basic.sym: not a GSYM file\n");
+    assertThat(notGsym.err()).endsWith("basic.sym is a Breakpad symbol file, not a GSYM file; convert it first:"
+        + " gsymutil --breakpad " + TestData.path("breakpad", "basic.sym") + " -o "
+        + TestData.path("breakpad", "basic.gsym") + "\n");
     assertThat(dir.resolve("x.sym")).doesNotExist();
     Path empty = dir.resolve("empty.sym");
     Files.writeString(empty, "MODULE Linux x86_64 0 e\n");

@@ -21,7 +21,9 @@ final class ConvertOptions {
       description = "Write the GSYM file as a Breakpad symbol file (default output: GSYM with .sym in place of .gsym).")
   String toBreakpad;
 
-  @Option(names = {"-o", "--out-file"}, paramLabel = "OUT", description = "Output file of a conversion.")
+  @Option(names = {"-o", "--out-file"}, paramLabel = "OUT",
+      description = "Output file of a conversion; \"-\" writes it to standard output (the summary then goes to"
+          + " stderr).")
   String outFile;
 
   @Option(names = "--quiet", description = "Do not print conversion warnings.")
@@ -73,7 +75,8 @@ final class ConvertOptions {
   String numThreads;
 
   @Option(names = "--json-summary-file", paramLabel = "FILE",
-      description = "With --dwarf: write the counts of the warning and error categories to FILE as JSON.")
+      description = "With --dwarf: write the counts of the warning and error categories to FILE as JSON"
+          + " (\"-\": standard output, after the summary).")
   String jsonSummaryFile;
 
   /**

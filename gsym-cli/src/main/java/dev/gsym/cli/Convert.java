@@ -434,7 +434,14 @@ final class Convert {
     } catch (InvalidPathException e) {
       return; // reported when the file is opened
     }
-    if (!Files.exists(in)) return;
+    if (!Files.exists(in)) {
+      // two outputs, neither written yet: the same name, however spelled
+      if (!segments && out.toAbsolutePath().normalize().equals(in.toAbsolutePath().normalize())) {
+        throw CliException.stderr(GsymUtil.TOOL_NAME + ": output file '" + output + "' is the " + role + " '"
+            + other + "'; refusing to overwrite it");
+      }
+      return;
+    }
     List<Path> candidates = List.of(out);
     if (segments) {
       Path dir = out.toAbsolutePath().getParent();

@@ -216,6 +216,15 @@ class OutputFilesTest {
     assertThat(r.err()).isEqualTo("gsymutil: output file '" + alias + "' is the output file '" + out
         + "'; refusing to overwrite it\n");
     assertThat(Files.readString(out)).isEqualTo("previous");
+    // neither exists yet: the same path, spelled differently
+    Path fresh = tmp.resolve("fresh.gsym");
+    Path spelled = tmp.resolve("sub/../fresh.gsym");
+    Files.createDirectory(tmp.resolve("sub"));
+    Run twice = run("--dwarf", bin.toString(), "-o", fresh.toString(), "--json-summary-file", spelled.toString());
+    assertThat(twice.status()).isEqualTo(1);
+    assertThat(twice.err()).isEqualTo("gsymutil: output file '" + spelled + "' is the output file '" + fresh
+        + "'; refusing to overwrite it\n");
+    assertThat(fresh).doesNotExist();
   }
 
   @Test

@@ -198,4 +198,6 @@ done < "$TMP/list"
   echo "## lld"; ld.lld-22 --version | head -1
   echo "## $RUSTC"; $RUSTC --version
 } > expected/tool-versions.txt
+# --to-breakpad of ELF files: inputs, readelf facts, llvm lookups and .sym goldens in breakpad/elf/
+"$HERE/regenerate-breakpad-elf.sh"
 echo done

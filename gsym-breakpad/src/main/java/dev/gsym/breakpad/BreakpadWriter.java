@@ -29,7 +29,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * {@code MODULE}, {@code INFO CODE_ID}, one {@code FILE} per file-table entry (number = GSYM file
  * index), one {@code INLINE_ORIGIN} per distinct inlined-function name, then in address order a
  * {@code FUNC} with its {@code INLINE} and line records for every function with a size, and a
- * {@code PUBLIC} for every size-0 function.
+ * {@code PUBLIC} for every size-0 function (and, with {@link Options#symbolsAsPublic}, for every
+ * function with neither line table nor inline info).
  *
  * <p>Functions are decoded one at a time in a single pass. Inline origins are found during that
  * pass but must precede the functions, so the function records go to a spill (memory up to
@@ -43,10 +44,26 @@ public final class BreakpadWriter {
   /**
    * MODULE fields, and the load address subtracted from every address (Breakpad addresses are
    * module-relative; 0 writes GSYM's addresses unchanged).
+   *
+   * @param debugId the MODULE id, and {@code codeId} the {@code INFO CODE_ID} value (null: no such
+   *     record); both come from the GSYM UUID (see {@link BreakpadIds}) when {@code debugId} is null
+   * @param symbolsAsPublic write a sized function that has neither line table nor inline info as a
+   *     {@code PUBLIC} record, as dump_syms writes symbol-table entries (its end is then lost: a
+   *     PUBLIC extends to the next symbol); otherwise as a {@code FUNC} without line records
    */
-  public record Options(String os, String arch, String moduleName, long loadAddress) {
+  public record Options(String os, String arch, String moduleName, long loadAddress, String debugId,
+      String codeId, boolean symbolsAsPublic) {
+    public Options(String os, String arch, String moduleName, long loadAddress) {
+      this(os, arch, moduleName, loadAddress, null, null, false);
+    }
+
     public static Options defaults(String moduleName) {
       return new Options("Linux", "x86_64", moduleName, 0);
+    }
+
+    /** The MODULE fields, ids and load address of an ELF file as dump_syms makes them. */
+    public static Options of(ElfModule m) {
+      return new Options(m.os(), m.arch(), m.name(), m.loadAddress(), m.debugId(), m.codeId(), true);
     }
   }
 
@@ -95,10 +112,12 @@ public final class BreakpadWriter {
   public Result write(OutputStream out) throws IOException {
     Text head = new Text(out);
     byte[] uuid = reader.header().uuid();
+    boolean fromUuid = options.debugId() == null;
     head.ascii("MODULE ").text(options.os()).put(' ').text(options.arch()).put(' ')
-        .ascii(BreakpadIds.moduleId(options.os(), uuid)).put(' ').text(options.moduleName()).put('\n');
-    String codeId = BreakpadIds.codeId(uuid);
-    if (codeId != null) head.ascii("INFO CODE_ID ").ascii(codeId).put('\n');
+        .text(fromUuid ? BreakpadIds.moduleId(options.os(), uuid) : options.debugId()).put(' ')
+        .text(options.moduleName()).put('\n');
+    String codeId = fromUuid ? BreakpadIds.codeId(uuid) : options.codeId();
+    if (codeId != null) head.ascii("INFO CODE_ID ").text(codeId).put('\n');
     long files = 0;
     for (int i = 1; i < reader.numFiles(); i++) {
       FileEntry fe = reader.file(i);
@@ -118,7 +137,8 @@ public final class BreakpadWriter {
         long size = fi.range().size();
         long start = rel(fi.range().start());
         boolean multiple = fi.mergedFunctions() != null && !fi.mergedFunctions().mergedFunctions().isEmpty();
-        if (size == 0) {
+        if (size == 0 || options.symbolsAsPublic() && fi.inlineInfo() == null
+            && (fi.lineTable() == null || fi.lineTable().rows().isEmpty())) {
           body.ascii(multiple ? "PUBLIC m " : "PUBLIC ").hex(start).ascii(" 0 ").name(reader.string(fi.name()))
               .put('\n');
           publics++;

@@ -81,6 +81,53 @@ class BreakpadWriterTest {
   }
 
   /**
+   * ELF mode ({@link BreakpadWriter.Options#of(ElfModule)}): the given MODULE id and CODE_ID
+   * replace the UUID's, and a sized function with neither line table nor inline info is written
+   * as PUBLIC, as dump_syms writes symbol-table entries; functions with lines or inline info stay
+   * FUNC.
+   */
+  @Test
+  void givenIdsAndSymbolsAsPublic() throws IOException {
+    GsymCreator c = new GsymCreator();
+    int a = c.insertFile("/s/a.c");
+    int f = c.insertString("f");
+    c.addFunctionInfo(new FunctionInfo(new AddressRange(0x1100, 0x1120), f,
+        new LineTable(List.of(new LineEntry(0x1100, a, 1))), null, null, null));
+    InlineInfo inl = new InlineInfo(List.of(new AddressRange(0x1204, 0x1208)), c.insertString("in"), a, 3, List.of());
+    c.addFunctionInfo(new FunctionInfo(new AddressRange(0x1200, 0x1210), c.insertString("only_inline"), null,
+        new InlineInfo(List.of(new AddressRange(0x1200, 0x1210)), c.insertString("only_inline"), 0, 0, List.of(inl)),
+        null, null));
+    c.addFunctionInfo(new FunctionInfo(new AddressRange(0x1300, 0x1310), c.insertString("sym")));
+    c.setUUID(new byte[] {1, 2, 3, 4});
+    c.finalize(Diagnostics.silent());
+    try (GsymReader r = GsymReader.of(c.encode(), "elf.gsym")) {
+      String elf = write(r, new BreakpadWriter.Options("Linux", "arm64", "lib.so", 0x1000, "ABC0", "C0DE", true));
+      assertThat(elf).isEqualTo("""
+          MODULE Linux arm64 ABC0 lib.so
+          INFO CODE_ID C0DE
+          FILE 1 /s/a.c
+          INLINE_ORIGIN 0 in
+          FUNC 100 20 0 f
+          100 20 1 1
+          FUNC 200 10 0 only_inline
+          INLINE 0 3 1 0 204 4
+          PUBLIC 300 0 sym
+          """);
+      // no CODE_ID given: no INFO record; without symbolsAsPublic the bare function stays a FUNC
+      String gsym = write(r, new BreakpadWriter.Options("Linux", "arm64", "lib.so", 0x1000, "ABC0", null, false));
+      assertThat(gsym).startsWith("MODULE Linux arm64 ABC0 lib.so\nFILE 1 /s/a.c\n").contains("FUNC 300 10 0 sym\n");
+      assertThat(write(r, BreakpadWriter.Options.defaults("x")))
+          .startsWith("MODULE Linux x86_64 04030201000000000000000000000000" + "0 x\nINFO CODE_ID 01020304\n");
+    }
+  }
+
+  private static String write(GsymReader r, BreakpadWriter.Options o) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    new BreakpadWriter(r, o).write(out);
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  /**
    * The function records spilled to a temporary file (here beyond 100 bytes) give the same text
    * as in memory, through both entry points, and no temporary file is left behind.
    */

@@ -37,8 +37,9 @@ import picocli.CommandLine.Parameters;
             + " [--dwarf-callsites] [--verify] [--num-threads N] [--json-summary-file F]",
         "  gsymutil --convert FILE [--out-file OUT] (llvm-gsymutil's spelling of --dwarf)",
         "  gsymutil --breakpad SYM [-o OUT] [--lenient] [--quiet] [--segment-size N]",
-        "  gsymutil --to-breakpad GSYM [-o OUT] [--module-os OS] [--module-arch ARCH]",
-        "  gsymutil convert (--dwarf FILE | --breakpad SYM | --to-breakpad GSYM) [options]",
+        "  gsymutil --to-breakpad GSYM|ELF [-o OUT] [--module-os OS] [--module-arch ARCH]"
+            + " [--module-name NAME] [--load-address ADDR] [--quiet]",
+        "  gsymutil convert (--dwarf FILE | --breakpad SYM | --to-breakpad GSYM|ELF) [options]",
         "  gsymutil help [COMMAND]",
         "  gsymutil -h | --help | -v | --version",
     },

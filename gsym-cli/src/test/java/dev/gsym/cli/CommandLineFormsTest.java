@@ -86,7 +86,7 @@ class CommandLineFormsTest {
     String elf = BIN + " is an ELF object file, not a GSYM file; convert it first: gsymutil --dwarf " + BIN
         + " -o " + BIN + ".gsym\n";
     for (List<String> args : List.of(List.of(BIN), List.of("--dump", BIN), List.of("dump", BIN),
-        List.of("--address", "0x1179", BIN), List.of("lookup", BIN, "0x1179"), List.of("--to-breakpad", BIN))) {
+        List.of("--address", "0x1179", BIN), List.of("lookup", BIN, "0x1179"))) {
       CliRun r = CliRun.run(args.toArray(String[]::new));
       assertThat(r.status()).as("status of %s", args).isEqualTo(1);
       assertThat(r.err()).as("stderr of %s", args).isEqualTo(elf);

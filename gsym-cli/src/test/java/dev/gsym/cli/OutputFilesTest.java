@@ -70,11 +70,12 @@ class OutputFilesTest {
     return r;
   }
 
-  /** The three conversions, each written to {@code out}. */
+  /** The conversions, each written to {@code out}. */
   private List<String[]> conversions(String out) {
     return List.of(new String[] {"--dwarf", bin.toString(), "-o", out},
         new String[] {"--breakpad", sym.toString(), "-o", out},
-        new String[] {"--to-breakpad", gsym.toString(), "-o", out});
+        new String[] {"--to-breakpad", gsym.toString(), "-o", out},
+        new String[] {"--to-breakpad", bin.toString(), "-o", out});
   }
 
   /** What each conversion writes to a plain new file. */
@@ -256,7 +257,7 @@ class OutputFilesTest {
       Run r = ok(conversions.get(i));
       assertThat(r.out()).as("stdout of %s", List.of(conversions.get(i))).isEqualTo(expected.get(i));
       assertThat(r.err()).isEqualTo(fileRun.text().replace("Output file: " + file, "Output file: -")
-          .replace("): " + file + "\n", "): -\n"));
+          .replace("): " + file + "\n", "): -\n") + fileRun.err());
       assertThat(r.err()).startsWith("Input file: ");
     }
     Run seg = run("--dwarf", bin.toString(), "-o", "-", "--segment-size", "200");

@@ -74,6 +74,23 @@ public final class AtomicFile {
   }
 
   /**
+   * A new empty file in {@code dir}, open for reading and writing, for intermediate content: on
+   * POSIX systems it is unlinked as soon as it is opened (DELETE_ON_CLOSE), so it never outlives the
+   * process, whatever stops it; elsewhere it is deleted when closed.
+   */
+  public static FileChannel scratch(Path dir) throws IOException {
+    for (int attempt = 0; ; attempt++) {
+      Path p = dir.resolve(".gsym-scratch-" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1) + ".tmp");
+      try {
+        return FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+            StandardOpenOption.WRITE, StandardOpenOption.DELETE_ON_CLOSE);
+      } catch (FileAlreadyExistsException e) {
+        if (attempt > 100) throw e;
+      }
+    }
+  }
+
+  /**
    * The directory in which {@link #write(Path, Content)} puts its temporary file for {@code
    * target}: the directory of the file its links finally name, or the system temporary directory
    * for a file written in place. Writers that need scratch files of their own put them there too.
@@ -164,7 +181,7 @@ public final class AtomicFile {
 
   /** Produces the content into an unlinked temporary file, then copies it to {@code out}. */
   private static <T> T spooled(WritableByteChannel out, Content<T> content) throws IOException {
-    try (FileChannel spool = openSpool()) {
+    try (FileChannel spool = scratch(systemTemporaryDirectory())) {
       T result = content.write(spool);
       long size = spool.size();
       for (long at = 0; at < size; ) {
@@ -176,24 +193,8 @@ public final class AtomicFile {
     }
   }
 
-  /**
-   * A new temporary file in the system temporary directory, open for reading and writing. On POSIX
-   * systems DELETE_ON_CLOSE unlinks it right after opening, so it never outlives the process.
-   */
-  private static FileChannel openSpool() throws IOException {
-    Path dir = systemTemporaryDirectory();
-    for (int attempt = 0; ; attempt++) {
-      Path p = dir.resolve(".gsym-spool-" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1) + ".tmp");
-      try {
-        return FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-            StandardOpenOption.WRITE, StandardOpenOption.DELETE_ON_CLOSE);
-      } catch (FileAlreadyExistsException e) {
-        if (attempt > 100) throw e;
-      }
-    }
-  }
-
-  private static Path systemTemporaryDirectory() {
+  /** {@code java.io.tmpdir}. */
+  public static Path systemTemporaryDirectory() {
     return Path.of(System.getProperty("java.io.tmpdir"));
   }
 }

@@ -443,6 +443,16 @@ public final class GsymCreator {
     }
   }
 
+  /**
+   * Writes the finalized GSYM into the empty channel {@code ch} (for instance an {@link
+   * AtomicFile#scratch} file to read back with {@code GsymReader.open(FileChannel, String)}).
+   */
+  public void save(FileChannel ch, ByteOrder order) throws IOException {
+    synchronized (lock) {
+      writeTo(ch, layout(), order);
+    }
+  }
+
   /** Streams the records from their final offset, then writes the header and tables in front. */
   private Void writeTo(FileChannel ch, Layout layout, ByteOrder order) throws IOException {
     ch.position(layout.recordsStart());

@@ -212,4 +212,18 @@ class AtomicFileTest {
     assertThat(read.get(30, TimeUnit.SECONDS)).isEmpty();
     assertThat(fileType(fifo)).isEqualTo(S_IFIFO);
   }
+
+  /** A scratch file has no name from the moment it is open (POSIX), so nothing can be left behind. */
+  @Test
+  void scratchFileIsNamelessWhileOpen(@TempDir Path dir) throws Exception {
+    Assumptions.assumeTrue(FileSystems.getDefault().supportedFileAttributeViews().contains("posix"));
+    try (var ch = AtomicFile.scratch(dir)) {
+      ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
+      assertThat(entries(dir)).isZero();
+      ByteBuffer back = ByteBuffer.allocate(3);
+      ch.read(back, 0);
+      assertThat(back.array()).containsExactly(1, 2, 3);
+    }
+    assertThat(entries(dir)).isZero();
+  }
 }

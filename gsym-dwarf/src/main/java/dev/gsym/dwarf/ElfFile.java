@@ -194,6 +194,11 @@ public final class ElfFile implements AutoCloseable {
     return file.source();
   }
 
+  /** The whole file in its byte order (offsets are file offsets), for reads outside sections. */
+  public ByteView bytes() {
+    return file;
+  }
+
   public List<Section> sections() {
     return sections;
   }

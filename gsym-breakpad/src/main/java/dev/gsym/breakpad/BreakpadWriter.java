@@ -9,16 +9,20 @@ import dev.gsym.format.LineEntry;
 import dev.gsym.io.AtomicFile;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.read.GsymReader;
+import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Writes a GSYM file as a Breakpad symbol file (see docs/breakpad.md for the mapping):
@@ -79,14 +83,22 @@ public final class BreakpadWriter {
     this.fileWritten = new boolean[reader.numFiles()];
   }
 
-  /** Writes to {@code path} through a temporary file renamed into place (no partial output). */
+  /**
+   * Writes to {@code path} with {@link AtomicFile} (a regular file through a temporary file renamed
+   * into place, so no partial output; a symbolic link's target likewise; a device or FIFO in place).
+   */
   public static Result write(GsymReader reader, Options options, Path path) throws IOException {
-    Path dir = path.toAbsolutePath().getParent();
+    Path dir = AtomicFile.temporaryDirectory(path);
     return AtomicFile.write(path, ch -> {
       BreakpadWriter w = new BreakpadWriter(reader, options);
       w.spillDir = dir;
       return w.write(Channels.newOutputStream(ch));
     });
+  }
+
+  /** Writes to {@code out} (flushed, not closed) once the whole text is made: nothing on failure. */
+  public static Result write(GsymReader reader, Options options, OutputStream out) throws IOException {
+    return AtomicFile.write(out, ch -> new BreakpadWriter(reader, options).write(Channels.newOutputStream(ch)));
   }
 
   /** Spill to a temporary file in {@code dir} beyond {@code inMemory} bytes (tests). */
@@ -361,7 +373,8 @@ public final class BreakpadWriter {
     private final int limit;
     private byte[] mem = new byte[1 << 16];
     private int size;
-    private Path file;
+    /** Beyond the limit: a temporary file unlinked as soon as it is opened (POSIX), never left over. */
+    private FileChannel file;
     private OutputStream fileOut;
 
     Spill(Path dir, int limit) {
@@ -383,13 +396,25 @@ public final class BreakpadWriter {
         return;
       }
       if (fileOut == null) {
-        file = dir != null ? Files.createTempFile(dir, ".gsymutil-", ".sym.part")
-            : Files.createTempFile("gsymutil-", ".sym.part");
-        fileOut = Files.newOutputStream(file);
+        file = open(dir != null ? dir : Path.of(System.getProperty("java.io.tmpdir")));
+        fileOut = new BufferedOutputStream(Channels.newOutputStream(file), 1 << 16);
         fileOut.write(mem, 0, size);
         mem = null;
       }
       fileOut.write(b, off, len);
+    }
+
+    private static FileChannel open(Path dir) throws IOException {
+      for (int attempt = 0; ; attempt++) {
+        Path p = dir.resolve(".gsymutil-" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1)
+            + ".sym.part");
+        try {
+          return FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+              StandardOpenOption.WRITE, StandardOpenOption.DELETE_ON_CLOSE);
+        } catch (FileAlreadyExistsException e) {
+          if (attempt > 100) throw e;
+        }
+      }
     }
 
     /** Appends everything written to {@code out}. */
@@ -398,22 +423,16 @@ public final class BreakpadWriter {
         out.write(mem, 0, size);
         return;
       }
-      fileOut.close();
-      try (InputStream in = Files.newInputStream(file)) {
-        byte[] b = new byte[1 << 18];
-        for (int n; (n = in.read(b)) > 0; ) out.write(b, 0, n);
-      }
+      fileOut.flush();
+      file.position(0);
+      InputStream in = Channels.newInputStream(file);
+      byte[] b = new byte[1 << 18];
+      for (int n; (n = in.read(b)) > 0; ) out.write(b, 0, n);
     }
 
     @Override
     public void close() throws IOException {
-      if (fileOut != null) {
-        try {
-          fileOut.close();
-        } finally {
-          Files.deleteIfExists(file);
-        }
-      }
+      if (file != null) file.close();
     }
   }
 }

@@ -22,7 +22,9 @@ final class ConvertOptions {
           + " symbol file (default output: the input with .sym in place of .gsym, or with .sym appended).")
   String toBreakpad;
 
-  @Option(names = {"-o", "--out-file"}, paramLabel = "OUT", description = "Output file of a conversion.")
+  @Option(names = {"-o", "--out-file"}, paramLabel = "OUT",
+      description = "Output file of a conversion; \"-\" writes it to standard output (the summary then goes to"
+          + " stderr).")
   String outFile;
 
   @Option(names = "--quiet", description = "Do not print conversion warnings.")
@@ -77,7 +79,8 @@ final class ConvertOptions {
   String numThreads;
 
   @Option(names = "--json-summary-file", paramLabel = "FILE",
-      description = "With --dwarf: write the counts of the warning and error categories to FILE as JSON.")
+      description = "With --dwarf: write the counts of the warning and error categories to FILE as JSON"
+          + " (\"-\": standard output, after the summary).")
   String jsonSummaryFile;
 
   /**
@@ -91,10 +94,14 @@ final class ConvertOptions {
     return dwarf != null || breakpad != null || toBreakpad != null;
   }
 
-  /** True if an option that only makes sense for a conversion was given. */
+  /**
+   * True if an option that only makes sense for a conversion was given. {@code --verify} alone does
+   * not count: llvm-gsymutil-22 ignores it without {@code --convert}, so {@code --verify X.gsym}
+   * dumps X.gsym and {@code --verify --address A X.gsym} looks A up.
+   */
   boolean anyGiven() {
     return requested() || outFile != null || quiet || lenient || segmentSize != null || moduleName != null
-        || moduleOs != null || moduleArch != null || loadAddress != null || dwarfCallSites || verify || numThreads != null
+        || moduleOs != null || moduleArch != null || loadAddress != null || dwarfCallSites || numThreads != null
         || jsonSummaryFile != null || callSitesYamlFile != null;
   }
 }

@@ -25,6 +25,7 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -446,23 +447,49 @@ public final class GsymCreator {
   }
 
   /**
-   * Writes the finalized GSYM to {@code path} through a temporary file in the same directory that
-   * is renamed into place, so a failure never leaves a partial file.
+   * Writes the finalized GSYM to {@code path} with {@link AtomicFile}: a regular file through a
+   * temporary file in the same directory that is renamed into place, so a failure never leaves a
+   * partial file; a symbolic link's target likewise; a device or FIFO in place.
    */
   public void save(Path path, ByteOrder order) throws IOException {
     synchronized (lock) {
       Layout layout = layout();
-      AtomicFile.write(path, ch -> {
-        ch.position(layout.recordsStart());
-        OutputStream os = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16);
-        long[] infoOffsets = writeRecords(os, layout.recordsStart(), order);
-        os.flush();
-        ByteBuffer bb = ByteBuffer.wrap(prefix(layout, infoOffsets, order));
-        long at = 0;
-        while (bb.hasRemaining()) at += ch.write(bb, at);
-        return null;
-      });
+      AtomicFile.write(path, ch -> writeTo(ch, layout, order));
     }
+  }
+
+  /**
+   * Writes the finalized GSYM to {@code out} (flushed, not closed). The file is assembled in an
+   * unlinked temporary file first (the header and tables are written after the records), so nothing
+   * reaches {@code out} if encoding fails.
+   */
+  public void save(OutputStream out, ByteOrder order) throws IOException {
+    synchronized (lock) {
+      Layout layout = layout();
+      AtomicFile.write(out, ch -> writeTo(ch, layout, order));
+    }
+  }
+
+  /**
+   * Writes the finalized GSYM into the empty channel {@code ch} (for instance an {@link
+   * AtomicFile#scratch} file to read back with {@code GsymReader.open(FileChannel, String)}).
+   */
+  public void save(FileChannel ch, ByteOrder order) throws IOException {
+    synchronized (lock) {
+      writeTo(ch, layout(), order);
+    }
+  }
+
+  /** Streams the records from their final offset, then writes the header and tables in front. */
+  private Void writeTo(FileChannel ch, Layout layout, ByteOrder order) throws IOException {
+    ch.position(layout.recordsStart());
+    OutputStream os = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16);
+    long[] infoOffsets = writeRecords(os, layout.recordsStart(), order);
+    os.flush();
+    ByteBuffer bb = ByteBuffer.wrap(prefix(layout, infoOffsets, order));
+    long at = 0;
+    while (bb.hasRemaining()) at += ch.write(bb, at);
+    return null;
   }
 
   /**

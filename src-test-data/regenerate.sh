@@ -190,8 +190,9 @@ while read -r rel; do
   fi
 done < "$TMP/list"
 
-# Names and paths that are not UTF-8: a separate script, also runnable on its own.
-GSYM22=$GSYM22 CC_CLANG=$CC_CLANG CXX_CLANG=$CXX_CLANG CC_GCC=$CC_GCC CXX_GCC=$CXX_GCC "$HERE/regenerate-latin1.sh"
+# Symbol-table rules, split-DWARF packages (.dwp), names and paths that are not UTF-8: a separate
+# script, runnable on its own.
+"$HERE/regenerate-extra.sh"
 
 {
   echo "# Tool versions used by regenerate.sh"
@@ -201,4 +202,6 @@ GSYM22=$GSYM22 CC_CLANG=$CC_CLANG CXX_CLANG=$CXX_CLANG CC_GCC=$CC_GCC CXX_GCC=$C
   echo "## lld"; ld.lld-22 --version | head -1
   echo "## $RUSTC"; $RUSTC --version
 } > expected/tool-versions.txt
+# --to-breakpad of ELF files: inputs, readelf facts, llvm lookups and .sym goldens in breakpad/elf/
+"$HERE/regenerate-breakpad-elf.sh"
 echo done

@@ -87,7 +87,7 @@ public class DwarfConversionBenchmark {
   /** Runs both transformers into {@code c}; returns the number of FunctionInfos added. */
   static int transform(ElfFile elf, DwarfFile dwarf, GsymCreator c) {
     int n = new DwarfTransformer(dwarf, c, Diagnostics.silent(), true).convert();
-    return n + ObjectFileTransformer.convert(elf, c);
+    return n + ObjectFileTransformer.convert(elf, c, Diagnostics.silent());
   }
 
   /** A freshly parsed DwarfFile for each {@link #transform} call. */

@@ -39,9 +39,17 @@ public final class BreakpadIds {
 
   /** The MODULE id for a UUID: 16 bytes (zero-padded) as a GUID in upper case plus age "0". */
   public static String moduleId(String os, byte[] uuid) {
+    return moduleId(uuid, !isMac(os));
+  }
+
+  /**
+   * The MODULE id of an identifier: its first 16 bytes (zero-padded), with the first three GUID
+   * fields byte-swapped if {@code swap}, in upper-case hex, plus age "0".
+   */
+  public static String moduleId(byte[] id, boolean swap) {
     byte[] b = new byte[16];
-    System.arraycopy(uuid, 0, b, 0, Math.min(16, uuid.length));
-    if (!isMac(os)) swapGuid(b);
+    System.arraycopy(id, 0, b, 0, Math.min(16, id.length));
+    if (swap) swapGuid(b);
     return HexFormat.of().withUpperCase().formatHex(b) + "0";
   }
 

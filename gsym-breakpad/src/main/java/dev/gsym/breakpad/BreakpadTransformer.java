@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 
@@ -23,11 +22,17 @@ import java.util.List;
  *
  * <ul>
  *   <li>FUNC + its line records → a FunctionInfo with a LineTable (one row per line record, sorted
- *       by address; FILE numbers become file-table indexes);
- *   <li>its INLINE records → an InlineInfo tree (top node = the function; nest level n is a child
- *       of the last level n-1 record; INLINE_ORIGIN names; call file/line);
+ *       by address; FILE numbers become file-table indexes); the FUNC's bytes that no line record
+ *       covers get a row in the creator's "no file" entry ({@link GsymCreator#insertNoFile()}), so
+ *       lookups there answer with the function alone, as Breakpad's processor does;
+ *   <li>its INLINE records → an InlineInfo tree, built per nest level as Breakpad's processor and
+ *       rust-minidump resolve an address: each range of a level-n record goes under the level n-1
+ *       node whose range covers it (level 0: the function), so one record may become several nodes
+ *       under different parents (dump_syms merges identical inlinees of different parents);
  *   <li>PUBLIC → a size-0 FunctionInfo (covers up to the next function, as llvm's size-0 symbols);
- *       a PUBLIC inside or at the start of a FUNC is dropped (FUNC wins);
+ *       a PUBLIC inside or at the start of a FUNC is dropped (FUNC wins), but one strictly inside a
+ *       FUNC names the bytes after that FUNC's end up to the next symbol (a size-0 FunctionInfo at
+ *       the FUNC's end), as in Breakpad's processor;
  *   <li>MODULE / INFO CODE_ID → the UUID ({@link BreakpadIds}); STACK records are counted and skipped.
  * </ul>
  *
@@ -43,10 +48,13 @@ public final class BreakpadTransformer {
    * @param badRecords records skipped as malformed (lenient mode)
    * @param orphanRecords line and INLINE records skipped in lenient mode because their FUNC was bad
    * @param linesOutsideFunctions line records dropped because their address is outside their FUNC
+   * @param inlineRangesOutside INLINE ranges skipped in lenient mode because no range one nest
+   *     level up (or the FUNC, for level 0) covers them
+   * @param publicTails FunctionInfos added after a FUNC's end for a PUBLIC inside that FUNC
    */
   public record Result(long functions, long publics, long publicsInsideFunctions, long lineRecords,
       long inlineRecords, long stackRecords, long badRecords, long orphanRecords,
-      long linesOutsideFunctions, byte[] uuid) {}
+      long linesOutsideFunctions, long inlineRangesOutside, long publicTails, byte[] uuid) {}
 
   private final GsymCreator creator;
   private final boolean lenient;
@@ -64,12 +72,13 @@ public final class BreakpadTransformer {
   private BreakpadRecord.Func func;
   // its line rows (address, file index, line)
   private long[] rowAddr = new long[256];
+  private long[] rowEnd = new long[256];
   private int[] rowFile = new int[256];
   private int[] rowLine = new int[256];
   private int nRows;
   private final ArrayList<AddressRange> rangeScratch = new ArrayList<>();
-  private final List<Node> topChildren = new ArrayList<>();
-  private final List<Node> levels = new ArrayList<>(); // last node seen at each nest level
+  private final List<InlineRecord> inlines = new ArrayList<>(); // its INLINE records, in file order
+  private int maxInlineLevel;
 
   // PUBLICs and FUNC ranges, to drop PUBLICs covered by a FUNC at the end
   private long[] pubAddr = new long[64];
@@ -85,6 +94,7 @@ public final class BreakpadTransformer {
   private long badRecords;
   private long orphanRecords;
   private long linesOutside;
+  private long inlineRangesOutside;
   /** Lenient mode after a bad FUNC: its line and INLINE records are skipped, not given to the previous FUNC. */
   private boolean orphaned;
 
@@ -165,10 +175,15 @@ public final class BreakpadTransformer {
   /** Reads every record of {@code p} into the creator (not finalized). */
   public Result convert(BreakpadParser p) throws IOException {
     this.parser = p;
+    boolean first = true;
     while (true) {
       try {
         int kind = p.advance();
         if (kind == BreakpadParser.EOF) break;
+        if (first) {
+          if (kind == BreakpadParser.LINE) checkFirstLine(p);
+          first = false;
+        }
         switch (kind) {
           case BreakpadParser.LINE -> { // relocated before the orphan check, as every record
             long address = p.lineAddress;
@@ -188,6 +203,10 @@ public final class BreakpadTransformer {
           default -> accept(relocate(p.record()));
         }
       } catch (GsymFormatException e) {
+        if (first) {
+          checkFirstLine(p);
+          first = false;
+        }
         if (!lenient) throw e;
         badRecords++;
         if (p.lastLineStartsWith("FUNC ")) {
@@ -202,7 +221,24 @@ public final class BreakpadTransformer {
     byte[] uuid = codeUuid != null ? codeUuid : moduleUuid;
     if (uuid != null) creator.setUUID(uuid);
     return new Result(nFunc, nPub - droppedPublics, droppedPublics, lineRecords, inlineRecords,
-        stackRecords, badRecords, orphanRecords, linesOutside, uuid == null ? new byte[0] : uuid);
+        stackRecords, badRecords, orphanRecords, linesOutside, inlineRangesOutside, publicTails,
+        uuid == null ? new byte[0] : uuid);
+  }
+
+  /** Record keywords a Breakpad symbol file's first line can start with. */
+  private static final String[] KEYWORDS = {"MODULE", "INFO", "FILE", "INLINE", "FUNC", "PUBLIC", "STACK"};
+
+  /**
+   * Called for the first non-blank line when it is a line record or failed to parse: unless it
+   * starts with a record keyword (then its own error stands), the input is no symbol file at all,
+   * which ends the conversion even in lenient mode.
+   */
+  private void checkFirstLine(BreakpadParser p) {
+    for (String k : KEYWORDS) {
+      if (p.lastLineStartsWith(k)) return;
+    }
+    throw new GsymFormatException(p.source(), -1,
+        "not a Breakpad symbol file: line " + p.lineNumber() + " is not a MODULE record");
   }
 
   private void accept(BreakpadRecord r) {
@@ -288,10 +324,12 @@ public final class BreakpadTransformer {
     int f = file(fileNumber, "line record");
     if (nRows == rowAddr.length) {
       rowAddr = Arrays.copyOf(rowAddr, nRows * 2);
+      rowEnd = Arrays.copyOf(rowEnd, nRows * 2);
       rowFile = Arrays.copyOf(rowFile, nRows * 2);
       rowLine = Arrays.copyOf(rowLine, nRows * 2);
     }
     rowAddr[nRows] = address;
+    rowEnd[nRows] = address + size; // the parser rejects ranges that wrap
     rowFile[nRows] = f;
     rowLine[nRows] = (int) line;
     nRows++;
@@ -329,6 +367,7 @@ public final class BreakpadTransformer {
     }
   }
 
+  /** A node of the InlineInfo tree being built. */
   private static final class Node {
     final List<AddressRange> ranges;
     final int name;
@@ -350,6 +389,13 @@ public final class BreakpadTransformer {
     }
   }
 
+  /**
+   * An INLINE record of the current FUNC: its ranges (non-empty, sorted by start, not merged: a
+   * record's ranges may lie under different parents) and its line, for errors found later.
+   */
+  private record InlineRecord(int level, int name, int callFile, int callLine, AddressRange[] ranges,
+      long lineNo) {}
+
   /** The ranges of the INLINE record just read, relocated (a reused list). */
   private List<AddressRange> inlineRanges(BreakpadParser p) {
     ArrayList<AddressRange> rs = rangeScratch;
@@ -363,27 +409,19 @@ public final class BreakpadTransformer {
     return rs;
   }
 
-  /** An INLINE record (relocated ranges, not normalized). */
+  /**
+   * An INLINE record (relocated ranges). Its place in the tree is found when the FUNC ends: the
+   * parent of a range may be a record that comes later in the file.
+   */
   private void inline(int level, long callLine, long callFileNumber, long origin, List<AddressRange> inRanges) {
     if (func == null) throw parser.error("INLINE record does not follow a FUNC record");
-    if (level > levels.size()) {
-      throw parser.error("INLINE nest level " + level + " has no enclosing INLINE at level " + (level - 1));
-    }
-    List<AddressRange> parent = level == 0
-        ? List.of(new AddressRange(func.address(), func.address() + func.size()))
-        : levels.get(level - 1).ranges;
-    List<AddressRange> ranges = inRanges.size() == 1 && inRanges.getFirst().size() > 0
-        ? List.of(inRanges.getFirst()) : AddressRanges.normalize(inRanges);
-    if (ranges.isEmpty()) throw parser.error("INLINE record has only empty ranges");
-    int j = 0; // both lists are sorted and disjoint: one merge walk
-    for (AddressRange r : ranges) {
-      while (j < parent.size() && Long.compareUnsigned(parent.get(j).end(), r.start()) <= 0) j++;
-      boolean ok = j < parent.size() && parent.get(j).contains(r);
-      if (!ok) {
-        throw parser.error("INLINE range [0x" + Long.toHexString(r.start()) + ", 0x" + Long.toHexString(r.end())
-            + ") is not inside its parent " + (level == 0 ? "FUNC " + func.name() : "INLINE at level " + (level - 1)));
-      }
-    }
+    int n = 0;
+    for (AddressRange r : inRanges) if (!r.isEmpty()) n++;
+    if (n == 0) throw parser.error("INLINE record has only empty ranges");
+    AddressRange[] ranges = new AddressRange[n];
+    n = 0;
+    for (AddressRange r : inRanges) if (!r.isEmpty()) ranges[n++] = r;
+    if (n > 1) Arrays.sort(ranges);
     Integer name = originIndex.get(origin);
     String s = name != null ? null : origins.get(origin);
     if (name == null && s == null) {
@@ -394,45 +432,188 @@ public final class BreakpadTransformer {
       name = creator.insertString(s);
       originIndex.put(origin, name);
     }
-    Node n = new Node(ranges, name, callFile, (int) callLine);
-    if (level == 0) topChildren.add(n);
-    else levels.get(level - 1).children.add(n);
-    while (levels.size() > level) levels.removeLast();
-    levels.add(n);
+    inlines.add(new InlineRecord(level, name, callFile, (int) callLine, ranges, parser.lineNumber()));
+    maxInlineLevel = Math.max(maxInlineLevel, level);
     inlineRecords++;
+  }
+
+  /**
+   * The InlineInfo tree of the current FUNC, level by level: every range of a level-n record goes
+   * under the level n-1 node with the last start at or below the range's start, which must cover it
+   * (for level 0: the function). A record whose ranges have several parents becomes one node under
+   * each; siblings keep file order. A range without such a parent is an error (lenient: skipped and
+   * counted). Null when no node is left.
+   */
+  private InlineInfo inlineTree(AddressRange range, int name) {
+    Node top = new Node(List.of(range), name, 0, 0);
+    if (range.isEmpty()) { // a size-0 FUNC covers no range: every INLINE range is outside it
+      for (InlineRecord r : inlines) for (AddressRange x : r.ranges()) outside(r, x);
+      return null;
+    }
+    List<List<InlineRecord>> byLevel = new ArrayList<>(maxInlineLevel + 1);
+    for (int i = 0; i <= maxInlineLevel; i++) byLevel.add(new ArrayList<>());
+    for (InlineRecord r : inlines) byLevel.get(r.level()).add(r);
+    // the nodes of the level above, as intervals sorted by start
+    long[] starts = {range.start()};
+    long[] ends = {range.end()};
+    Node[] nodes = {top};
+    HashMap<Node, List<AddressRange>> groups = new HashMap<>();
+    List<Node> order = new ArrayList<>();
+    for (int level = 0; level <= maxInlineLevel; level++) {
+      List<Node> made = new ArrayList<>();
+      for (InlineRecord r : byLevel.get(level)) {
+        // the usual case: every range under one parent (no map); several parents: grouped in a map
+        Node single = null;
+        List<AddressRange> singleRanges = new ArrayList<>(r.ranges().length);
+        groups.clear();
+        order.clear();
+        for (AddressRange x : r.ranges()) {
+          int i = lastStartAtOrBelow(starts, x.start());
+          if (i < 0 || Long.compareUnsigned(x.end(), ends[i]) > 0) {
+            outside(r, x);
+            continue;
+          }
+          Node parent = nodes[i];
+          if (order.isEmpty() && (single == null || single == parent)) {
+            single = parent;
+            singleRanges.add(x);
+            continue;
+          }
+          if (order.isEmpty()) { // a second parent: move the first one's ranges into the map
+            groups.put(single, singleRanges);
+            order.add(single);
+          }
+          List<AddressRange> g = groups.get(parent);
+          if (g == null) {
+            groups.put(parent, g = new ArrayList<>(r.ranges().length));
+            order.add(parent);
+          }
+          g.add(x);
+        }
+        if (order.isEmpty() && single != null) {
+          made.add(child(single, singleRanges, r));
+        }
+        for (Node parent : order) made.add(child(parent, groups.get(parent), r));
+      }
+      int count = 0;
+      for (Node n : made) count += n.ranges.size();
+      starts = new long[count];
+      ends = new long[count];
+      nodes = new Node[count];
+      int k = 0;
+      boolean sorted = true;
+      for (Node n : made) {
+        for (AddressRange x : n.ranges) {
+          starts[k] = x.start();
+          ends[k] = x.end();
+          nodes[k] = n;
+          if (k > 0 && Long.compareUnsigned(starts[k - 1], starts[k]) > 0) sorted = false;
+          k++;
+        }
+      }
+      if (!sorted) { // records out of address order: sort the intervals (stable: equal starts keep file order)
+        Integer[] idx = new Integer[count];
+        for (int i = 0; i < count; i++) idx[i] = i;
+        long[] s = starts;
+        long[] e = ends;
+        Node[] ns = nodes;
+        Arrays.sort(idx, (x, y) -> Long.compareUnsigned(s[x], s[y]));
+        starts = new long[count];
+        ends = new long[count];
+        nodes = new Node[count];
+        for (int i = 0; i < count; i++) {
+          starts[i] = s[idx[i]];
+          ends[i] = e[idx[i]];
+          nodes[i] = ns[idx[i]];
+        }
+      }
+    }
+    return top.children.isEmpty() ? null : top.toInlineInfo();
+  }
+
+  /** A node for the ranges of {@code r} under {@code parent}, added as its last child. */
+  private static Node child(Node parent, List<AddressRange> ranges, InlineRecord r) {
+    Node n = new Node(ranges.size() == 1 ? List.of(ranges.getFirst()) : AddressRanges.normalize(ranges), r.name(),
+        r.callFile(), r.callLine());
+    parent.children.add(n);
+    return n;
+  }
+
+  /** Index of the last element of the sorted {@code starts} that is at or below {@code a}, or -1. */
+  private static int lastStartAtOrBelow(long[] starts, long a) {
+    int lo = 0;
+    int hi = starts.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (Long.compareUnsigned(starts[mid], a) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo - 1;
+  }
+
+  /** A range of {@code r} that no range one level up covers: an error, or skipped when lenient. */
+  private void outside(InlineRecord r, AddressRange x) {
+    String where = r.level() == 0
+        ? "FUNC " + func.name() + " [0x" + Long.toHexString(func.address()) + ", 0x"
+            + Long.toHexString(func.address() + func.size()) + ")"
+        : "any INLINE at level " + (r.level() - 1);
+    String msg = "INLINE range [0x" + Long.toHexString(x.start()) + ", 0x" + Long.toHexString(x.end())
+        + ") is not inside " + where;
+    GsymFormatException e = parser.error(r.lineNo(), msg);
+    if (!lenient) throw e;
+    inlineRangesOutside++;
+    diag.report("Skipped INLINE ranges outside their parent",
+        sb -> sb.append("warning: ").append(e.getMessage()).append("; skipped\n"));
   }
 
   /** Hands the current FUNC to the creator. */
   private void flushFunction() {
     if (func == null) return;
     BreakpadRecord.Func f = func;
-    func = null;
     AddressRange range = new AddressRange(f.address(), f.address() + f.size());
     int name = creator.insertString(f.name());
-    LineTable lt = null;
-    if (nRows > 0) {
-      LineEntry[] rows = new LineEntry[nRows];
-      boolean sorted = true;
-      for (int i = 0; i < nRows; i++) {
-        rows[i] = new LineEntry(rowAddr[i], rowFile[i], rowLine[i]);
-        if (i > 0 && Long.compareUnsigned(rowAddr[i - 1], rowAddr[i]) > 0) sorted = false;
-      }
-      if (!sorted) Arrays.sort(rows, Comparator.comparing(LineEntry::address, Long::compareUnsigned)); // stable
-      lt = new LineTable(Arrays.asList(rows));
-    }
-    InlineInfo ii = null;
-    if (!topChildren.isEmpty() && f.size() != 0) {
-      List<InlineInfo> kids = new ArrayList<>(topChildren.size());
-      for (Node c : topChildren) kids.add(c.toInlineInfo());
-      ii = new InlineInfo(List.of(range), name, 0, 0, kids);
-    }
+    LineTable lt = nRows > 0 ? lineTable(range) : null;
+    InlineInfo ii = inlines.isEmpty() ? null : inlineTree(range, name);
+    func = null;
     creator.addFunctionInfo(new FunctionInfo(range, name, lt, ii, null, null));
     nRows = 0;
-    topChildren.clear();
-    levels.clear();
+    inlines.clear();
+    maxInlineLevel = 0;
   }
 
-  /** Adds the PUBLICs no FUNC covers; returns how many were dropped. */
+  /**
+   * The line table of the current FUNC: its rows sorted by address (stable), and where no line
+   * record covers the function's bytes (before the first, between two, after the last) a row in the
+   * "no file" entry: GSYM rows have no end, so without it the previous row would answer there.
+   */
+  private LineTable lineTable(AddressRange range) {
+    Integer[] order = null;
+    for (int i = 1; i < nRows; i++) {
+      if (Long.compareUnsigned(rowAddr[i - 1], rowAddr[i]) > 0) {
+        order = new Integer[nRows];
+        for (int j = 0; j < nRows; j++) order[j] = j;
+        Arrays.sort(order, (x, y) -> Long.compareUnsigned(rowAddr[x], rowAddr[y])); // stable
+        break;
+      }
+    }
+    List<LineEntry> rows = new ArrayList<>(nRows + 2);
+    long covered = range.start(); // every byte of the function below this is covered
+    for (int k = 0; k < nRows; k++) {
+      int i = order == null ? k : order[k];
+      if (Long.compareUnsigned(rowAddr[i], covered) > 0) rows.add(new LineEntry(covered, creator.insertNoFile(), 0));
+      rows.add(new LineEntry(rowAddr[i], rowFile[i], rowLine[i]));
+      if (Long.compareUnsigned(rowEnd[i], covered) > 0) covered = rowEnd[i];
+    }
+    if (Long.compareUnsigned(covered, range.end()) < 0) rows.add(new LineEntry(covered, creator.insertNoFile(), 0));
+    return new LineTable(rows);
+  }
+
+  /**
+   * Adds the PUBLICs no FUNC covers, and for a PUBLIC strictly inside a FUNC a size-0 FunctionInfo
+   * of its name at the FUNC's end: Breakpad's processor (and rust-minidump) answer an address that
+   * no FUNC covers with the last PUBLIC at or below it, if that PUBLIC lies above the start of the
+   * last FUNC starting at or below the address. Returns how many PUBLICs were dropped.
+   */
   private long addPublics() {
     // sort FUNCs by start; prefix maximum of ends answers "does any FUNC starting <= a cover a"
     Integer[] order = new Integer[nFunc];
@@ -450,21 +631,51 @@ public final class BreakpadTransformer {
     long dropped = 0;
     for (int p = 0; p < nPub; p++) {
       long a = pubAddr[p];
-      int lo = 0;
-      int hi = nFunc; // first start > a
-      while (lo < hi) {
-        int mid = (lo + hi) >>> 1;
-        if (Long.compareUnsigned(starts[mid], a) <= 0) lo = mid + 1;
-        else hi = mid;
-      }
-      int i = lo - 1;
-      boolean covered = i >= 0 && (starts[i] == a || Long.compareUnsigned(maxEnd[i], a) > 0);
-      if (covered) {
+      if (coveredByFunc(starts, maxEnd, a)) {
         dropped++;
         continue;
       }
       creator.addFunctionInfo(new FunctionInfo(new AddressRange(a, a), pubName[p]));
     }
+    addPublicTails(starts, maxEnd);
     return dropped;
+  }
+
+  private static boolean coveredByFunc(long[] starts, long[] maxEnd, long a) {
+    int i = lastStartAtOrBelow(starts, a);
+    return i >= 0 && (starts[i] == a || Long.compareUnsigned(maxEnd[i], a) > 0);
+  }
+
+  private long publicTails;
+
+  /** The tails of {@link #addPublics()}: the bytes after a FUNC named by a PUBLIC inside it. */
+  private void addPublicTails(long[] starts, long[] maxEnd) {
+    if (nPub == 0 || nFunc == 0) return;
+    Integer[] pubs = new Integer[nPub]; // by address, file order within an address
+    for (int i = 0; i < nPub; i++) pubs[i] = i;
+    Arrays.sort(pubs, (x, y) -> Long.compareUnsigned(pubAddr[x], pubAddr[y]));
+    long[] pubSorted = new long[nPub];
+    for (int i = 0; i < nPub; i++) pubSorted[i] = pubAddr[pubs[i]];
+    long[] ends = new long[nFunc];
+    int n = 0;
+    for (int i = 0; i < nFunc; i++) {
+      if (Long.compareUnsigned(funcEnd[i], funcStart[i]) > 0) ends[n++] = funcEnd[i]; // sized, not ending at 2^64
+    }
+    ends = Arrays.copyOf(ends, n);
+    for (int i = 0; i < n; i++) ends[i] ^= Long.MIN_VALUE; // unsigned order
+    Arrays.sort(ends);
+    for (int k = 0; k < n; k++) {
+      if (k > 0 && ends[k] == ends[k - 1]) continue;
+      long end = ends[k] ^ Long.MIN_VALUE;
+      if (coveredByFunc(starts, maxEnd, end)) continue; // another FUNC goes on there
+      int j = lastStartAtOrBelow(pubSorted, end);
+      if (j < 0 || pubSorted[j] == end) continue; // none below, or a PUBLIC of its own starts there
+      long p = pubSorted[j];
+      // it must lie above the start of the last FUNC starting below the end
+      if (Long.compareUnsigned(p, starts[lastStartAtOrBelow(starts, end - 1)]) <= 0) continue;
+      while (j > 0 && pubSorted[j - 1] == p) j--; // Breakpad keeps the first PUBLIC at an address
+      creator.addFunctionInfo(new FunctionInfo(new AddressRange(end, end), pubName[pubs[j]]));
+      publicTails++;
+    }
   }
 }

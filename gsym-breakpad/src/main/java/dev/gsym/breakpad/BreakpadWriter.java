@@ -10,23 +10,28 @@ import dev.gsym.io.AtomicFile;
 import dev.gsym.io.ByteStrings;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.read.GsymReader;
+import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Writes a GSYM file as a Breakpad symbol file (see docs/breakpad.md for the mapping):
  * {@code MODULE}, {@code INFO CODE_ID}, one {@code FILE} per file-table entry (number = GSYM file
  * index), one {@code INLINE_ORIGIN} per distinct inlined-function name, then in address order a
  * {@code FUNC} with its {@code INLINE} and line records for every function with a size, and a
- * {@code PUBLIC} for every size-0 function.
+ * {@code PUBLIC} for every size-0 function (and, with {@link Options#symbolsAsPublic}, for every
+ * function with neither line table nor inline info).
  *
  * <p>Functions are decoded one at a time in a single pass. Inline origins are found during that
  * pass but must precede the functions, so the function records go to a spill (memory up to
@@ -41,10 +46,26 @@ public final class BreakpadWriter {
   /**
    * MODULE fields, and the load address subtracted from every address (Breakpad addresses are
    * module-relative; 0 writes GSYM's addresses unchanged).
+   *
+   * @param debugId the MODULE id, and {@code codeId} the {@code INFO CODE_ID} value (null: no such
+   *     record); both come from the GSYM UUID (see {@link BreakpadIds}) when {@code debugId} is null
+   * @param symbolsAsPublic write a sized function that has neither line table nor inline info as a
+   *     {@code PUBLIC} record, as dump_syms writes symbol-table entries (its end is then lost: a
+   *     PUBLIC extends to the next symbol); otherwise as a {@code FUNC} without line records
    */
-  public record Options(String os, String arch, String moduleName, long loadAddress) {
+  public record Options(String os, String arch, String moduleName, long loadAddress, String debugId,
+      String codeId, boolean symbolsAsPublic) {
+    public Options(String os, String arch, String moduleName, long loadAddress) {
+      this(os, arch, moduleName, loadAddress, null, null, false);
+    }
+
     public static Options defaults(String moduleName) {
       return new Options("Linux", "x86_64", moduleName, 0);
+    }
+
+    /** The MODULE fields, ids and load address of an ELF file as dump_syms makes them. */
+    public static Options of(ElfModule m) {
+      return new Options(m.os(), m.arch(), m.name(), m.loadAddress(), m.debugId(), m.codeId(), true);
     }
   }
 
@@ -64,14 +85,22 @@ public final class BreakpadWriter {
     this.fileWritten = new boolean[reader.numFiles()];
   }
 
-  /** Writes to {@code path} through a temporary file renamed into place (no partial output). */
+  /**
+   * Writes to {@code path} with {@link AtomicFile} (a regular file through a temporary file renamed
+   * into place, so no partial output; a symbolic link's target likewise; a device or FIFO in place).
+   */
   public static Result write(GsymReader reader, Options options, Path path) throws IOException {
-    Path dir = path.toAbsolutePath().getParent();
+    Path dir = AtomicFile.temporaryDirectory(path);
     return AtomicFile.write(path, ch -> {
       BreakpadWriter w = new BreakpadWriter(reader, options);
       w.spillDir = dir;
       return w.write(Channels.newOutputStream(ch));
     });
+  }
+
+  /** Writes to {@code out} (flushed, not closed) once the whole text is made: nothing on failure. */
+  public static Result write(GsymReader reader, Options options, OutputStream out) throws IOException {
+    return AtomicFile.write(out, ch -> new BreakpadWriter(reader, options).write(Channels.newOutputStream(ch)));
   }
 
   /** Spill to a temporary file in {@code dir} beyond {@code inMemory} bytes (tests). */
@@ -85,10 +114,12 @@ public final class BreakpadWriter {
   public Result write(OutputStream out) throws IOException {
     Text head = new Text(out);
     byte[] uuid = reader.header().uuid();
+    boolean fromUuid = options.debugId() == null;
     head.ascii("MODULE ").text(options.os()).put(' ').text(options.arch()).put(' ')
-        .ascii(BreakpadIds.moduleId(options.os(), uuid)).put(' ').text(options.moduleName()).put('\n');
-    String codeId = BreakpadIds.codeId(uuid);
-    if (codeId != null) head.ascii("INFO CODE_ID ").ascii(codeId).put('\n');
+        .text(fromUuid ? BreakpadIds.moduleId(options.os(), uuid) : options.debugId()).put(' ')
+        .text(options.moduleName()).put('\n');
+    String codeId = fromUuid ? BreakpadIds.codeId(uuid) : options.codeId();
+    if (codeId != null) head.ascii("INFO CODE_ID ").text(codeId).put('\n');
     long files = 0;
     for (int i = 1; i < reader.numFiles(); i++) {
       FileEntry fe = reader.file(i);
@@ -108,7 +139,8 @@ public final class BreakpadWriter {
         long size = fi.range().size();
         long start = rel(fi.range().start());
         boolean multiple = fi.mergedFunctions() != null && !fi.mergedFunctions().mergedFunctions().isEmpty();
-        if (size == 0) {
+        if (size == 0 || options.symbolsAsPublic() && fi.inlineInfo() == null
+            && (fi.lineTable() == null || fi.lineTable().rows().isEmpty())) {
           body.ascii(multiple ? "PUBLIC m " : "PUBLIC ").hex(start).ascii(" 0 ").name(reader.string(fi.name()))
               .put('\n');
           publics++;
@@ -343,7 +375,8 @@ public final class BreakpadWriter {
     private final int limit;
     private byte[] mem = new byte[1 << 16];
     private int size;
-    private Path file;
+    /** Beyond the limit: a temporary file unlinked as soon as it is opened (POSIX), never left over. */
+    private FileChannel file;
     private OutputStream fileOut;
 
     Spill(Path dir, int limit) {
@@ -365,13 +398,25 @@ public final class BreakpadWriter {
         return;
       }
       if (fileOut == null) {
-        file = dir != null ? Files.createTempFile(dir, ".gsymutil-", ".sym.part")
-            : Files.createTempFile("gsymutil-", ".sym.part");
-        fileOut = Files.newOutputStream(file);
+        file = open(dir != null ? dir : Path.of(System.getProperty("java.io.tmpdir")));
+        fileOut = new BufferedOutputStream(Channels.newOutputStream(file), 1 << 16);
         fileOut.write(mem, 0, size);
         mem = null;
       }
       fileOut.write(b, off, len);
+    }
+
+    private static FileChannel open(Path dir) throws IOException {
+      for (int attempt = 0; ; attempt++) {
+        Path p = dir.resolve(".gsymutil-" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1)
+            + ".sym.part");
+        try {
+          return FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+              StandardOpenOption.WRITE, StandardOpenOption.DELETE_ON_CLOSE);
+        } catch (FileAlreadyExistsException e) {
+          if (attempt > 100) throw e;
+        }
+      }
     }
 
     /** Appends everything written to {@code out}. */
@@ -380,22 +425,16 @@ public final class BreakpadWriter {
         out.write(mem, 0, size);
         return;
       }
-      fileOut.close();
-      try (InputStream in = Files.newInputStream(file)) {
-        byte[] b = new byte[1 << 18];
-        for (int n; (n = in.read(b)) > 0; ) out.write(b, 0, n);
-      }
+      fileOut.flush();
+      file.position(0);
+      InputStream in = Channels.newInputStream(file);
+      byte[] b = new byte[1 << 18];
+      for (int n; (n = in.read(b)) > 0; ) out.write(b, 0, n);
     }
 
     @Override
     public void close() throws IOException {
-      if (fileOut != null) {
-        try {
-          fileOut.close();
-        } finally {
-          Files.deleteIfExists(file);
-        }
-      }
+      if (file != null) file.close();
     }
   }
 }

@@ -16,6 +16,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class BreakpadTransformerTest {
   static final String BASIC = read("basic.sym");
@@ -37,10 +38,120 @@ class BreakpadTransformerTest {
     assertThat(actual.toString()).isEqualTo(expected);
   }
 
+  /**
+   * Every {@code X.sym} with an {@code X.expected.txt}: basic (every record type), inline-merged
+   * (dump_syms 2.x merged inlinees: a level-n record with ranges under several level n-1 records,
+   * one of them later in the file), line-gaps (bytes no line record covers: the function alone),
+   * public-tail (PUBLICs inside FUNCs name the bytes after the FUNC).
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"basic", "inline-merged", "line-gaps", "public-tail"})
+  void goldenLookups(String name) throws IOException {
+    try (GsymReader r = Conv.gsymFromSym(read(name + ".sym"))) {
+      assertLookups(r, read(name + ".expected.txt"));
+    }
+  }
+
+  /**
+   * A record whose ranges lie under different parents becomes one node under each, holding only
+   * the ranges under that parent (so an inlined frame's offset counts from the start of its range
+   * there, as in Breakpad, where the frame's base is the start of the range holding the address).
+   */
   @Test
-  void basicLookups() throws IOException {
-    try (GsymReader r = Conv.gsymFromSym(BASIC)) {
-      assertLookups(r, read("basic.expected.txt"));
+  void mergedInlineRecordIsSplitAcrossItsParents() throws IOException {
+    try (GsymReader r = Conv.gsymFromSym(read("inline-merged.sym"))) {
+      dev.gsym.format.InlineInfo top = r.functionInfo(0x11e4).inlineInfo();
+      assertThat(top.children()).extracting(c -> r.string(c.name()) + " " + c.ranges()).containsExactly(
+          "inline_4(int) [[0x000000000000120e - 0x000000000000122e)]",
+          "inline_4(int) [[0x0000000000001265 - 0x0000000000001285)]",
+          "inline_2(int) [[0x0000000000001292 - 0x00000000000012b0)]");
+      for (int i = 0; i < 2; i++) {
+        dev.gsym.format.InlineInfo n = top.children().get(i);
+        for (int depth = 1; depth <= 3; depth++) {
+          assertThat(n.children()).hasSize(1);
+          n = n.children().getFirst();
+          assertThat(n.ranges()).hasSize(1);
+          assertThat(n.ranges().getFirst().start()).isEqualTo(i == 0 ? 0x120e : 0x1265);
+        }
+      }
+    }
+  }
+
+  /** Parents out of address order, a child record spread over three of them, in an order of its own. */
+  @Test
+  void inlineParentsOutOfAddressOrder() throws IOException {
+    String sym = "FILE 1 a.c\nINLINE_ORIGIN 0 g\nINLINE_ORIGIN 1 h\nFUNC 0 100 0 f\n"
+        + "INLINE 1 9 1 1 92 2 12 2 52 2\n" // before its parents
+        + "INLINE 0 1 1 0 50 10\nINLINE 0 2 1 0 10 10\nINLINE 0 3 1 0 90 10\n0 100 7 1\n";
+    try (GsymReader r = Conv.gsymFromSym(sym)) {
+      for (long[] c : new long[][] {{0x13, 2, 0x10}, {0x53, 1, 0x50}, {0x93, 3, 0x90}}) {
+        long a = c[0];
+        assertThat(Conv.lookup(r, a)).isEqualTo(String.format("0x%016x: h + 1 @ a.c:7 [inlined]%n"
+            + "                    g + %d @ a.c:9 [inlined]%n"
+            + "                    f + %d @ a.c:%d%n", a, a - c[2], a, c[1]));
+      }
+      assertThat(Conv.lookup(r, 0x14)).isEqualTo("0x0000000000000014: g + 4 @ a.c:7 [inlined]\n"
+          + "                    f + 20 @ a.c:2\n");
+    }
+  }
+
+  @Test
+  void inlineRangeWithoutParentFailsOrIsSkippedAlone() throws IOException {
+    // level 1: [0x14, 0x18) lies in the level-0 record, [0x1a, 0x1c) in none
+    String sym = "FILE 1 a.c\nINLINE_ORIGIN 0 g\nINLINE_ORIGIN 1 h\nFUNC 10 10 0 f\n"
+        + "INLINE 0 5 1 0 12 8\nINLINE 1 6 1 1 14 4 1a 2\n10 10 1 1\n";
+    assertThatThrownBy(() -> Conv.gsymFromSym(sym))
+        .isInstanceOf(GsymFormatException.class)
+        .hasMessage("test.sym:6: INLINE range [0x1a, 0x1c) is not inside any INLINE at level 0");
+    GsymCreator c = new GsymCreator();
+    StringBuilder warnings = new StringBuilder();
+    BreakpadTransformer.Result res = new BreakpadTransformer(c, true, new Diagnostics(warnings))
+        .convert(new BreakpadParser(new StringReader(sym), "l.sym"));
+    assertThat(res.inlineRangesOutside()).isEqualTo(1);
+    assertThat(res.badRecords()).isZero();
+    assertThat(warnings.toString())
+        .isEqualTo("warning: l.sym:6: INLINE range [0x1a, 0x1c) is not inside any INLINE at level 0; skipped\n");
+    c.finalize(Diagnostics.silent());
+    try (GsymReader r = GsymReader.of(c.encode(), "l.gsym")) {
+      assertThat(Conv.lookup(r, 0x15)).isEqualTo("0x0000000000000015: h + 1 @ a.c:1 [inlined]\n"
+          + "                    g + 3 @ a.c:6 [inlined]\n"
+          + "                    f + 5 @ a.c:5\n");
+      assertThat(Conv.lookup(r, 0x1b)).isEqualTo("0x000000000000001b: f + 11 @ a.c:1\n");
+    }
+  }
+
+  /** The first line decides whether the input is a symbol file at all (also in lenient mode). */
+  @Test
+  void notASymbolFile() {
+    String[][] cases = {
+      {"\u007fELF\u0002\u0001\u0001\u0000 binary", "1"},
+      {"hello world", "1"},
+      {"\n  \nGSYM", "3"}, // blank lines are skipped: the first record's line is named
+      {"1000 10 1 1", "1"}, // a line record cannot come first
+    };
+    for (String[] c : cases) {
+      String in = c[0] + "\nFUNC 10 10 0 f\n";
+      for (boolean lenient : new boolean[] {false, true}) {
+        assertThatThrownBy(() -> Conv.gsymFromSym(in, lenient)).as("%s lenient=%s", c[0], lenient)
+            .isInstanceOf(GsymFormatException.class)
+            .hasMessage("test.sym: not a Breakpad symbol file: line " + c[1] + " is not a MODULE record");
+      }
+    }
+  }
+
+  /** MODULE is optional; a broken record of a known type keeps its own message. */
+  @Test
+  void firstLineOfAKnownTypeIsNotRejectedAsForeign() throws IOException {
+    try (GsymReader r = Conv.gsymFromSym("FILE 1 a.c\nFUNC 10 10 0 f\n10 10 1 1\n")) {
+      assertThat(Conv.lookup(r, 0x12)).isEqualTo("0x0000000000000012: f + 2 @ a.c:1\n");
+    }
+    try (GsymReader r = Conv.gsymFromSym("PUBLIC 10 0 p\n")) {
+      assertThat(Conv.lookup(r, 0x12)).isEqualTo("0x0000000000000012: p + 2\n");
+    }
+    assertThatThrownBy(() -> Conv.gsymFromSym("MODULE Linux\nFUNC 10 10 0 f\n"))
+        .hasMessage("test.sym:1: MODULE record needs 'MODULE os arch id name'");
+    try (GsymReader r = Conv.gsymFromSym("MODULE Linux\nPUBLIC 10 0 p\n", true)) {
+      assertThat(Conv.lookup(r, 0x10)).isEqualTo("0x0000000000000010: p\n");
     }
   }
 
@@ -98,6 +209,8 @@ class BreakpadTransformerTest {
     assertThat(res.inlineRecords()).isEqualTo(2);
     assertThat(res.stackRecords()).isEqualTo(3);
     assertThat(res.badRecords()).isZero();
+    assertThat(res.publicTails()).isEqualTo(1); // inside_func, after "folded function"
+    assertThat(res.inlineRangesOutside()).isZero();
   }
 
   @Test
@@ -143,11 +256,11 @@ class BreakpadTransformerTest {
       FUNC 10 10 0 f\\n10 4 x 1          | 2 | invalid line number 'x'
       FUNC 10 10 0 f\\n10 4 1            | 2 | invalid line record (expected 'address size line filenum')
       FUNC 10 10 0 f\\n10 4 99999999999 1 | 2 | line number 99999999999 does not fit in 32 bits
-      FUNC 10 10 0 f\\nINLINE 1 1 1 0 10 4 | 2 | INLINE nest level 1 has no enclosing INLINE at level 0
+      FUNC 10 10 0 f\\nINLINE 1 1 1 0 10 4 | 2 | INLINE range [0x10, 0x14) is not inside any INLINE at level 0
       FUNC 10 10 0 f\\nINLINE 5000 1 1 0 10 4 | 2 | INLINE nest level 5000 is deeper than 1023
       FUNC 10 10 0 f\\nINLINE 0 1 1 0 10    | 2 | INLINE record needs 'INLINE nest_level call_line call_file origin [address size]+'
       FUNC 10 10 0 f\\nINLINE 0 1 1 9 10 4  | 2 | INLINE record refers to INLINE_ORIGIN 9, which is not defined before it
-      FUNC 10 10 0 f\\nINLINE 0 1 1 0 18 10 | 2 | INLINE range [0x18, 0x28) is not inside its parent FUNC f
+      FUNC 10 10 0 f\\nINLINE 0 1 1 0 18 10 | 2 | INLINE range [0x18, 0x28) is not inside FUNC f [0x10, 0x20)
       FUNC 10 10 0 f\\nINLINE 0 1 1 0 10 0  | 2 | INLINE record has only empty ranges
       FUNC 10 10 0 f\\nINLINE 0 1 99999999999999 0 10 4 | 2 | INLINE record refers to FILE 99999999999999, which is not defined before it
       FILE 99999999999999999999 a.c     | 1 | invalid FILE number '99999999999999999999'

@@ -15,6 +15,7 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -122,6 +123,30 @@ class CrossFormatTest {
         assertThat(Conv.symFromGsym(g2)).isEqualTo(sym2);
       }
       assertThat(sym2).isEqualTo(Files.readString(TestData.path("breakpad", "basic.roundtrip.sym")));
+    }
+  }
+
+  /**
+   * The new shapes survive .sym → GSYM → .sym → GSYM: every byte from just below the first to just
+   * past the last expected address answers the same (line gaps stay gaps, the split inline nodes and
+   * the PUBLIC tails come back), and the second .sym text is stable.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"inline-merged", "line-gaps", "public-tail"})
+  void newShapesSurviveTheRoundTrip(String name) throws IOException {
+    String sym = Files.readString(TestData.path("breakpad", name + ".sym"));
+    List<Long> addrs = new java.util.ArrayList<>();
+    for (String line : Files.readAllLines(TestData.path("breakpad", name + ".expected.txt"))) {
+      if (line.startsWith("0x")) addrs.add(Long.parseUnsignedLong(line.substring(2, 18), 16));
+    }
+    try (GsymReader g1 = Conv.gsymFromSym(sym)) {
+      String sym2 = Conv.symFromGsym(g1);
+      try (GsymReader g2 = Conv.gsymFromSym(sym2)) {
+        for (long a = addrs.getFirst() - 1; a <= addrs.getLast() + 1; a++) {
+          assertThat(Conv.lookup(g2, a)).as("0x%x", a).isEqualTo(Conv.lookup(g1, a));
+        }
+        assertThat(Conv.symFromGsym(g2)).isEqualTo(sym2);
+      }
     }
   }
 }

@@ -3,11 +3,13 @@ package dev.gsym.cli;
 import dev.gsym.breakpad.BreakpadParser;
 import dev.gsym.breakpad.BreakpadTransformer;
 import dev.gsym.breakpad.BreakpadWriter;
+import dev.gsym.breakpad.ElfModule;
 import dev.gsym.dwarf.DwarfConverter;
 import dev.gsym.dwarf.DwarfFile;
 import dev.gsym.dwarf.DwarfSections;
 import dev.gsym.dwarf.DwarfVerifier;
 import dev.gsym.dwarf.ElfFile;
+import dev.gsym.io.AtomicFile;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.Progress;
 import dev.gsym.read.GsymReader;
@@ -15,16 +17,24 @@ import dev.gsym.write.CallSiteYaml;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
-/** The conversion modes: DWARF → GSYM, Breakpad → GSYM and GSYM → Breakpad. */
+/** The conversion modes: DWARF → GSYM, Breakpad → GSYM and GSYM or ELF → Breakpad. */
 final class Convert {
   private Convert() {}
 
@@ -70,6 +80,19 @@ final class Convert {
     }
     String in = o.dwarf;
     String out = o.outFile != null ? o.outFile : in + ".gsym";
+    boolean toStdout = out.equals(STDOUT);
+    if (toStdout && segment > 0) throw notToStdout("--segment-size (it writes several files)");
+    if (toStdout && o.verify) throw notToStdout("--verify (it reads the output back)");
+    if (toStdout && STDOUT.equals(o.jsonSummaryFile)) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": -o - and --json-summary-file - cannot both write to"
+          + " standard output");
+    }
+    refuseOverwriting(out, segment > 0, "input file", in);
+    refuseOverwriting(out, segment > 0, "--callsites-yaml-file", o.callSitesYamlFile);
+    refuseOverwriting(o.jsonSummaryFile, false, "input file", in);
+    refuseOverwriting(o.jsonSummaryFile, false, "--callsites-yaml-file", o.callSitesYamlFile);
+    if (segment == 0) refuseOverwriting(o.jsonSummaryFile, false, "output file", out);
+    OutputStream data = toStdout ? s.stdoutForData() : null;
     StringBuilder sb = s.sb;
     sb.append("Input file: ").append(in).append('\n');
     s.emit();
@@ -92,14 +115,20 @@ final class Convert {
       s.emit();
       try {
         if (segment > 0) {
-          creator.saveSegments(Path.of(out), summary.byteOrder(), segment);
+          creator.saveSegments(outputPath(out), summary.byteOrder(), segment);
+        } else if (toStdout) {
+          creator.save(data, summary.byteOrder());
+          checkStdout(data);
         } else {
-          creator.save(Path.of(out), summary.byteOrder());
+          creator.save(outputPath(out), summary.byteOrder());
         }
       } catch (GsymFormatException | IllegalArgumentException e) {
         s.emit();
         String detail = e instanceof GsymFormatException g ? g.detail() : e.getMessage();
         throw new CliException("DWARF conversion failed: : " + detail, 1, false, e);
+      } catch (IOException e) {
+        s.emit();
+        throw ioError(out, e);
       }
       int mismatches = 0;
       if (o.verify) {
@@ -174,15 +203,25 @@ final class Convert {
       total += e.getValue();
     }
     j.append("},\"error-count\":").append(total).append('}');
-    try {
-      Files.writeString(Path.of(file), j, StandardCharsets.UTF_8);
-    } catch (IOException | RuntimeException e) {
-      String reason = e instanceof NoSuchFileException ? "No such file or directory"
-          : e instanceof AccessDeniedException ? "Permission denied"
-          : e instanceof FileSystemException f && f.getReason() != null ? f.getReason()
-          : e.getMessage() != null ? e.getMessage() : e.toString();
-      throw CliException.stdout("error opening aggregate error json file '" + file + "' for writing: " + reason);
+    if (file.equals(STDOUT)) { // as llvm's raw_fd_ostream
+      s.sb.append(j);
+      s.emit();
+      return;
     }
+    ByteBuffer bytes = ByteBuffer.wrap(j.toString().getBytes(StandardCharsets.UTF_8));
+    String reason;
+    try {
+      AtomicFile.write(Path.of(file), ch -> {
+        while (bytes.hasRemaining()) ch.write(bytes);
+        return null;
+      });
+      return;
+    } catch (IOException e) {
+      reason = reason(e);
+    } catch (InvalidPathException e) {
+      reason = "No such file or directory";
+    }
+    throw CliException.stdout("error opening aggregate error json file '" + file + "' for writing: " + reason);
   }
 
   private static StringBuilder jsonString(StringBuilder sb, String v) {
@@ -238,10 +277,14 @@ final class Convert {
       throw CliException.stderr(GsymUtil.TOOL_NAME + ": --breakpad - (stdin) needs -o OUT");
     }
     String out = o.outFile != null ? o.outFile : defaultOutput(in, ".sym", ".gsym");
+    boolean toStdout = out.equals(STDOUT);
+    if (toStdout && segment > 0) throw notToStdout("--segment-size (it writes several files)");
+    refuseOverwriting(out, segment > 0, "input file", in);
+    OutputStream data = toStdout ? s.stdoutForData() : null;
     StringBuilder sb = s.sb;
-    sb.append("Input file: ").append(in).append('\n').append("Output file: ").append(out).append('\n');
-    s.emit();
+    // nothing reaches stdout before the input proved usable: a bad input gives only the error
     Path inPath = stdin ? null : inputPath(in);
+    sb.append("Input file: ").append(in).append('\n').append("Output file: ").append(out).append('\n');
     Diagnostics diag = o.quiet ? Diagnostics.silent() : new Diagnostics(sb);
     GsymCreator creator = new GsymCreator();
     BreakpadTransformer.Result r;
@@ -258,19 +301,29 @@ final class Convert {
         }
       }
     } catch (IOException e) {
+      sb.setLength(0);
       throw ioError(in, e);
     } catch (GsymFormatException e) {
       sb.setLength(0);
       throw new CliException(e.getMessage(), 1, false, e);
     }
+    if (creator.numFunctionInfos() == 0) {
+      sb.setLength(0);
+      throw CliException.stderr(in + ": no FUNC or PUBLIC records: nothing to convert");
+    }
     sb.append("Loaded ").append(r.functions()).append(" functions from Breakpad.\n");
     sb.append("Loaded ").append(r.publics()).append(" public symbols from Breakpad");
     if (r.publicsInsideFunctions() > 0) {
-      sb.append(" (").append(r.publicsInsideFunctions()).append(" more are covered by FUNC records)");
+      sb.append(" (").append(r.publicsInsideFunctions()).append(" more are covered by FUNC records");
+      if (r.publicTails() > 0) sb.append("; ").append(r.publicTails()).append(" of them also the bytes after the FUNC");
+      sb.append(')');
     }
     sb.append(".\n");
     if (r.linesOutsideFunctions() > 0) {
       sb.append("Dropped ").append(r.linesOutsideFunctions()).append(" line records outside their FUNC.\n");
+    }
+    if (r.inlineRangesOutside() > 0) {
+      sb.append("Skipped ").append(r.inlineRangesOutside()).append(" INLINE ranges outside their parent.\n");
     }
     if (r.stackRecords() > 0) sb.append("Skipped ").append(r.stackRecords()).append(" STACK records.\n");
     if (o.lenient) {
@@ -281,9 +334,6 @@ final class Convert {
       sb.append(".\n");
     }
     s.emit();
-    if (creator.numFunctionInfos() == 0) {
-      throw CliException.stderr(in + ": no functions to encode");
-    }
     int before = creator.numFunctionInfos();
     creator.finalize(diag);
     if (o.quiet) {
@@ -293,10 +343,13 @@ final class Convert {
     s.emit();
     try {
       if (segment > 0) {
-        List<Path> written = creator.saveSegments(Path.of(out), ByteOrder.LITTLE_ENDIAN, segment);
+        List<Path> written = creator.saveSegments(outputPath(out), ByteOrder.LITTLE_ENDIAN, segment);
         for (Path p : written) sb.append("Wrote segment ").append(p).append('\n');
+      } else if (toStdout) {
+        creator.save(data, ByteOrder.LITTLE_ENDIAN);
+        checkStdout(data);
       } else {
-        creator.save(Path.of(out), ByteOrder.LITTLE_ENDIAN);
+        creator.save(outputPath(out), ByteOrder.LITTLE_ENDIAN);
       }
     } catch (IOException e) {
       throw ioError(out, e);
@@ -315,16 +368,34 @@ final class Convert {
     long load = loadAddress(o);
     String in = o.toBreakpad;
     String out = o.outFile != null ? o.outFile : defaultOutput(in, ".gsym", ".sym");
-    String name = o.moduleName != null ? o.moduleName
-        : defaultOutput(inputPath(in).getFileName().toString(), ".gsym", "");
+    refuseOverwriting(out, false, "input file", in);
+    boolean elf = !in.equals("-") && InputKind.of(in, inputPath(in)) == InputKind.ELF;
+    OutputStream data = out.equals(STDOUT) ? s.stdoutForData() : null;
+    if (elf) return elfToBreakpad(s, o, in, out, data);
+    // GSYM records neither OS nor architecture nor module name: say which MODULE fields are guesses
+    List<String> guessed = new ArrayList<>();
+    String os = o.moduleOs;
+    if (os == null) guessed.add("OS " + (os = "Linux") + " (--module-os)");
+    String arch = o.moduleArch;
+    if (arch == null) guessed.add("architecture " + (arch = "x86_64") + " (--module-arch)");
+    String name = o.moduleName;
+    if (name == null) {
+      name = defaultOutput(inputPath(in).getFileName().toString(), ".gsym", "");
+      guessed.add("name " + name + " (--module-name)");
+    }
     StringBuilder sb = s.sb;
     sb.append("Input file: ").append(in).append('\n').append("Output file: ").append(out).append('\n');
     s.emit();
     try (GsymReader r = s.open(in)) {
-      BreakpadWriter.Result res = BreakpadWriter.write(r,
-          new BreakpadWriter.Options(o.moduleOs, o.moduleArch, name, load), Path.of(out));
-      sb.append("Wrote ").append(res.functions()).append(" FUNC, ").append(res.publics()).append(" PUBLIC, ")
-          .append(res.files()).append(" FILE and ").append(res.inlineOrigins()).append(" INLINE_ORIGIN records.\n");
+      BreakpadWriter.Options options = new BreakpadWriter.Options(os, arch, name, load);
+      BreakpadWriter.Result res;
+      if (data != null) {
+        res = BreakpadWriter.write(r, options, data);
+        checkStdout(data);
+      } else {
+        res = BreakpadWriter.write(r, options, outputPath(out));
+      }
+      appendWritten(sb, res);
       s.emit();
     } catch (IOException e) {
       throw ioError(out, e);
@@ -332,7 +403,102 @@ final class Convert {
       s.sb.setLength(0);
       throw Session.fileError(in, e.detail(), e);
     }
+    if (!guessed.isEmpty() && !o.quiet) {
+      s.flush(); // after the summary, also when the summary goes to stderr (-o -)
+      s.err.println("warning: " + in + ": guessed the MODULE fields GSYM does not record: " + String.join(", ", guessed));
+    }
     return 0;
+  }
+
+  private static void appendWritten(StringBuilder sb, BreakpadWriter.Result res) {
+    sb.append("Wrote ").append(res.functions()).append(" FUNC, ").append(res.publics()).append(" PUBLIC, ")
+        .append(res.files()).append(" FILE and ").append(res.inlineOrigins()).append(" INLINE_ORIGIN records.\n");
+  }
+
+  /**
+   * ELF → .sym as Breakpad's dump_syms: the MODULE identity from the ELF ({@link ElfModule}), the
+   * functions from its DWARF and symbol table through the DWARF converter into a GSYM in an
+   * unlinked scratch file ({@link AtomicFile#scratch}), written by the same {@link BreakpadWriter} (symbol-table-only functions as
+   * PUBLIC records). The summary is --dwarf's log followed by the record counts.
+   */
+  private static int elfToBreakpad(Session s, ConvertOptions o, String in, String out, OutputStream data) {
+    StringBuilder sb = s.sb;
+    sb.append("Input file: ").append(in).append('\n').append("Output file: ").append(out).append('\n');
+    s.emit();
+    Path inPath = inputPath(in);
+    Diagnostics diag = new Diagnostics(sb);
+    GsymCreator creator = new GsymCreator();
+    BreakpadWriter.Options options;
+    try (ElfFile elf = ElfFile.open(inPath)) {
+      ElfModule m = ElfModule.of(elf, inPath.getFileName().toString());
+      String arch = o.moduleArch != null ? o.moduleArch : m.arch();
+      if (arch == null) {
+        throw Session.fileError(in, "unrecognized ELF machine architecture " + elf.machine()
+            + " (name it with --module-arch)", null);
+      }
+      options = new BreakpadWriter.Options(o.moduleOs != null ? o.moduleOs : m.os(), arch,
+          o.moduleName != null ? o.moduleName : m.name(), o.loadAddress != null ? loadAddress(o) : m.loadAddress(),
+          m.debugId(), m.codeId(), true);
+      Progress progress = ProgressBar.forTerminal(s.err, "units", o.quiet);
+      try {
+        DwarfConverter.convert(elf, creator, diag, new DwarfConverter.Options(o.quiet, false, false, 0, progress));
+      } finally {
+        if (progress instanceof ProgressBar bar) bar.close();
+      }
+    } catch (IOException e) {
+      throw ioError(in, e);
+    } catch (GsymFormatException e) {
+      sb.setLength(0);
+      throw Session.fileError(in, e.detail(), e);
+    }
+    s.emit();
+    if (creator.numFunctionInfos() == 0) throw Session.fileError(in, "no functions to encode", null);
+    // the GSYM goes to an unlinked scratch file (beside the output, or in java.io.tmpdir for stdout,
+    // a device or a FIFO), mapped by the reader: no name is ever left behind
+    try {
+      Path target = data != null ? null : outputPath(out);
+      Path dir = target != null ? AtomicFile.temporaryDirectory(target) : AtomicFile.systemTemporaryDirectory();
+      try (FileChannel gsym = AtomicFile.scratch(dir)) {
+        creator.save(gsym, ByteOrder.LITTLE_ENDIAN);
+        try (GsymReader r = GsymReader.open(gsym, in)) {
+          if (data != null) {
+            appendWritten(sb, BreakpadWriter.write(r, options, data));
+            checkStdout(data);
+          } else {
+            appendWritten(sb, BreakpadWriter.write(r, options, target));
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw ioError(out, e);
+    } catch (GsymFormatException e) {
+      // e.g. a function below --load-address
+      sb.setLength(0);
+      throw Session.fileError(in, e.detail(), e);
+    }
+    sb.append(diag.summary());
+    s.emit();
+    return 0;
+  }
+
+  /** What {@code --to-breakpad} was given, by the file's first bytes (not its name). */
+  enum InputKind {
+    ELF, GSYM;
+
+    static InputKind of(String in, Path p) {
+      byte[] m;
+      try (java.io.InputStream is = Files.newInputStream(p)) {
+        m = is.readNBytes(4);
+      } catch (IOException e) {
+        throw ioError(in, e);
+      }
+      String magic = new String(m, StandardCharsets.ISO_8859_1);
+      if (magic.equals("\u007fELF")) return ELF;
+      // GSYM's magic 0x4753594d in either byte order
+      if (magic.equals("GSYM") || magic.equals("MYSG")) return GSYM;
+      throw Session.fileError(in, "not a GSYM file or an ELF file"
+          + (magic.equals("MODU") ? " (a Breakpad symbol file? --breakpad converts those to GSYM)" : ""), null);
+    }
   }
 
   private static Path inputPath(String in) {
@@ -346,12 +512,75 @@ final class Convert {
     return p;
   }
 
+  /** The output name that means standard output. */
+  private static final String STDOUT = "-";
+
+  private static CliException notToStdout(String option) {
+    return CliException.stderr(GsymUtil.TOOL_NAME + ": -o - (standard output) cannot be used with " + option);
+  }
+
+  /** PrintStream (our stdout) records write errors instead of throwing them. */
+  private static void checkStdout(OutputStream data) throws IOException {
+    if (data instanceof PrintStream ps && ps.checkError()) throw new IOException("error writing standard output");
+  }
+
+  private static Path outputPath(String out) {
+    try {
+      return Path.of(out);
+    } catch (InvalidPathException e) {
+      throw Session.fileError(out, "No such file or directory", e);
+    }
+  }
+
+  /**
+   * Refuses, before anything is read or written, an {@code output} that is the same file as {@code
+   * other} by identity (device and inode: through symbolic and hard links, however spelled). With
+   * {@code segments}, the existing files {@code OUTPUT-0x...} that --segment-size could replace are
+   * checked instead of {@code output} itself.
+   */
+  private static void refuseOverwriting(String output, boolean segments, String role, String other) {
+    if (output == null || other == null || output.equals(STDOUT) || other.equals(STDOUT)) return;
+    Path out;
+    Path in;
+    try {
+      out = Path.of(output);
+      in = Path.of(other);
+    } catch (InvalidPathException e) {
+      return; // reported when the file is opened
+    }
+    if (!Files.exists(in)) {
+      // two outputs, neither written yet: the same name, however spelled
+      if (!segments && out.toAbsolutePath().normalize().equals(in.toAbsolutePath().normalize())) {
+        throw CliException.stderr(GsymUtil.TOOL_NAME + ": output file '" + output + "' is the " + role + " '"
+            + other + "'; refusing to overwrite it");
+      }
+      return;
+    }
+    List<Path> candidates = List.of(out);
+    if (segments) {
+      Path dir = out.toAbsolutePath().getParent();
+      String prefix = out.getFileName() + "-0x";
+      try (Stream<Path> list = Files.list(dir)) {
+        candidates = list.filter(p -> p.getFileName().toString().startsWith(prefix)).toList();
+      } catch (IOException | UncheckedIOException e) {
+        return; // no directory to write into: reported when saving
+      }
+    }
+    for (Path c : candidates) {
+      boolean same;
+      try {
+        same = Files.exists(c) && Files.isSameFile(c, in);
+      } catch (IOException e) {
+        same = false;
+      }
+      if (same) {
+        throw CliException.stderr(GsymUtil.TOOL_NAME + ": output file '" + (segments ? c : output) + "' is the "
+            + role + " '" + other + "'; refusing to overwrite it");
+      }
+    }
+  }
+
   private static CliException ioError(String path, IOException e) {
-    String reason;
-    if (e instanceof NoSuchFileException) reason = "No such file or directory";
-    else if (e instanceof AccessDeniedException) reason = "Permission denied";
-    else if (e instanceof FileSystemException f && f.getReason() != null) reason = f.getReason();
-    else reason = e.getMessage() != null ? e.getMessage() : e.toString();
-    return Session.fileError(path, reason, e);
+    return Session.fileError(path, reason(e), e);
   }
 }

@@ -7,13 +7,13 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code gsymutil convert --dwarf FILE [-o OUT]}, {@code --breakpad SYM [-o OUT]} and
- * {@code --to-breakpad GSYM [-o OUT]}.
+ * {@code --to-breakpad GSYM|ELF [-o OUT]}.
  */
 @Command(name = "convert",
     sortOptions = false,
     description = "Convert the DWARF of an ELF file to GSYM (--dwarf, as llvm-gsymutil --convert), a"
-        + " Breakpad symbol file to GSYM (--breakpad) or a GSYM file to a Breakpad symbol file"
-        + " (--to-breakpad). Prints a summary; a bad Breakpad record is reported as FILE:LINE: problem"
+        + " Breakpad symbol file to GSYM (--breakpad) or a GSYM file or the DWARF of an ELF file to a"
+        + " Breakpad symbol file (--to-breakpad). Prints a summary; a bad Breakpad record is reported as FILE:LINE: problem"
         + " (exit status 1, no output file) unless --lenient.")
 final class ConvertCommand implements Callable<Integer> {
   private final Session session;

@@ -17,11 +17,14 @@ final class ConvertOptions {
       description = "Convert the Breakpad symbol file SYM to GSYM (default output: SYM with .gsym in place of .sym).")
   String breakpad;
 
-  @Option(names = "--to-breakpad", paramLabel = "GSYM",
-      description = "Write the GSYM file as a Breakpad symbol file (default output: GSYM with .sym in place of .gsym).")
+  @Option(names = "--to-breakpad", paramLabel = "GSYM|ELF",
+      description = "Write a GSYM file, or the DWARF and symbols of an ELF file (as dump_syms does), as a Breakpad"
+          + " symbol file (default output: the input with .sym in place of .gsym, or with .sym appended).")
   String toBreakpad;
 
-  @Option(names = {"-o", "--out-file"}, paramLabel = "OUT", description = "Output file of a conversion.")
+  @Option(names = {"-o", "--out-file"}, paramLabel = "OUT",
+      description = "Output file of a conversion; \"-\" writes it to standard output (the summary then goes to"
+          + " stderr).")
   String outFile;
 
   @Option(names = "--quiet", description = "Do not print conversion warnings.")
@@ -37,19 +40,22 @@ final class ConvertOptions {
 
   @Option(names = "--load-address", paramLabel = "ADDR",
       description = "Breakpad addresses are relative to this module load address: --breakpad adds it to every"
-          + " address (and makes it the GSYM base address), --to-breakpad subtracts it. Default 0.")
+          + " address (and makes it the GSYM base address), --to-breakpad subtracts it. Default 0, and for"
+          + " --to-breakpad of an ELF file the first PT_LOAD's address, as dump_syms.")
   String loadAddress;
 
   @Option(names = "--module-os", paramLabel = "OS",
       description = "With --to-breakpad: the MODULE record's OS (default Linux).")
-  String moduleOs = "Linux";
+  String moduleOs;
 
   @Option(names = "--module-arch", paramLabel = "ARCH",
-      description = "With --to-breakpad: the MODULE record's architecture (default x86_64).")
-  String moduleArch = "x86_64";
+      description = "With --to-breakpad: the MODULE record's architecture (default: from the ELF header; x86_64"
+          + " for a GSYM file, which does not record it).")
+  String moduleArch;
 
   @Option(names = "--module-name", paramLabel = "NAME",
-      description = "With --to-breakpad: the MODULE record's name (default: the GSYM file name without .gsym).")
+      description = "With --to-breakpad: the MODULE record's name (default: the ELF file's SONAME or file name;"
+          + " the GSYM file name without .gsym).")
   String moduleName;
 
   @Option(names = "--dwarf-callsites",
@@ -73,7 +79,8 @@ final class ConvertOptions {
   String numThreads;
 
   @Option(names = "--json-summary-file", paramLabel = "FILE",
-      description = "With --dwarf: write the counts of the warning and error categories to FILE as JSON.")
+      description = "With --dwarf: write the counts of the warning and error categories to FILE as JSON"
+          + " (\"-\": standard output, after the summary).")
   String jsonSummaryFile;
 
   /**
@@ -87,10 +94,14 @@ final class ConvertOptions {
     return dwarf != null || breakpad != null || toBreakpad != null;
   }
 
-  /** True if an option that only makes sense for a conversion was given. */
+  /**
+   * True if an option that only makes sense for a conversion was given. {@code --verify} alone does
+   * not count: llvm-gsymutil-22 ignores it without {@code --convert}, so {@code --verify X.gsym}
+   * dumps X.gsym and {@code --verify --address A X.gsym} looks A up.
+   */
   boolean anyGiven() {
     return requested() || outFile != null || quiet || lenient || segmentSize != null || moduleName != null
-        || loadAddress != null || dwarfCallSites || verify || numThreads != null
+        || moduleOs != null || moduleArch != null || loadAddress != null || dwarfCallSites || numThreads != null
         || jsonSummaryFile != null || callSitesYamlFile != null;
   }
 }

@@ -64,6 +64,7 @@ public final class GsymUtil {
         String grouped = badShortOptionGroup(args);
         if (grouped != null) {
           err.println(grouped);
+          err.println(seeHelp(TOOL_NAME));
           return 1;
         }
         CommandLine cl = commandLine(session);
@@ -99,7 +100,9 @@ public final class GsymUtil {
   static String badShortOptionGroup(String[] args) {
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
-      if (a.equals("--") || a.equals("dump") || a.equals("lookup") || a.equals("convert")) return null;
+      if (a.equals("--") || a.equals("dump") || a.equals("lookup") || a.equals("convert") || a.equals("help")) {
+        return null;
+      }
       if (a.equals("--address") || a.equals("--lookup") || a.equals("--merged-functions-filter")
           || a.equals("--breakpad") || a.equals("--to-breakpad") || a.equals("-o") || a.equals("--out-file")
           || a.equals("--segment-size") || a.equals("--module-os") || a.equals("--module-arch")
@@ -122,6 +125,8 @@ public final class GsymUtil {
     cl.addSubcommand("dump", new CommandLine(new DumpCommand(session)));
     cl.addSubcommand("lookup", new CommandLine(new LookupCommand(session)));
     cl.addSubcommand("convert", new CommandLine(new ConvertCommand(session)));
+    cl.addSubcommand("help", new CommandLine(new CommandLine.HelpCommand()));
+    HelpText.install(cl);
     cl.setOverwrittenOptionsAllowed(true);
     cl.setAllowOptionsAsOptionParameters(true); // llvm takes the next argument as the value, whatever it is
     cl.setParameterExceptionHandler((ex, a) -> parameterError(session, ex));
@@ -161,7 +166,9 @@ public final class GsymUtil {
   private static int parameterError(Session session, ParameterException ex) {
     String msg;
     if (ex instanceof UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
-      msg = unknownArgument(u.getUnmatched().getFirst(), ex.getCommandLine());
+      // llvm's line, then where to look
+      msg = unknownArgument(u.getUnmatched().getFirst(), ex.getCommandLine()) + System.lineSeparator()
+          + seeHelp(ex.getCommandLine().getCommandSpec().qualifiedName());
     } else if (ex instanceof MissingParameterException m && isOptionMissingValue(m)) {
       msg = ((OptionSpec) m.getMissing().getFirst()).longestName() + ": missing argument";
     } else {
@@ -170,6 +177,11 @@ public final class GsymUtil {
     session.flush();
     session.err.println(msg);
     return 1;
+  }
+
+  /** The pointer to the help after an unknown argument, for {@code command} ("gsymutil lookup"). */
+  static String seeHelp(String command) {
+    return "Try '" + command + " --help' for more information.";
   }
 
   private static boolean isOptionMissingValue(MissingParameterException m) {

@@ -22,20 +22,25 @@ import picocli.CommandLine.Parameters;
     versionProvider = VersionProvider.class,
     sortOptions = false,
     usageHelpAutoWidth = true,
-    synopsisHeading = "Usage:%n",
+    header = "gsymutil - symbolicate addresses with GSYM files, dump them, and create them",
+    synopsisHeading = "%nUsage:%n",
+    // one line each: HelpText wraps them at the terminal's width
     customSynopsis = {
         "  gsymutil [--dump] [--verbose] FILE...",
-        "  gsymutil --address=ADDR... [--verbose] [--threads N] [--merged-functions",
-        "           [--merged-functions-filter=REGEX]...] FILE...",
+        "  gsymutil --address=ADDR... [--verbose] [--threads N] [--merged-functions"
+            + " [--merged-functions-filter=REGEX]...] FILE...",
         "  gsymutil --addresses-from-stdin [--verbose] [--threads N] [--merged-functions ...]",
         "  gsymutil dump [--verbose] FILE...",
-        "  gsymutil lookup [--verbose] [--threads N] [--merged-functions ...] -f FILE... ADDR...",
-        "  gsymutil --dwarf FILE [-o OUT] [--quiet] [--segment-size N] [--merged-functions]",
-        "           [--dwarf-callsites] [--verify] [--num-threads N] [--json-summary-file F]",
-        "  gsymutil --convert FILE [--out-file OUT]       (llvm-gsymutil's spelling of --dwarf)",
+        "  gsymutil lookup [--verbose] [--threads N] [--merged-functions ...] FILE... ADDR..."
+            + " (or ADDR... FILE..., or -f FILE... ADDR...)",
+        "  gsymutil --dwarf FILE [-o OUT] [--quiet] [--segment-size N] [--merged-functions]"
+            + " [--dwarf-callsites] [--verify] [--num-threads N] [--json-summary-file F]",
+        "  gsymutil --convert FILE [--out-file OUT] (llvm-gsymutil's spelling of --dwarf)",
         "  gsymutil --breakpad SYM [-o OUT] [--lenient] [--quiet] [--segment-size N]",
-        "  gsymutil --to-breakpad GSYM [-o OUT] [--module-os OS] [--module-arch ARCH]",
-        "  gsymutil convert (--dwarf FILE | --breakpad SYM | --to-breakpad GSYM) [options]",
+        "  gsymutil --to-breakpad GSYM|ELF [-o OUT] [--module-os OS] [--module-arch ARCH]"
+            + " [--module-name NAME] [--load-address ADDR] [--quiet]",
+        "  gsymutil convert (--dwarf FILE | --breakpad SYM | --to-breakpad GSYM|ELF) [options]",
+        "  gsymutil help [COMMAND]",
         "  gsymutil -h | --help | -v | --version",
     },
     description = {
@@ -45,10 +50,15 @@ import picocli.CommandLine.Parameters;
             + " --address (alias --lookup) looks every address up in every FILE;"
             + " --addresses-from-stdin reads '<addr> <gsym-path>' lines and prints each result"
             + " followed by an empty line. The dump and lookup commands are the same as"
-            + " the first two forms (name a file called dump or lookup as ./dump).",
+            + " the first two forms (name a file called dump, lookup, convert or help as ./dump);"
+            + " lookup takes addresses and files in any order: an argument that parses as an"
+            + " address is an address, any other is a file.",
         "Addresses use C notation: 0x/0X hex, 0b binary, leading 0 octal, otherwise decimal.",
         "Lookups that fail print an 'error:' line and do not change the exit status; unreadable or"
             + " invalid files and bad arguments exit with status 1.",
+        "Conversions write OUT through a temporary file renamed into place (a symbolic link stays a"
+            + " link and its target is replaced; a device or FIFO is written in place); -o - writes to"
+            + " standard output and the summary to stderr; an output that is the input is refused.",
     },
     parameterListHeading = "%nArguments:%n",
     optionListHeading = "%nOptions:%n",

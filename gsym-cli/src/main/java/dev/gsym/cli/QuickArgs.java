@@ -111,7 +111,7 @@ final class QuickArgs {
    */
   private static boolean plain(String a) {
     if (a.isEmpty() || a.charAt(0) == '@') return false;
-    if (a.equals("dump") || a.equals("lookup") || a.equals("convert")) return false;
+    if (a.equals("dump") || a.equals("lookup") || a.equals("convert") || a.equals("help")) return false;
     if (a.charAt(0) == '-') return a.length() > 2 && a.charAt(1) == '-';
     return true;
   }

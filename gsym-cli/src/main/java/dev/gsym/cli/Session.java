@@ -29,6 +29,8 @@ final class Session {
 
   final InputStream in;
   private final OutputStream out;
+  /** Where the text goes: stdout, or stderr once stdout carries a conversion's output. */
+  private OutputStream text;
   final PrintStream err;
   /** Reused for every text result; {@link #emit()} writes and clears it. */
   final StringBuilder sb = new StringBuilder(1 << 12);
@@ -41,7 +43,19 @@ final class Session {
   Session(InputStream in, OutputStream out, PrintStream err) {
     this.in = in;
     this.out = out;
+    this.text = out;
     this.err = err;
+  }
+
+  /**
+   * For a conversion written to standard output ({@code -o -}): flushes the text printed so far,
+   * sends all later text (the conversion summary, errors llvm prints on stdout) to stderr, and
+   * returns stdout for the output file's bytes.
+   */
+  OutputStream stdoutForData() {
+    flush();
+    text = err;
+    return out;
   }
 
   /**
@@ -58,7 +72,7 @@ final class Session {
   void write(TextBuffer bytes) {
     if (buf.length() == 0 && bytes.length() >= CHUNK) {
       try {
-        out.write(bytes.array(), 0, bytes.length());
+        text.write(bytes.array(), 0, bytes.length());
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -70,7 +84,7 @@ final class Session {
 
   private void drain() {
     try {
-      buf.writeTo(out);
+      buf.writeTo(text);
     } catch (IOException e) {
       buf.clear();
       throw new UncheckedIOException(e);
@@ -80,7 +94,8 @@ final class Session {
   void flush() {
     drain();
     try {
-      out.flush();
+      text.flush();
+      if (text != out) out.flush();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -115,13 +130,18 @@ final class Session {
 
   /**
    * Opens a GSYM file like llvm's {@code GsymReader::openFile}: "-" reads stdin; failures become
-   * {@code <path>: <reason>} with llvm's wording (strerror text or the GSYM validation message).
+   * {@code <path>: <reason>} with llvm's wording (strerror text or the GSYM validation message),
+   * except that an object file or Breakpad file is named as such, with the command converting it.
    */
   GsymReader open(String path) {
+    byte[] stdin = null;
+    Path p = null;
     try {
-      if (path.equals("-")) return GsymReader.of(in.readAllBytes(), "-");
+      if (path.equals("-")) {
+        stdin = in.readAllBytes();
+        return GsymReader.of(stdin, "-");
+      }
       if (path.isEmpty()) throw fileError(path, "No such file or directory", null);
-      Path p;
       try {
         p = Path.of(path);
       } catch (InvalidPathException e) {
@@ -138,6 +158,8 @@ final class Session {
     } catch (IOException e) {
       throw fileError(path, e.getMessage() != null ? e.getMessage() : e.toString(), e);
     } catch (GsymFormatException e) {
+      ForeignFile kind = stdin != null ? ForeignFile.of(stdin) : p != null ? ForeignFile.of(p) : null;
+      if (kind != null) throw new CliException(kind.message(path), 1, false, e);
       throw fileError(path, e.detail(), e);
     }
   }

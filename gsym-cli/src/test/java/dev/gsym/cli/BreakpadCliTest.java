@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The Breakpad conversion modes through GsymUtil.run. */
 class BreakpadCliTest {
@@ -20,16 +22,20 @@ class BreakpadCliTest {
     return p;
   }
 
-  private static String expectedLookups(Path gsym) throws IOException {
+  private static String expectedLookups(String name) throws IOException {
     StringBuilder addrs = new StringBuilder();
-    for (String line : Files.readAllLines(TestData.path("breakpad", "basic.expected.txt"))) {
+    for (String line : Files.readAllLines(TestData.path("breakpad", name + ".expected.txt"))) {
       if (line.startsWith("0x")) addrs.append(line, 0, 18).append(' ');
     }
     return addrs.toString().trim();
   }
 
   private CliRun lookupAll(Path gsym) throws IOException {
-    String[] addrs = expectedLookups(gsym).split(" ");
+    return lookupAll(gsym, "basic");
+  }
+
+  private CliRun lookupAll(Path gsym, String name) throws IOException {
+    String[] addrs = expectedLookups(name).split(" ");
     String[] args = new String[addrs.length * 2 + 1];
     for (int i = 0; i < addrs.length; i++) {
       args[2 * i] = "--address";
@@ -48,9 +54,10 @@ class BreakpadCliTest {
     assertThat(r.status()).isZero();
     assertThat(r.out()).isEqualTo("Input file: " + sym + "\nOutput file: " + gsym + "\n"
         + "Loaded 3 functions from Breakpad.\n"
-        + "Loaded 2 public symbols from Breakpad (2 more are covered by FUNC records).\n"
+        + "Loaded 2 public symbols from Breakpad (2 more are covered by FUNC records;"
+        + " 1 of them also the bytes after the FUNC).\n"
         + "Skipped 3 STACK records.\n"
-        + "Pruned 0 functions, ended with 5 total\n");
+        + "Pruned 0 functions, ended with 6 total\n");
     CliRun l = lookupAll(gsym);
     assertThat(l.out()).isEqualTo("Looking up addresses in \"" + gsym + "\":\n"
         + Files.readString(TestData.path("breakpad", "basic.expected.txt")));
@@ -62,12 +69,13 @@ class BreakpadCliTest {
     Path out = dir.resolve("out.gsym");
     CliRun r = CliRun.run("convert", "--breakpad", sym.toString(), "-o", out.toString(), "--quiet");
     assertThat(r.status()).isZero();
-    assertThat(r.out()).endsWith("Pruned 0 functions, ended with 5 total\n");
+    assertThat(r.out()).endsWith("Pruned 0 functions, ended with 6 total\n");
     Path back = dir.resolve("back.sym");
     CliRun w = CliRun.run("--to-breakpad", out.toString(), "-o", back.toString(), "--module-name", "test");
-    assertThat(w.err()).isEmpty();
+    assertThat(w.err()).isEqualTo("warning: " + out + ": guessed the MODULE fields GSYM does not record:"
+        + " OS Linux (--module-os), architecture x86_64 (--module-arch)\n");
     assertThat(w.out()).isEqualTo("Input file: " + out + "\nOutput file: " + back + "\n"
-        + "Wrote 3 FUNC, 2 PUBLIC, 3 FILE and 2 INLINE_ORIGIN records.\n");
+        + "Wrote 3 FUNC, 3 PUBLIC, 3 FILE and 2 INLINE_ORIGIN records.\n");
     assertThat(Files.readString(back)).isEqualTo(Files.readString(TestData.path("breakpad", "basic.roundtrip.sym")));
     // default output name of --to-breakpad
     CliRun d = CliRun.run("convert", "--to-breakpad", out.toString());
@@ -85,6 +93,7 @@ class BreakpadCliTest {
     CliRun r = CliRun.run("--breakpad", sym.toString());
     assertThat(r.status()).isEqualTo(1);
     assertThat(r.err()).isEqualTo(sym + ":5: invalid line record size 'zz'\n");
+    assertThat(r.out()).isEmpty();
     assertThat(dir.resolve("bad.gsym")).doesNotExist();
     try (var s = Files.list(dir)) {
       assertThat(s.map(p -> p.getFileName().toString())).containsExactly("bad.sym");
@@ -107,7 +116,7 @@ class BreakpadCliTest {
     Path gsym = dir.resolve("bad.gsym");
     CliRun l = CliRun.run("--address", "0x1015", "--address", "0x1022", "--address", "0x2004", gsym.toString());
     assertThat(l.out()).isEqualTo("Looking up addresses in \"" + gsym + "\":\n"
-        + "0x0000000000001015: good + 21 @ a.c:5\n"
+        + "0x0000000000001015: good + 21\n" // the skipped line record left [0x1010, 0x1020) without a line
         + "0x0000000000001022: also good + 2 @ a.c:8\n"
         + "0x0000000000002004: pub + 4\n");
   }
@@ -174,11 +183,80 @@ class BreakpadCliTest {
     CliRun notGsym = CliRun.run("--to-breakpad", TestData.path("breakpad", "basic.sym").toString(), "-o",
         dir.resolve("x.sym").toString());
     assertThat(notGsym.status()).isEqualTo(1);
-    assertThat(notGsym.err()).endsWith("basic.sym: not a GSYM file\n");
+    assertThat(notGsym.err()).endsWith("basic.sym: not a GSYM file or an ELF file"
+        + " (a Breakpad symbol file? --breakpad converts those to GSYM)\n");
     assertThat(dir.resolve("x.sym")).doesNotExist();
     Path empty = dir.resolve("empty.sym");
     Files.writeString(empty, "MODULE Linux x86_64 0 e\n");
     CliRun none = CliRun.run("--breakpad", empty.toString());
-    assertThat(none.err()).isEqualTo(empty + ": no functions to encode\n");
+    assertThat(none.err()).isEqualTo(empty + ": no FUNC or PUBLIC records: nothing to convert\n");
+    assertThat(none.out()).isEmpty();
+  }
+
+  /** The new shapes through the CLI: conversion, then llvm-style lookups as X.expected.txt. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"inline-merged", "line-gaps", "public-tail"})
+  void goldens(String name) throws IOException {
+    Path sym = copy(name + ".sym");
+    Path gsym = dir.resolve(name + ".gsym");
+    CliRun r = CliRun.run("--breakpad", sym.toString());
+    assertThat(r.err()).isEmpty();
+    assertThat(r.status()).isZero();
+    assertThat(lookupAll(gsym, name).out()).isEqualTo("Looking up addresses in \"" + gsym + "\":\n"
+        + Files.readString(TestData.path("breakpad", name + ".expected.txt")));
+  }
+
+  /** STACK records only: one error line, nothing on stdout (also without --quiet), no output file. */
+  @Test
+  void noFuncOrPublicRecords() throws IOException {
+    Path sym = copy("stack-only.sym");
+    for (String[] extra : new String[][] {{}, {"--quiet"}, {"--lenient"}}) {
+      String[] args = new String[extra.length + 2];
+      args[0] = "--breakpad";
+      args[1] = sym.toString();
+      System.arraycopy(extra, 0, args, 2, extra.length);
+      CliRun r = CliRun.run(args);
+      assertThat(r.status()).isEqualTo(1);
+      assertThat(r.err()).isEqualTo(sym + ": no FUNC or PUBLIC records: nothing to convert\n");
+      assertThat(r.out()).isEmpty();
+    }
+    try (var s = Files.list(dir)) {
+      assertThat(s.map(p -> p.getFileName().toString())).containsExactly("stack-only.sym");
+    }
+  }
+
+  /** --breakpad on something else: says so, naming the file, in lenient mode too; no output. */
+  @Test
+  void notASymbolFile() throws IOException {
+    Path elf = dir.resolve("c-clang-O2");
+    Files.copy(TestData.path("bin", "c-clang-O2"), elf);
+    Path out = dir.resolve("x.gsym");
+    for (String mode : new String[] {"--quiet", "--lenient"}) {
+      CliRun r = CliRun.run("--breakpad", elf.toString(), "-o", out.toString(), mode);
+      assertThat(r.status()).isEqualTo(1);
+      assertThat(r.err()).isEqualTo(elf + ": not a Breakpad symbol file: line 1 is not a MODULE record\n");
+      assertThat(r.out()).isEmpty();
+      assertThat(out).doesNotExist();
+    }
+    CliRun text = CliRun.stdin("\nThis is a README.\n", "--breakpad", "-", "-o", out.toString());
+    assertThat(text.err()).isEqualTo("-: not a Breakpad symbol file: line 2 is not a MODULE record\n");
+    assertThat(out).doesNotExist();
+  }
+
+  /** --lenient skips an INLINE range no parent covers, keeps the rest and counts it. */
+  @Test
+  void lenientInlineRangeOutsideItsParent() throws IOException {
+    Path out = dir.resolve("inl.gsym");
+    String sym = "FILE 1 a.c\nINLINE_ORIGIN 0 g\nFUNC 10 10 0 f\nINLINE 0 5 1 0 12 4 30 2\n10 10 1 1\n";
+    CliRun r = CliRun.stdin(sym, "--breakpad", "-", "-o", out.toString(), "--lenient");
+    assertThat(r.status()).isZero();
+    assertThat(r.out()).contains("warning: -:4: INLINE range [0x30, 0x32) is not inside FUNC f [0x10, 0x20); skipped\n")
+        .contains("Skipped 1 INLINE ranges outside their parent.\n")
+        .contains("Skipped INLINE ranges outside their parent occurred 1 time(s)\n");
+    assertThat(CliRun.run("--address", "0x13", out.toString()).out()).endsWith(
+        "0x0000000000000013: g + 1 @ a.c:1 [inlined]\n                    f + 3 @ a.c:5\n");
+    CliRun strict = CliRun.stdin(sym, "--breakpad", "-", "-o", dir.resolve("s.gsym").toString());
+    assertThat(strict.err()).isEqualTo("-:4: INLINE range [0x30, 0x32) is not inside FUNC f [0x10, 0x20)\n");
+    assertThat(strict.out()).isEmpty();
   }
 }

@@ -23,9 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class DwarfConvertCliTest {
 
   static List<String> binaries() throws IOException {
-    try (Stream<Path> s = Files.list(TestData.path("bin"))) {
-      return s.map(p -> p.getFileName().toString()).filter(n -> !n.endsWith(".dwo")).sorted().toList();
-    }
+    return TestData.binaries();
   }
 
   @ParameterizedTest

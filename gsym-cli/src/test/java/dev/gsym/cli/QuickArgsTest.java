@@ -77,7 +77,9 @@ class QuickArgsTest {
       List.of("--quiet=true", F), List.of("--num-threads", "1", "--num-threads", "2"),
       List.of("--dwarf", "x", "--verify"), List.of("--dwarf", "x", "--segment-size", "100"),
       List.of("--look", "1", F), List.of("--unknown", F),
-      List.of("-lookup", "1", F), List.of("--merged-functions-filter"), List.of("convert", "--dwarf", "x"));
+      List.of("-lookup", "1", F), List.of("--merged-functions-filter"), List.of("convert", "--dwarf", "x"),
+      List.of("help"), List.of("help", "lookup"), List.of("lookup", F, "0x1179"), List.of("--dwarf", BIN, "-o", "-"),
+      List.of("--verify", F));
 
   private static String[] arr(List<String> args) {
     return args.toArray(String[]::new);

@@ -291,11 +291,15 @@ class VectorTranscriptTest {
   @Test
   void unknownArguments() {
     String f = v("t1.gsym");
-    assertRun(CliRun.run("--bogus", f), 1, "", "unknown argument '--bogus'\n");
+    // llvm-gsymutil-22's line, then a pointer to the help
+    String help = "Try 'gsymutil --help' for more information.\n";
+    assertRun(CliRun.run("--bogus", f), 1, "", "unknown argument '--bogus'\n" + help);
     assertRun(CliRun.run("---address", "0x1000", f), 1, "",
-        "unknown argument '---address', did you mean '--address'?\n");
-    assertRun(CliRun.run("-address", "0x1000", f), 1, "", "unknown argument '-a'\n");
-    assertRun(CliRun.run("-hx"), 1, "", "unknown argument '-x'\n");
+        "unknown argument '---address', did you mean '--address'?\n" + help);
+    assertRun(CliRun.run("-address", "0x1000", f), 1, "", "unknown argument '-a'\n" + help);
+    assertRun(CliRun.run("-hx"), 1, "", "unknown argument '-x'\n" + help);
+    assertRun(CliRun.run("lookup", "--bogus", f, "0x1000"), 1, "",
+        "unknown argument '--bogus'\nTry 'gsymutil lookup --help' for more information.\n");
   }
 
   @Test

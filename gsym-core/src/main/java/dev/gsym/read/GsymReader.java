@@ -82,6 +82,21 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     }
   }
 
+  /**
+   * Maps the file open in {@code ch} (which may be closed afterwards, or already unlinked), naming it
+   * {@code source} in errors.
+   */
+  public static GsymReader open(FileChannel ch, String source) throws IOException {
+    Arena arena = Arena.ofShared();
+    try {
+      MemorySegment seg = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
+      return new GsymReader(arena, seg, source);
+    } catch (IOException | RuntimeException e) {
+      arena.close();
+      throw e;
+    }
+  }
+
   /** Reads GSYM bytes held in memory. */
   public static GsymReader of(byte[] bytes, String source) {
     return new GsymReader(null, MemorySegment.ofArray(bytes), source);

@@ -25,6 +25,7 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,6 +48,8 @@ public final class GsymCreator {
   private final StringTableBuilder strings;
   private final HashMap<FileEntry, Integer> fileIndex = new HashMap<>();
   private final List<FileEntry> files = new ArrayList<>();
+  /** Index of the {0, 0} entry {@link #insertNoFile()} added, or -1. */
+  private int noFile = -1;
   /**
    * Encoded FunctionInfos. A scratch creator's are encoded against its own tables (string "offsets"
    * are 1 + positions, see {@link StringTableBuilder}); {@link #addAll} relocates their bytes.
@@ -100,6 +103,31 @@ public final class GsymCreator {
     return insertFile(path, PathStyle.POSIX);
   }
 
+  /**
+   * Adds (once) a file-table entry {0, 0} at a non-zero index and returns that index. A line-table
+   * row in this file marks addresses without a source line: lookups (ours and llvm-gsymutil's)
+   * answer with the function and no {@code @ file:line}, where a row with file 0 makes the whole
+   * lookup fail ({@code LineEntry::isValid()} is {@code File != 0}). Copies of the file keep it.
+   */
+  public int insertNoFile() {
+    synchronized (lock) {
+      return noFileIndex();
+    }
+  }
+
+  private int noFileIndex() {
+    if (noFile < 0) {
+      noFile = files.size();
+      files.add(FileEntry.NONE);
+    }
+    return noFile;
+  }
+
+  /** The index in this creator for {@code fe}, found at {@code index} of another table. */
+  private int insertCopiedFileEntry(int index, FileEntry fe) {
+    return index != 0 && fe.equals(FileEntry.NONE) ? noFileIndex() : insertFileEntry(fe);
+  }
+
   private int insertFileEntry(FileEntry fe) {
     Integer idx = fileIndex.get(fe);
     if (idx != null) return idx;
@@ -136,7 +164,7 @@ public final class GsymCreator {
         int[] fileMap = new int[part.files.size()];
         for (int i = 1; i < fileMap.length; i++) {
           FileEntry fe = part.files.get(i);
-          fileMap[i] = insertFileEntry(new FileEntry(strMap.applyAsInt(fe.dir()), strMap.applyAsInt(fe.base())));
+          fileMap[i] = insertCopiedFileEntry(i, new FileEntry(strMap.applyAsInt(fe.dir()), strMap.applyAsInt(fe.base())));
         }
         IndexMap m = new IndexMap(strMap, i -> fileMap[i]);
         for (StoredFunction sf : part.funcs) {
@@ -424,23 +452,49 @@ public final class GsymCreator {
   }
 
   /**
-   * Writes the finalized GSYM to {@code path} through a temporary file in the same directory that
-   * is renamed into place, so a failure never leaves a partial file.
+   * Writes the finalized GSYM to {@code path} with {@link AtomicFile}: a regular file through a
+   * temporary file in the same directory that is renamed into place, so a failure never leaves a
+   * partial file; a symbolic link's target likewise; a device or FIFO in place.
    */
   public void save(Path path, ByteOrder order) throws IOException {
     synchronized (lock) {
       Layout layout = layout();
-      AtomicFile.write(path, ch -> {
-        ch.position(layout.recordsStart());
-        OutputStream os = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16);
-        long[] infoOffsets = writeRecords(os, layout.recordsStart(), order);
-        os.flush();
-        ByteBuffer bb = ByteBuffer.wrap(prefix(layout, infoOffsets, order));
-        long at = 0;
-        while (bb.hasRemaining()) at += ch.write(bb, at);
-        return null;
-      });
+      AtomicFile.write(path, ch -> writeTo(ch, layout, order));
     }
+  }
+
+  /**
+   * Writes the finalized GSYM to {@code out} (flushed, not closed). The file is assembled in an
+   * unlinked temporary file first (the header and tables are written after the records), so nothing
+   * reaches {@code out} if encoding fails.
+   */
+  public void save(OutputStream out, ByteOrder order) throws IOException {
+    synchronized (lock) {
+      Layout layout = layout();
+      AtomicFile.write(out, ch -> writeTo(ch, layout, order));
+    }
+  }
+
+  /**
+   * Writes the finalized GSYM into the empty channel {@code ch} (for instance an {@link
+   * AtomicFile#scratch} file to read back with {@code GsymReader.open(FileChannel, String)}).
+   */
+  public void save(FileChannel ch, ByteOrder order) throws IOException {
+    synchronized (lock) {
+      writeTo(ch, layout(), order);
+    }
+  }
+
+  /** Streams the records from their final offset, then writes the header and tables in front. */
+  private Void writeTo(FileChannel ch, Layout layout, ByteOrder order) throws IOException {
+    ch.position(layout.recordsStart());
+    OutputStream os = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16);
+    long[] infoOffsets = writeRecords(os, layout.recordsStart(), order);
+    os.flush();
+    ByteBuffer bb = ByteBuffer.wrap(prefix(layout, infoOffsets, order));
+    long at = 0;
+    while (bb.hasRemaining()) at += ch.write(bb, at);
+    return null;
   }
 
   /**
@@ -511,7 +565,7 @@ public final class GsymCreator {
     FileEntry fe = src.files.get(index);
     int dir = fe.dir() == 0 ? 0 : strings.add(src.strings.get(fe.dir()));
     int base = strings.add(src.strings.get(fe.base()));
-    return insertFileEntry(new FileEntry(dir, base));
+    return insertCopiedFileEntry(index, new FileEntry(dir, base));
   }
 
   /**
@@ -540,7 +594,7 @@ public final class GsymCreator {
     for (int i = 1; i < fileMap.length; i++) {
       FileEntry fe = r.file(i);
       synchronized (c.lock) {
-        fileMap[i] = c.insertFileEntry(new FileEntry(str.applyAsInt(fe.dir()), str.applyAsInt(fe.base())));
+        fileMap[i] = c.insertCopiedFileEntry(i, new FileEntry(str.applyAsInt(fe.dir()), str.applyAsInt(fe.base())));
       }
     }
     IntUnaryOperator file = i -> {

@@ -29,6 +29,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -70,6 +71,7 @@ class LlvmDifferentialTest {
     out.add(Arguments.of("api-merged-callsites-be.gsym", (Writer) p -> mergedCallSites(p, ByteOrder.BIG_ENDIAN)));
     out.add(Arguments.of("api-line-deltas-off4.gsym", (Writer) LlvmDifferentialTest::lineDeltas));
     out.add(Arguments.of("api-odd-rows.gsym", (Writer) LlvmDifferentialTest::oddRows));
+    out.add(Arguments.of("api-no-file-rows.gsym", (Writer) LlvmDifferentialTest::noFileRows));
     out.add(Arguments.of("api-kernel-addresses.gsym", (Writer) LlvmDifferentialTest::kernelAddresses));
     out.add(Arguments.of("api-merged-odd.gsym", (Writer) LlvmDifferentialTest::mergedOdd));
     out.add(Arguments.of("api-bad-file-index.gsym", (Writer) LlvmDifferentialTest::badFileIndex));
@@ -298,6 +300,26 @@ class LlvmDifferentialTest {
         new InlineInfo(List.of(r(0x50, 0x60)), outer, 0, 0, List.of(
             new InlineInfo(List.of(r(0x52, 0x58)), c.insertString("callfile0"), 0, 7, List.of(
                 new InlineInfo(List.of(r(0x54, 0x56)), c.insertString("deep"), f, 9, List.of())))))));
+    save(c, p, ByteOrder.LITTLE_ENDIAN);
+  }
+
+  /**
+   * Rows in the {0, 0} file entry at a non-zero index ({@link GsymCreator#insertNoFile()}), as the
+   * Breakpad converter writes for bytes no line record covers: before the first row, between rows,
+   * after the last, under an inlined call and as a function's only row. llvm must answer there with
+   * the function (or the inlined frames) and no file, not fail as for file 0.
+   */
+  static void noFileRows(Path p) throws IOException {
+    GsymCreator c = new GsymCreator();
+    int f = c.insertFile("/gap/g.c");
+    int none = c.insertNoFile();
+    c.addFunctionInfo(fi(0x100, 0x140, c.insertString("gappy"),
+        rows(0x100, none, 0, 0x104, f, 10, 0x108, none, 0, 0x10c, f, 11, 0x130, none, 0), null));
+    int outer = c.insertString("outer");
+    c.addFunctionInfo(fi(0x200, 0x220, outer, rows(0x200, f, 1, 0x208, none, 0, 0x210, f, 3),
+        new InlineInfo(List.of(r(0x200, 0x220)), outer, 0, 0, List.of(
+            new InlineInfo(List.of(r(0x204, 0x20c)), c.insertString("inl"), f, 2, List.of())))));
+    c.addFunctionInfo(fi(0x300, 0x310, c.insertString("only_gap"), rows(0x300, none, 0), null));
     save(c, p, ByteOrder.LITTLE_ENDIAN);
   }
 
@@ -577,4 +599,31 @@ class LlvmDifferentialTest {
     }
   }
 
+  /**
+   * In rows of the no-file entry llvm-gsymutil-22 answers with the function (or the inlined frames,
+   * the deepest without a file) and no {@code @ file:line}, not with an error as for file 0.
+   */
+  @Test
+  void noFileRowsAnswerWithTheFunctionAlone() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("no-file"));
+    noFileRows(dir.resolve("n.gsym"));
+    List<Long> addrs = List.of(0x102L, 0x105L, 0x109L, 0x135L, 0x206L, 0x20aL, 0x212L, 0x305L);
+    List<String> args = addressArgs(addrs);
+    args.add("n.gsym");
+    String expected = "Looking up addresses in \"n.gsym\":\n"
+        + "0x0000000000000102: gappy + 2\n"
+        + "0x0000000000000105: gappy + 5 @ /gap/g.c:10\n"
+        + "0x0000000000000109: gappy + 9\n"
+        + "0x0000000000000135: gappy + 53\n"
+        + "0x0000000000000206: inl + 2 @ /gap/g.c:1 [inlined]\n"
+        + "                    outer + 6 @ /gap/g.c:2\n"
+        + "0x000000000000020a: inl + 6 [inlined]\n"
+        + "                    outer + 10 @ /gap/g.c:2\n"
+        + "0x0000000000000212: outer + 18 @ /gap/g.c:3\n"
+        + "0x0000000000000305: only_gap + 5\n";
+    assertThat(llvm(dir, args).out()).isEqualTo(expected);
+    try (GsymReader r = GsymReader.open(dir.resolve("n.gsym"))) {
+      assertThat(Golden.lookupText(r, "n.gsym", addrs)).isEqualTo(expected);
+    }
+  }
 }

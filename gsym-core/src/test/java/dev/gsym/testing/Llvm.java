@@ -22,11 +22,20 @@ public final class Llvm {
       Path p = Path.of(override);
       return Files.isRegularFile(p) && Files.isExecutable(p) ? p : null;
     }
+    return onPath(GSYMUTIL);
+  }
+
+  /** {@code llvm-readelf-22} on the PATH, or null (tests then skip the live comparison). */
+  public static Path readelf() {
+    return onPath("llvm-readelf-22");
+  }
+
+  private static Path onPath(String name) {
     String path = System.getenv("PATH");
     if (path == null) return null;
     for (String dir : path.split(File.pathSeparator)) {
       if (dir.isEmpty()) continue;
-      Path p = Path.of(dir, GSYMUTIL);
+      Path p = Path.of(dir, name);
       if (Files.isRegularFile(p) && Files.isExecutable(p)) return p;
     }
     return null;

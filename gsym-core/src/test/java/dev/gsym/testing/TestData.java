@@ -36,6 +36,18 @@ public final class TestData {
     }
   }
 
+  /**
+   * The golden executables in src-test-data/bin, sorted by name: every file except the split-DWARF
+   * companions ({@code *.dwo} objects and {@code *.dwp} packages) that sit beside their binary.
+   */
+  public static java.util.List<String> binaries() {
+    try (java.util.stream.Stream<Path> s = Files.list(path("bin"))) {
+      return s.map(p -> p.getFileName().toString()).filter(n -> !n.endsWith(".dwo") && !n.endsWith(".dwp")).sorted().toList();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   /** A path below src-test-data. */
   public static Path path(String first, String... more) {
     return repoRoot().resolve("src-test-data").resolve(Path.of(first, more));

@@ -77,7 +77,7 @@ public final class DwarfConverter {
       }
       diag.log("Loaded " + nd + " functions from DWARF.\n");
       if (options.mergedFunctions()) out.prepareMergedFunctions(diag);
-      int ns = ObjectFileTransformer.convert(elf, out);
+      int ns = ObjectFileTransformer.convert(elf, out, diag);
       diag.log("Loaded " + ns + " functions from symbol table.\n");
       if (options.beforeFinalize() != null) options.beforeFinalize().accept(out);
       out.finalize(diag);

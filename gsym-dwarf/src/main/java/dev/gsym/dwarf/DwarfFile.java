@@ -15,8 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The DWARF of one object: its units (in .debug_info order), abbreviation and line-table caches,
- * and the split-DWARF ({@code .dwo}) files its skeleton units refer to, opened on demand and closed
- * with this file.
+ * and the split-DWARF files its skeleton units refer to (a {@code .dwp} package beside the object,
+ * else {@code .dwo} files), opened on demand and closed with this file. A package's units are
+ * located through its {@code .debug_cu_index} (and, for DWARF 5, {@code .debug_tu_index}).
  */
 public final class DwarfFile implements AutoCloseable {
   private final DwarfSections sections;
@@ -29,6 +30,10 @@ public final class DwarfFile implements AutoCloseable {
   private final Map<Long, AbbreviationSet> abbrevCache = new ConcurrentHashMap<>();
   private final Map<Long, LineTable> lineTables = new ConcurrentHashMap<>();
   private final List<DwarfUnit> units;
+  /** For a DWARF package with a (non-empty) .debug_cu_index: that index, which maps DWO ids to units. */
+  private final UnitIndex cuIndex;
+  /** The package {@code <object>.dwp} once looked for: empty if there is none (then .dwo files are used). */
+  private volatile Optional<DwarfFile> dwp;
 
   public DwarfFile(DwarfSections sections) {
     this(sections, null);
@@ -54,10 +59,21 @@ public final class DwarfFile implements AutoCloseable {
    */
   DwarfFile(DwarfSections sections, Path objectPath, Map<Long, Map<Long, Abbreviation>> abbrevSets,
       Map<Long, LineTable> lineTables) {
+    this(sections, objectPath, abbrevSets, lineTables, null, null);
+  }
+
+  private DwarfFile(DwarfSections sections, Path objectPath, Map<Long, Map<Long, Abbreviation>> abbrevSets,
+      Map<Long, LineTable> lineTables, UnitIndex cuIndex, UnitIndex tuIndex) {
     this.sections = sections;
     this.objectPath = objectPath;
     abbrevSets.forEach((off, set) -> abbrevCache.put(off, AbbreviationSet.of(set)));
     this.lineTables.putAll(lineTables);
+    this.cuIndex = cuIndex;
+    this.units = Collections.unmodifiableList(cuIndex == null ? scanUnits() : indexedUnits(cuIndex, tuIndex));
+  }
+
+  /** The units of .debug_info one after the other. */
+  private List<DwarfUnit> scanUnits() {
     List<DwarfUnit> us = new ArrayList<>();
     ByteView info = sections.info();
     long off = 0;
@@ -66,7 +82,39 @@ public final class DwarfFile implements AutoCloseable {
       us.add(u);
       off = u.endOffset();
     }
-    this.units = Collections.unmodifiableList(us);
+    return us;
+  }
+
+  /**
+   * A package's units, in .debug_info.dwo order: one per entry of the CU index and, for DWARF 5
+   * (whose type units share .debug_info.dwo), of the TU index; each with its index entry. Their
+   * contributions must lie inside .debug_info.dwo and not overlap.
+   */
+  private List<DwarfUnit> indexedUnits(UnitIndex cu, UnitIndex tu) {
+    ByteView info = sections.info();
+    List<UnitIndex.Entry> all = new ArrayList<>(cu.entries());
+    if (tu != null && tu.version() == 5) all.addAll(tu.entries());
+    for (UnitIndex.Entry e : all) {
+      UnitIndex.Contribution c = e.info();
+      if (c.offset() + c.length() > info.size()) {
+        throw info.error(Math.min(c.offset(), info.size()), e.describe() + ": unit contribution [0x" + Long.toHexString(c.offset())
+            + ", 0x" + Long.toHexString(c.offset() + c.length()) + ") is past the end of .debug_info.dwo (0x" + Long.toHexString(info.size()) + ")");
+      }
+    }
+    all.sort(java.util.Comparator.comparingLong(e -> e.info().offset()));
+    List<DwarfUnit> us = new ArrayList<>();
+    long end = 0;
+    for (UnitIndex.Entry e : all) {
+      UnitIndex.Contribution c = e.info();
+      if (!us.isEmpty() && c.offset() < end) {
+        throw info.error(c.offset(), e.describe() + ": unit contribution at 0x" + Long.toHexString(c.offset())
+            + " overlaps the unit at 0x" + Long.toHexString(us.getLast().offset()));
+      }
+      DwarfUnit u = new DwarfUnit(this, c.offset(), e);
+      us.add(u);
+      end = u.endOffset();
+    }
+    return us;
   }
 
   public DwarfSections sections() {
@@ -165,28 +213,125 @@ public final class DwarfFile implements AutoCloseable {
   }
 
   /**
-   * The split unit of a skeleton unit, from the .dwo file its DW_AT_dwo_name (or
-   * DW_AT_GNU_dwo_name) names: an absolute path, else relative to DW_AT_comp_dir, else the name (or
-   * its last component) beside the object file; the unit with the skeleton's DWO id. Null if there
-   * is no such file or unit (the caller warns as llvm does).
+   * The split unit of a skeleton unit, found as llvm's DWARFUnit::parseDWO and
+   * DWARFContext::getDWOContext find it. The skeleton needs a DWO id and a DWO name
+   * (DW_AT_dwo_name in DWARF 5, DW_AT_GNU_dwo_name before). If the object's path + {@code .dwp}
+   * opens as an ELF, that package answers for every skeleton: the unit its CU index gives the DWO
+   * id (no index: the unit with that DWO id), and .dwo files are never looked at. Otherwise the
+   * {@code .dwo} the name gives (an absolute path, else relative to DW_AT_comp_dir; then, our
+   * extension, the name or its last component beside the object file): the unit with the
+   * skeleton's DWO id. Null if there is no such file or unit (the caller warns as llvm does).
    */
   public DwarfUnit splitUnit(DwarfUnit skeleton) {
     Long id = skeleton.dwoId();
     if (id == null) return null;
-    String name = dwoName(skeleton);
-    if (name == null || name.isEmpty()) return null;
+    AttributeValue nameAttr = skeleton.unitDie().find(skeleton.version() >= 5 ? DwarfConstants.AT_DWO_NAME : DwarfConstants.AT_GNU_DWO_NAME);
+    if (!(nameAttr instanceof AttributeValue.Str nameStr)) return null;
+    DwarfFile pkg = packageFile();
+    if (pkg != null) return attach(pkg.compileUnitFor(id), skeleton);
+    String name = nameStr.value();
+    if (name.isEmpty()) return null;
     String compDir = skeleton.unitDie().find(DwarfConstants.AT_COMP_DIR) instanceof AttributeValue.Str s ? s.value() : null;
     for (Path p : dwoCandidates(name, compDir)) {
       DwarfFile dwo = dwoFiles.computeIfAbsent(p.toAbsolutePath().normalize(), this::openDwo).orElse(null);
       if (dwo == null) continue;
-      for (DwarfUnit u : dwo.units()) {
-        if (u.unitType() != DwarfUnit.UT_TYPE && u.unitType() != DwarfUnit.UT_SPLIT_TYPE && id.equals(u.dwoId())) {
-          u.attachSkeleton(skeleton);
-          return u;
+      DwarfUnit u = dwo.compileUnitFor(id);
+      if (u != null) return attach(u, skeleton);
+    }
+    return null;
+  }
+
+  private static DwarfUnit attach(DwarfUnit split, DwarfUnit skeleton) {
+    if (split != null) split.attachSkeleton(skeleton);
+    return split;
+  }
+
+  /**
+   * The compile unit of this split file (.dwo or .dwp) for a DWO id: through the CU index if there
+   * is one (as llvm, the unit at the entry's info offset, without comparing its own DWO id; null if
+   * it is a type unit), else the first non-type unit whose DWO id matches.
+   */
+  DwarfUnit compileUnitFor(long id) {
+    if (cuIndex != null) {
+      UnitIndex.Entry e = cuIndex.find(id);
+      if (e == null) return null;
+      DwarfUnit u = unitAt(e.info().offset());
+      return u == null || u.isTypeUnit() ? null : u;
+    }
+    for (DwarfUnit u : units) {
+      if (!u.isTypeUnit() && Long.valueOf(id).equals(u.dwoId())) return u;
+    }
+    return null;
+  }
+
+  /** The unit that starts at {@code offset} of .debug_info, or null. */
+  private DwarfUnit unitAt(long offset) {
+    int lo = 0, hi = units.size() - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      long o = units.get(mid).offset();
+      if (o < offset) lo = mid + 1;
+      else if (o > offset) hi = mid - 1;
+      else return units.get(mid);
+    }
+    return null;
+  }
+
+  /**
+   * The package {@code <object path>.dwp}, opened on first use, or null if it does not open as an
+   * ELF file (llvm then falls back to .dwo files for good). Malformed contents of a package that
+   * opens are errors.
+   */
+  private DwarfFile packageFile() {
+    Optional<DwarfFile> p = dwp;
+    if (p == null) {
+      synchronized (this) {
+        p = dwp;
+        if (p == null) {
+          p = Optional.ofNullable(openPackage());
+          dwp = p;
         }
       }
     }
-    return null;
+    return p.orElse(null);
+  }
+
+  private DwarfFile openPackage() {
+    if (objectPath == null) return null;
+    Path path;
+    try {
+      path = Path.of(objectPath + ".dwp");
+    } catch (java.nio.file.InvalidPathException e) {
+      return null;
+    }
+    if (!Files.isRegularFile(path)) return null;
+    ElfFile elf;
+    try {
+      elf = ElfFile.open(path);
+    } catch (IOException | GsymFormatException e) {
+      return null; // not an object file for llvm either: .dwo files are used
+    }
+    try {
+      String what = "DWARF package " + path;
+      UnitIndex cu = index(elf, ".debug_cu_index", what, false);
+      UnitIndex tu = index(elf, ".debug_tu_index", what, true);
+      DwarfFile f = new DwarfFile(DwarfSections.ofPackage(elf, sections, path.toString()), path, Map.of(), Map.of(),
+          cu == null || cu.isEmpty() ? null : cu, tu);
+      synchronized (opened) {
+        opened.add(elf);
+      }
+      return f;
+    } catch (RuntimeException | Error e) {
+      elf.close();
+      throw e;
+    }
+  }
+
+  /** A package's unit index section, or null if it has none (or it is empty). */
+  private static UnitIndex index(ElfFile elf, String name, String what, boolean typeUnits) {
+    ElfFile.Section s = elf.section(name);
+    if (s == null || s.size() == 0 || s.type() == ElfFile.SHT_NOBITS) return null;
+    return UnitIndex.parse(elf.data(s), what + ": " + name, typeUnits);
   }
 
   /** DW_AT_dwo_name or DW_AT_GNU_dwo_name of a skeleton unit, or null. */

@@ -66,10 +66,23 @@ public record DwarfSections(ByteView info, ByteView abbrev, ByteView str, ByteVi
    * units index into.
    */
   public static DwarfSections ofDwo(ElfFile dwo, DwarfSections skeleton) {
-    ByteOrder o = dwo.byteOrder();
-    return new DwarfSections(get(dwo, ".debug_info.dwo", o), get(dwo, ".debug_abbrev.dwo", o), get(dwo, ".debug_str.dwo", o),
-        skeleton.lineStr(), get(dwo, ".debug_line.dwo", o), skeleton.addr(), get(dwo, ".debug_str_offsets.dwo", o),
-        skeleton.ranges(), get(dwo, ".debug_rnglists.dwo", o));
+    return split(dwo, skeleton, "");
+  }
+
+  /**
+   * The sections of a DWARF package ({@code .dwp}): as {@link #ofDwo}, the {@code *.dwo} sections
+   * that hold every unit's contribution (found through the package's unit index), named
+   * "PACKAGE (.debug_info.dwo)" in errors.
+   */
+  public static DwarfSections ofPackage(ElfFile dwp, DwarfSections skeleton, String packageName) {
+    return split(dwp, skeleton, packageName);
+  }
+
+  private static DwarfSections split(ElfFile f, DwarfSections skeleton, String file) {
+    ByteOrder o = f.byteOrder();
+    return new DwarfSections(get(f, ".debug_info.dwo", o, file), get(f, ".debug_abbrev.dwo", o, file),
+        get(f, ".debug_str.dwo", o, file), skeleton.lineStr(), get(f, ".debug_line.dwo", o, file), skeleton.addr(),
+        get(f, ".debug_str_offsets.dwo", o, file), skeleton.ranges(), get(f, ".debug_rnglists.dwo", o, file));
   }
 
   private static ByteView rel(ElfFile elf, String name, ByteOrder o) {
@@ -79,11 +92,17 @@ public record DwarfSections(ByteView info, ByteView abbrev, ByteView str, ByteVi
   }
 
   private static ByteView get(ElfFile elf, String name, ByteOrder o) {
+    return get(elf, name, o, "");
+  }
+
+  /** A section as a view named {@code name}, or "FILE (name)" when {@code file} is not empty. */
+  private static ByteView get(ElfFile elf, String name, ByteOrder o, String file) {
     ElfFile.Section s = elf.section(name);
+    String source = file.isEmpty() ? name : file + " (" + name + ")";
     // GNU .zdebug_* sections are ignored, as llvm 22 does (it dropped reading them); ElfFile.data can
     // still inflate them. SHF_COMPRESSED sections are inflated by ElfFile.data.
-    if (s == null) return new ByteView(MemorySegment.NULL, 0, o, name);
+    if (s == null) return new ByteView(MemorySegment.NULL, 0, o, source);
     ByteView v = elf.data(s);
-    return new ByteView(v.segment(), 0, o, name);
+    return new ByteView(v.segment(), 0, o, source);
   }
 }

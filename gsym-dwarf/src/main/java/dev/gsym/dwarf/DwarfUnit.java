@@ -38,6 +38,11 @@ public final class DwarfUnit {
   private volatile Tree tree;
   /** DWO id from a DWARF 5 skeleton or split unit header, else null. */
   private final Long headerDwoId;
+  /**
+   * For a unit of a DWARF package: its row of the package's unit index (where its abbreviations,
+   * string offsets and range lists start in the package's sections); null otherwise.
+   */
+  private final UnitIndex.Entry indexEntry;
   /** For a unit of a .dwo file: the skeleton unit in the executable (address base, base address). */
   private volatile DwarfUnit skeleton;
   // Bases (read from the unit DIE on first use).
@@ -46,7 +51,18 @@ public final class DwarfUnit {
   private long rnglistsBase = -1;
 
   DwarfUnit(DwarfFile dwarf, long offset) {
+    this(dwarf, offset, null);
+  }
+
+  /**
+   * A unit of a DWARF package located through {@code entry} (null: an ordinary unit). As llvm's
+   * DWARFUnitHeader::applyIndexEntry: the header's abbreviation offset must be 0, the index must
+   * give the unit's exact length and an abbreviation column, whose offset is the unit's
+   * abbreviation table.
+   */
+  DwarfUnit(DwarfFile dwarf, long offset, UnitIndex.Entry entry) {
     this.dwarf = dwarf;
+    this.indexEntry = entry;
     this.offset = offset;
     ByteView info = dwarf.sections().info();
     Cursor c = info.cursor(offset);
@@ -87,6 +103,17 @@ public final class DwarfUnit {
       throw info.error(offset + (version >= 5 ? 7 : 10), "unsupported address size " + addressSize);
     }
     if (c.position() > end) throw info.error(offset, "unit header longer than the unit");
+    if (entry != null) {
+      String unit = String.format("DWARF package unit at offset 0x%08x", offset);
+      if (abbrevOffset != 0) throw info.error(offset, unit + " has a non-zero abbreviation offset");
+      if (entry.info().length() != end - offset) {
+        throw info.error(offset, unit + " has an inconsistent index (expected: " + entry.info().length() + ", actual: " + (end - offset)
+            + "; " + entry.describe() + ")");
+      }
+      UnitIndex.Contribution abbrev = entry.contribution(UnitIndex.Kind.ABBREV);
+      if (abbrev == null) throw info.error(offset, unit + " missing abbreviation column (" + entry.describe() + ")");
+      abbrevOffset = abbrev.offset();
+    }
     this.headerDwoId = dwoId;
     this.abbrevs = dwarf.abbreviations(abbrevOffset);
     this.unitView = info.slice(0, end);
@@ -426,8 +453,22 @@ public final class DwarfUnit {
   }
 
   private long strOffsetsBase() {
-    if (strOffsetsBase < 0) strOffsetsBase = baseAttr(AT_STR_OFFSETS_BASE, version >= 5 ? 2L * offsetSize : 0);
+    if (strOffsetsBase < 0) {
+      if (indexEntry != null) {
+        // llvm (determineStringOffsetsTableContributionDWO): the unit's contribution, past the
+        // DWARF 5 contribution header; DW_AT_str_offsets_base is not used in split units
+        strOffsetsBase = contributionOffset(UnitIndex.Kind.STR_OFFSETS) + (version >= 5 ? 2L * offsetSize : 0);
+      } else {
+        strOffsetsBase = baseAttr(AT_STR_OFFSETS_BASE, version >= 5 ? 2L * offsetSize : 0);
+      }
+    }
     return strOffsetsBase;
+  }
+
+  /** The offset of this package unit's contribution to a section (0 without that column). */
+  private long contributionOffset(UnitIndex.Kind kind) {
+    UnitIndex.Contribution c = indexEntry.contribution(kind);
+    return c == null ? 0 : c.offset();
   }
 
   private long addrBase() {
@@ -442,7 +483,11 @@ public final class DwarfUnit {
   }
 
   long rnglistsBase() {
-    if (rnglistsBase < 0) rnglistsBase = baseAttr(AT_RNGLISTS_BASE, version >= 5 ? 2L * offsetSize + 4 : 0);
+    if (rnglistsBase < 0) {
+      // a package unit's range lists: its contribution past the list table header (llvm)
+      rnglistsBase = indexEntry != null ? contributionOffset(UnitIndex.Kind.RNGLISTS) + 2L * offsetSize + 4
+          : baseAttr(AT_RNGLISTS_BASE, version >= 5 ? 2L * offsetSize + 4 : 0);
+    }
     return rnglistsBase;
   }
 
@@ -477,6 +522,11 @@ public final class DwarfUnit {
 
   public int unitType() {
     return unitType;
+  }
+
+  /** True for type units (DWARF 5 type and split type units). */
+  public boolean isTypeUnit() {
+    return unitType == UT_TYPE || unitType == UT_SPLIT_TYPE;
   }
 
   public int addressSize() {

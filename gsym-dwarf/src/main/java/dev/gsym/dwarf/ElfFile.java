@@ -32,8 +32,12 @@ public final class ElfFile implements AutoCloseable {
   /** Hard limits on header counts, so corrupt files cannot make us allocate without bound. */
   private static final int MAX_SECTIONS = 1 << 20;
 
-  /** One section header ({@code info} is sh_info: the target section of a relocation section). */
-  public record Section(int index, String name, int type, long flags, long addr, long offset, long size, int link, int info) {
+  /**
+   * One section header ({@code info} is sh_info: the target section of a relocation section;
+   * {@code entrySize} is sh_entsize).
+   */
+  public record Section(int index, String name, int type, long flags, long addr, long offset, long size, int link, int info,
+      long entrySize) {
     public boolean isExecutable() {
       return (flags & SHF_EXECINSTR) != 0;
     }
@@ -62,6 +66,9 @@ public final class ElfFile implements AutoCloseable {
   /** Per relocated section: offset → section index of the symbol a relocation there used. */
   private final java.util.Map<Integer, java.util.Map<Long, Integer>> relocationSections = new java.util.HashMap<>();
   private Arena decompressed;
+  /** e_shoff and e_shentsize, for error offsets. */
+  private final long sectionHeaders;
+  private final int sectionHeaderSize;
 
   private ElfFile(Arena arena, ByteView file) {
     this.arena = arena;
@@ -130,8 +137,10 @@ public final class ElfFile implements AutoCloseable {
       for (int i = 0; i < count; i++) {
         long p = shoff + (long) i * shentsize;
         raw[i] = is64
-            ? new long[] {f.u32(p), f.u32(p + 4), f.u64(p + 8), f.u64(p + 16), f.u64(p + 24), f.u64(p + 32), f.u32(p + 40), f.u32(p + 44)}
-            : new long[] {f.u32(p), f.u32(p + 4), f.u32(p + 8), f.u32(p + 12), f.u32(p + 16), f.u32(p + 20), f.u32(p + 24), f.u32(p + 28)};
+            ? new long[] {f.u32(p), f.u32(p + 4), f.u64(p + 8), f.u64(p + 16), f.u64(p + 24), f.u64(p + 32), f.u32(p + 40), f.u32(p + 44),
+                f.u64(p + 56)}
+            : new long[] {f.u32(p), f.u32(p + 4), f.u32(p + 8), f.u32(p + 12), f.u32(p + 16), f.u32(p + 20), f.u32(p + 24), f.u32(p + 28),
+                f.u32(p + 36)};
       }
       if (shstrndx == 0xffff && count > 0) shstrndx = (int) (is64 ? f.u32(shoff + 40) : f.u32(shoff + 24));
       ByteView names = null;
@@ -143,10 +152,12 @@ public final class ElfFile implements AutoCloseable {
         long[] s = raw[i];
         String name = "";
         if (names != null && s[0] < names.size()) name = names.cString(s[0]);
-        secs.add(new Section(i, name, (int) s[1], s[2], s[3], s[4], s[5], (int) s[6], (int) s[7]));
+        secs.add(new Section(i, name, (int) s[1], s[2], s[3], s[4], s[5], (int) s[6], (int) s[7], s[8]));
       }
     }
     this.sections = Collections.unmodifiableList(secs);
+    this.sectionHeaders = shoff;
+    this.sectionHeaderSize = shentsize;
   }
 
   private static long checkRange(ByteView f, long off, long size, long where) {
@@ -192,6 +203,11 @@ public final class ElfFile implements AutoCloseable {
 
   public String source() {
     return file.source();
+  }
+
+  /** The whole file in its byte order (offsets are file offsets), for reads outside sections. */
+  public ByteView bytes() {
+    return file;
   }
 
   public List<Section> sections() {
@@ -384,60 +400,63 @@ public final class ElfFile implements AutoCloseable {
     return r;
   }
 
-  /** The entries of .symtab (SHT_SYMTAB), without the null entry 0. */
+  /**
+   * The entries of the first SHT_SYMTAB section as llvm lists them ({@link SymbolTable}): without
+   * the null entry 0, values as stored ({@code st_value}), names "" where llvm has none; empty
+   * without a symbol table or when llvm cannot read its entries.
+   */
   public List<Symbol> symbols() {
-    Section symtab = null;
-    for (Section s : sections) {
-      if (s.type() == SHT_SYMTAB) {
-        symtab = s;
-        break;
-      }
-    }
-    if (symtab == null) return List.of();
-    ByteView data = data(symtab);
-    ByteView strtab = null;
-    // sh_link of .symtab is the index of its string table.
-    if (symtab.link() > 0 && symtab.link() < sections.size()) strtab = data(sections.get(symtab.link()));
-    int entsize = is64 ? 24 : 16;
-    long n = data.size() / entsize;
-    List<Symbol> out = new ArrayList<>((int) Math.min(n, 1 << 16));
-    for (long i = 1; i < n; i++) {
-      long p = i * entsize;
-      long nameOff = data.u32(p);
-      long value, size;
-      int info, shndx;
-      if (is64) {
-        info = data.u8(p + 4);
-        shndx = data.u16(p + 6);
-        value = data.u64(p + 8);
-        size = data.u64(p + 16);
-      } else {
-        value = data.u32(p + 4);
-        size = data.u32(p + 8);
-        info = data.u8(p + 12);
-        shndx = data.u16(p + 14);
-      }
-      String name = strtab != null && nameOff < strtab.size() ? strtab.cString(nameOff) : "";
-      out.add(new Symbol(name, value, size, info & 0xf, info >>> 4, shndx));
+    SymbolTable t = SymbolTable.of(this);
+    if (t == null || !t.readable()) return List.of();
+    List<Symbol> out = new ArrayList<>((int) Math.min(t.count(), 1 << 16));
+    for (long i = 1; i < t.count(); i++) {
+      out.add(new Symbol(t.name(i), t.rawValue(i), t.size(i), t.type(i), t.binding(i), t.sectionIndex(i)));
     }
     return out;
   }
 
-  /** The GNU build ID from the section named .note.gnu.build-id, or null. */
+  /** The file's bytes at {@code offset} (checked to lie inside the file). */
+  ByteView fileBytes(long offset, long size) {
+    checkRange(file, offset, size, offset);
+    return file.slice(offset, size);
+  }
+
+  public long fileSize() {
+    return file.size();
+  }
+
+  /** The file offset of section {@code index}'s header (where errors about it point). */
+  public long sectionHeaderOffset(int index) {
+    return sectionHeaders + (long) index * sectionHeaderSize;
+  }
+
+  /**
+   * The GNU build ID, as llvm's ObjectFileTransformer reads it: from every section named
+   * {@code .note.gnu.build-id} (its bytes as stored), the first note's descriptor if its name is
+   * "GNU" and its type NT_GNU_BUILD_ID; a later such section wins. Null if none has one.
+   */
   public byte[] buildId() {
-    ByteView note = data(".note.gnu.build-id");
-    if (note == null || note.size() < 12) return null;
-    long namesz = note.u32(0);
-    long descsz = note.u32(4);
-    long type = note.u32(8);
-    if (namesz > note.size() || descsz > note.size()) return null;
-    long nameEnd = 12 + namesz;
-    if (!note.has(12, namesz)) return null;
-    String name = new String(note.bytes(12, (int) namesz), java.nio.charset.StandardCharsets.UTF_8);
-    while (name.endsWith("\0")) name = name.substring(0, name.length() - 1);
-    long desc = (nameEnd + 3) & ~3L;
-    if (!name.equals("GNU") || type != 3 || !note.has(desc, descsz)) return null;
-    return note.bytes(desc, (int) descsz);
+    byte[] id = null;
+    for (Section s : sections) {
+      if (!s.name().equals(".note.gnu.build-id")) continue;
+      ByteView note;
+      try {
+        note = rawData(s);
+      } catch (GsymFormatException e) {
+        continue; // llvm skips a section whose contents it cannot read
+      }
+      if (note.size() < 12) continue;
+      long namesz = note.u32(0);
+      long descsz = note.u32(4);
+      long type = note.u32(8);
+      if (!note.has(12, namesz)) continue;
+      String name = new String(note.bytes(12, (int) namesz), java.nio.charset.StandardCharsets.UTF_8);
+      while (name.endsWith("\0")) name = name.substring(0, name.length() - 1);
+      long desc = (12 + namesz + 3) & ~3L;
+      if (!name.equals("GNU") || type != 3 || descsz == 0 || !note.has(desc, descsz)) continue;
+      id = note.bytes(desc, (int) descsz);
+    }
+    return id;
   }
 
   @Override

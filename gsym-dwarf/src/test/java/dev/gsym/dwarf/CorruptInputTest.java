@@ -166,6 +166,46 @@ class CorruptInputTest {
     }
   }
 
+  /**
+   * DWARF packages: damaged unit indexes (GNU version 2 and DWARF 5, CU and TU) and package
+   * sections, converted through the binary beside its damaged .dwp.
+   */
+  @Test
+  void mutatedPackages(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws IOException {
+    Random rnd = new Random(12);
+    List<String> sections = List.of(".debug_cu_index", ".debug_tu_index", ".debug_info.dwo", ".debug_abbrev.dwo",
+        ".debug_str_offsets.dwo", ".debug_str.dwo", ".debug_rnglists.dwo");
+    for (String name : List.of("dwp-gcc-O2-d4", "dwp-clang-O2-d5", "dwp-gxx-O2-d4-types", "dwp-clangxx-O2-d5-types")) {
+      java.nio.file.Path bin = Files.copy(TestData.path("bin", name), tmp.resolve(name), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      java.nio.file.Path dwp = tmp.resolve(name + ".dwp");
+      byte[] orig = golden(name + ".dwp");
+      ElfFile elf = ElfFile.of(orig, name);
+      List<ElfFile.Section> present = new java.util.ArrayList<>();
+      for (ElfFile.Section s : elf.sections()) if (sections.contains(s.name()) && s.size() > 0) present.add(s);
+      for (int i = 0; i < Integer.getInteger("gsym.fuzz.iterations", 1000) / 4; i++) {
+        ElfFile.Section s = present.get(rnd.nextInt(present.size()));
+        byte[] b = orig.clone();
+        StringBuilder what = new StringBuilder(name + ".dwp " + s.name());
+        for (int j = 1 + rnd.nextInt(4); j > 0; j--) {
+          int at = (int) (s.offset() + rnd.nextLong(s.size()));
+          byte v = (byte) (rnd.nextBoolean() ? rnd.nextInt(256) : (rnd.nextBoolean() ? 0xff : 0x80));
+          b[at] = v;
+          what.append(" @0x").append(Integer.toHexString(at)).append('=').append(v & 0xff);
+        }
+        Files.write(dwp, b);
+        try {
+          GsymCreator c = new GsymCreator();
+          DwarfConverter.Summary sum = DwarfConverter.convert(bin, c, Diagnostics.silent(), DwarfConverter.Options.defaults());
+          c.encode(sum.byteOrder());
+        } catch (GsymFormatException expected) {
+          // fine
+        } catch (StackOverflowError | OutOfMemoryError | RuntimeException e) {
+          fail(what + ": " + e, e);
+        }
+      }
+    }
+  }
+
   /** Relocatable objects: damaged relocation entries and DWARF (built live; skipped without clang-22). */
   @Test
   void mutatedRelocatableObjects(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {

@@ -18,11 +18,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * split-DWARF binaries' .dwo files (also in bin/) are found beside the binary.
  */
 class GoldenConvertTest {
-  /** Every executable in src-test-data/bin (not the .dwo files). */
+  /** Every executable in src-test-data/bin (not the .dwo/.dwp files). */
   static Stream<String> binaries() throws IOException {
-    try (Stream<Path> s = Files.list(TestData.path("bin"))) {
-      return s.map(p -> p.getFileName().toString()).filter(n -> !n.endsWith(".dwo")).sorted().toList().stream();
-    }
+    return TestData.binaries().stream();
   }
 
   static byte[] convert(String name, StringBuilder log) throws IOException {

@@ -120,6 +120,28 @@ class LlvmConvertDifferentialTest {
     for (String cxx : List.of("g++", "clang++-22")) {
       builds.add(List.of(cxx, "-g", "-gsplit-dwarf", "-O2", "-o", "s-" + cxx, cppMain, cppShapes));
     }
+    // Split DWARF packages: split builds packed by llvm-dwp-22 -e, their .dwo files deleted, so both
+    // tools read the units from BINARY.dwp only (GNU DWARF 4: .debug_cu_index version 2; DWARF 5:
+    // version 5; with type units, .debug_tu_index). gcc's DWARF 5 C objects are left out:
+    // llvm-dwp-22 hangs on them (llvm issue 203625, DW_FORM_implicit_const in the abbreviations).
+    String cppPair = cppMain + " " + cppShapes, cPair = cMain + " " + cUtil;
+    for (String[] p : new String[][] {{"gcc", "-gdwarf-4", cPair}, {"clang-22", "-gdwarf-4", cPair}, {"clang-22", "-gdwarf-5", cPair},
+        {"g++", "-gdwarf-5", cppPair}, {"g++", "-gdwarf-4 -fdebug-types-section", cppPair},
+        {"clang++-22", "-gdwarf-5 -fdebug-types-section", cppPair}, {"clang++-22", "-gdwarf-4", cppPair}}) {
+      String name = "p-" + p[0] + p[1].replace(" ", "").replace("-fdebug-types-section", "-types").replace("-gdwarf-", "-d");
+      String dir = name + ".build";
+      builds.add(List.of("sh", "-c", "set -e; mkdir -p " + dir + "; cd " + dir + "; for s in " + p[2] + "; do " + p[0] + " -g -O2 -gsplit-dwarf "
+          + p[1] + " -c $s -o $(basename $s).o; done; " + p[0] + " *.o -o ../" + name + "; timeout 120 llvm-dwp-22 -e ../" + name
+          + " -o ../" + name + ".dwp; rm -f *.dwo", "-o", name));
+    }
+    // Symbol-table values: non-PIE C++ (undefined functions with PLT addresses: value 0 for llvm),
+    // Thumb functions (bit 0 of st_value cleared for ARM STT_FUNC) in an executable and an object.
+    String symtab = src.resolve("symtab_main.cpp").toString();
+    builds.add(List.of("g++", "-g", "-O2", "-no-pie", "-fno-pie", "-o", "v-nopie-gxx", symtab));
+    builds.add(List.of("clang++-22", "-g", "-O0", "-no-pie", "-fno-pie", "-o", "v-nopie-clangxx", symtab));
+    builds.add(List.of("clang-22", "--target=armv7a-linux-gnueabihf", "-mthumb", "-fuse-ld=lld", "-nostdlib", "-static",
+        "-ffunction-sections", "-Wl,--gc-sections", "-Wl,-e,_start", "-g", "-O2", "-o", "fs-thumb-d5", fs.toString()));
+    builds.add(List.of("clang-22", "--target=armv7a-linux-gnueabihf", "-mthumb", "-g", "-O2", "-c", "-o", "o-thumb.o", fs.toString()));
     // Relocatable objects (-c): DWARF relocations applied as llvm's DWARFContext does (RELA on
     // x86-64, aarch64, ppc64, riscv64, s390x; REL on i386, mips, arm), several .text sections.
     for (String cc : List.of("gcc", "clang-22")) {

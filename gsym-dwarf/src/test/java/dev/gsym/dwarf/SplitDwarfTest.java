@@ -3,8 +3,10 @@ package dev.gsym.dwarf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.gsym.io.GsymFormatException;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupResult;
+import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
@@ -18,8 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Split DWARF (-gsplit-dwarf): skeleton units load their .dwo through DW_AT_comp_dir +
  * DW_AT_dwo_name, or beside the binary; a missing .dwo gives llvm's warning and the skeleton is
- * used. Byte-identity with llvm-gsymutil-22 for 18 split builds is in LlvmConvertDifferentialTest.
- * Skipped without clang-22.
+ * used. A package {@code <binary>.dwp} takes precedence over .dwo files, as in llvm. Byte-identity
+ * with llvm-gsymutil-22 for the split builds is in LlvmConvertDifferentialTest and, for packages,
+ * in GoldenConvertTest (bin/dwp-*). The .dwo test is skipped without clang-22; the package tests
+ * compare with llvm-gsymutil-22 live when it is installed.
  */
 class SplitDwarfTest {
   @TempDir Path tmp;
@@ -73,5 +77,108 @@ class SplitDwarfTest {
     assertThat(missing.log()).contains("warning: Unable to retrieve DWO .debug_info section for c_main.dwo\n")
         .contains("warning: Unable to retrieve DWO .debug_info section for c_util.dwo\n")
         .contains("warning: Unable to retrieve DWO .debug_info section for some object files. (Remove the --quiet flag for full output) occurred 2 time(s)");
+  }
+
+  /** Runs llvm-gsymutil-22 --convert NAME in {@code dir}; its GSYM bytes, or null without the tool. */
+  private static byte[] llvmConvert(Path dir, String name) throws Exception {
+    Path gsymutil = Llvm.gsymutil();
+    if (gsymutil == null) {
+      System.out.println("SplitDwarfTest: llvm-gsymutil-22 not found, not compared with llvm live");
+      return null;
+    }
+    Path out = dir.resolve(name + ".llvm.gsym");
+    Files.deleteIfExists(out);
+    assertThat(LlvmConvertDifferentialTest.run(dir, List.of(gsymutil.toString(), "--convert", name, "--out-file", out.toString(),
+        "--num-threads=1"))).isTrue();
+    return Files.readAllBytes(out);
+  }
+
+  /**
+   * As llvm's DWARFContext: when NAME.dwp opens as an object file it answers for every skeleton,
+   * even with the right .dwo files at hand (here: a package of other units, so both skeletons warn
+   * and no DWARF function loads); a .dwp that is no object file is ignored and the .dwo files are
+   * used. Run from the binary's directory, where llvm finds the .dwo files through comp_dir ".".
+   */
+  @Test
+  void packageTakesPrecedenceOverDwoFiles() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("prec"));
+    for (String f : List.of("split-clang-O2", "split-clang-O2-c_main.dwo", "split-clang-O2-c_util.dwo")) {
+      Files.copy(TestData.path("bin", f), dir.resolve(f));
+    }
+    Path bin = dir.resolve("split-clang-O2");
+    byte[] golden = Files.readAllBytes(TestData.path("gsym", "split-clang-O2.gsym"));
+
+    Files.copy(TestData.path("bin", "dwp-clang-O2-d5.dwp"), dir.resolve("split-clang-O2.dwp"));
+    Result other = convert(bin);
+    assertThat(other.summary().dwarfFunctions()).isZero();
+    assertThat(other.log()).contains("warning: Unable to retrieve DWO .debug_info section for split-clang-O2-c_main.dwo\n")
+        .contains("warning: Unable to retrieve DWO .debug_info section for split-clang-O2-c_util.dwo\n");
+    byte[] llvm = llvmConvert(dir, "split-clang-O2");
+    if (llvm != null) assertThat(other.gsym()).isEqualTo(llvm);
+
+    Files.writeString(dir.resolve("split-clang-O2.dwp"), "not an object file\n");
+    Result junk = convert(bin);
+    assertThat(junk.gsym()).isEqualTo(golden);
+    llvm = llvmConvert(dir, "split-clang-O2");
+    if (llvm != null) assertThat(llvm).isEqualTo(golden);
+  }
+
+  /** The package is the binary's path + ".dwp": found beside a renamed copy, without any .dwo. */
+  @Test
+  void packageBesideRenamedBinary() throws Exception {
+    for (String name : List.of("dwp-gcc-O2-d4", "dwp-clangxx-O2-d5-types")) {
+      Path dir = Files.createDirectories(tmp.resolve(name));
+      Files.copy(TestData.path("bin", name), dir.resolve("prog"));
+      Files.copy(TestData.path("bin", name + ".dwp"), dir.resolve("prog.dwp"));
+      Result r = convert(dir.resolve("prog"));
+      assertThat(r.log()).doesNotContain("Unable to retrieve DWO");
+      assertThat(r.gsym()).as(name).isEqualTo(Files.readAllBytes(TestData.path("gsym", name + ".gsym")));
+      byte[] llvm = llvmConvert(dir, "prog");
+      if (llvm != null) assertThat(r.gsym()).as(name).isEqualTo(llvm);
+      // without it: llvm's warnings, symbol table only
+      Files.delete(dir.resolve("prog.dwp"));
+      assertThat(convert(dir.resolve("prog")).summary().dwarfFunctions()).isZero();
+    }
+  }
+
+  /** A package index that llvm would crash on, loop on or misread is one error naming the file, section and offset. */
+  @Test
+  void hostilePackageIndexes() throws Exception {
+    String name = "dwp-clang-O2-d5";
+    byte[] dwp = Files.readAllBytes(TestData.path("bin", name + ".dwp"));
+    long idx, info;
+    try (ElfFile elf = ElfFile.of(dwp, "dwp")) {
+      idx = elf.section(".debug_cu_index").offset();
+      info = elf.section(".debug_info.dwo").offset();
+    }
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(dwp).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    int columns = b.getInt((int) idx + 4), units = b.getInt((int) idx + 8), slots = b.getInt((int) idx + 12);
+    long rows = idx + 16 + 12L * slots + 4L * columns; // the offsets table (column 0 is INFO for llvm-dwp)
+    int usedSlot = 0;
+    while (b.getInt((int) (idx + 16 + 8L * slots + 4L * usedSlot)) == 0) usedSlot++;
+    long rowNumber = idx + 16 + 8L * slots + 4L * usedSlot;
+    record Damage(long at, int value, long reported, String detail) {}
+    List<Damage> damages = List.of(
+        new Damage(idx + 8, 0x7fffffff, idx + 4, "do not fit"),
+        new Damage(rowNumber, units + 1, rowNumber, "names unit row " + (units + 1)),
+        new Damage(rows, 0x10000, info + 0, "is past the end of .debug_info.dwo"),
+        new Damage(rows + 4L * columns * units, 0x20, info, "has an inconsistent index (expected: 32"),
+        new Damage(idx, 7, idx, "unsupported index version"));
+    for (Damage d : damages) {
+      byte[] bad = dwp.clone();
+      java.nio.ByteBuffer.wrap(bad).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt((int) d.at(), d.value());
+      Path dir = Files.createDirectories(tmp.resolve("hostile-" + Long.toHexString(d.at())));
+      Files.copy(TestData.path("bin", name), dir.resolve(name));
+      Files.write(dir.resolve(name + ".dwp"), bad);
+      GsymFormatException e = org.junit.jupiter.api.Assertions.assertThrows(GsymFormatException.class, () -> convert(dir.resolve(name)));
+      assertThat(e.getMessage()).as(d.toString()).contains(name + ".dwp").contains(d.detail());
+      if (d.detail().contains("inconsistent") || d.detail().contains("past the end")) {
+        assertThat(e.source()).endsWith(name + ".dwp (.debug_info.dwo)");
+      } else {
+        assertThat(e.source()).endsWith(name + ".dwp");
+        assertThat(e.offset()).isEqualTo(d.reported());
+        assertThat(e.detail()).contains(".debug_cu_index at 0x" + Long.toHexString(d.reported() - idx));
+      }
+    }
   }
 }

@@ -1,0 +1,188 @@
+package dev.gsym.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.gsym.testing.TestData;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code ./gsymutil} launcher script, run by bash in a copy of the checkout's layout. Its
+ * build step calls the checkout's {@code ./mvnw}; here that is a small script that counts its calls
+ * and installs a prebuilt one-class jar, so the launcher's own logic (locking, symlinks, messages)
+ * is what is tested, in seconds, without a recursive Maven build.
+ */
+class LauncherTest {
+  @TempDir Path tmp;
+  Path project;
+  Path calls;
+
+  @BeforeEach
+  void layOutCheckout() throws Exception {
+    assumeTrue(Files.isExecutable(Path.of("/bin/bash")), "launcher test skipped: no /bin/bash");
+    project = tmp.resolve("checkout");
+    Files.createDirectories(project.resolve("gsym-core/src/main/java"));
+    Files.copy(TestData.repoRoot().resolve("gsymutil"), project.resolve("gsymutil"));
+    Files.setPosixFilePermissions(project.resolve("gsymutil"), PosixFilePermissions.fromString("rwxr-xr-x"));
+    Files.writeString(project.resolve("pom.xml"), "<project/>\n");
+    Files.writeString(project.resolve("gsym-core/pom.xml"), "<project/>\n");
+    Path jar = tmp.resolve("hello.jar");
+    buildHelloJar(jar);
+    calls = tmp.resolve("mvnw-calls");
+    writeMvnw("""
+        echo "$*" >> %s
+        sleep 1
+        mkdir -p gsym-cli/target
+        cp %s gsym-cli/target/gsymutil.jar
+        """.formatted(calls, jar));
+  }
+
+  @Test
+  void concurrentFirstUsesBuildOnce() throws Exception {
+    List<Process> runs = new ArrayList<>();
+    for (int i = 0; i < 4; i++) runs.add(launcher(project.resolve("gsymutil"), "run" + i).start());
+    for (int i = 0; i < runs.size(); i++) {
+      Result r = Result.of(runs.get(i));
+      assertThat(r.status).as(r.err).isZero();
+      assertThat(r.out).isEqualTo("hello run" + i + "\n");
+      assertThat(r.err.lines().count()).as(r.err).isLessThanOrEqualTo(1);
+    }
+    assertThat(Files.readAllLines(calls)).hasSize(1);
+    assertThat(Files.readAllLines(calls).getFirst()).contains("package").contains("-DskipTests");
+
+    Result again = Result.of(launcher(project.resolve("gsymutil"), "x").start());
+    assertThat(again.out).isEqualTo("hello x\n");
+    assertThat(again.err).isEmpty();
+    assertThat(Files.readAllLines(calls)).hasSize(1);
+  }
+
+  @Test
+  void firstUsePrintsOneLineAndKeepsMavensOutputInALog() throws Exception {
+    writeMvnw("""
+        echo "[INFO] Scanning for projects..."
+        echo " AOTConfiguration recorded: gsym-cli/target/gsymutil.aotconf"
+        mkdir -p gsym-cli/target
+        cp %s gsym-cli/target/gsymutil.jar
+        """.formatted(tmp.resolve("hello.jar")));
+    Result r = Result.of(launcher(project.resolve("gsymutil"), "a").start());
+    assertThat(r.status).isZero();
+    assertThat(r.out).isEqualTo("hello a\n");
+    assertThat(r.err.lines().toList()).singleElement().asString()
+        .startsWith("gsymutil: building gsym-java").contains(".gsymutil/build.log");
+    assertThat(Files.readString(project.resolve(".gsymutil/build.log"))).contains("AOTConfiguration recorded");
+  }
+
+  @Test
+  void worksThroughSymlinksOnPath() throws Exception {
+    Path bin = Files.createDirectories(tmp.resolve("bin"));
+    Path links = Files.createDirectories(tmp.resolve("links"));
+    // bin/gsymutil -> ../links/g (relative) -> checkout/gsymutil (absolute)
+    Files.createSymbolicLink(links.resolve("g"), project.resolve("gsymutil"));
+    Files.createSymbolicLink(bin.resolve("gsymutil"), Path.of("../links/g"));
+    ProcessBuilder pb = new ProcessBuilder("/bin/bash", "-c", "gsymutil via-path").directory(tmp.toFile());
+    pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+    pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    Result r = Result.of(pb.start());
+    assertThat(r.status).as(r.err).isZero();
+    assertThat(r.out).isEqualTo("hello via-path\n");
+    assertThat(project.resolve("gsym-cli/target/gsymutil.jar")).exists();
+    assertThat(Files.readAllLines(calls)).hasSize(1);
+  }
+
+  @Test
+  void failedBuildSaysSoInTwoLinesWithoutMavensStackTrace() throws Exception {
+    writeMvnw("""
+        echo "[INFO] Compiling 12 source files"
+        echo "[ERROR] COMPILATION ERROR : Foo.java:[3,1] class, interface, enum, or record expected"
+        echo "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.14.0:compile"
+        echo "org.apache.maven.lifecycle.LifecycleExecutionException: Failed"
+        echo "    at org.apache.maven.lifecycle.internal.MojoExecutor.doExecute (MojoExecutor.java:333)"
+        exit 1
+        """);
+    Result r = Result.of(launcher(project.resolve("gsymutil"), "a").start());
+    assertThat(r.status).isEqualTo(1);
+    assertThat(r.out).isEmpty();
+    assertThat(r.err).doesNotContain(" at org.").doesNotContain("LifecycleExecutionException");
+    List<String> lines = r.err.lines().toList();
+    assertThat(lines).hasSize(3);
+    assertThat(lines.get(1)).isEqualTo("gsymutil: the build failed: COMPILATION ERROR : Foo.java:[3,1]"
+        + " class, interface, enum, or record expected");
+    assertThat(lines.get(2)).contains(".gsymutil/build.log");
+  }
+
+  @Test
+  void sourcesChangedAfterTheBuildRebuild() throws Exception {
+    assertThat(Result.of(launcher(project.resolve("gsymutil"), "a").start()).status).isZero();
+    Path src = project.resolve("gsym-core/src/main/java/A.java");
+    Files.writeString(src, "class A {}\n");
+    Files.setLastModifiedTime(src, FileTime.from(Instant.now().plusSeconds(5)));
+    Result r = Result.of(launcher(project.resolve("gsymutil"), "b").start());
+    assertThat(r.out).isEqualTo("hello b\n");
+    assertThat(Files.readAllLines(calls)).hasSize(2);
+  }
+
+  private ProcessBuilder launcher(Path script, String arg) {
+    ProcessBuilder pb = new ProcessBuilder("/bin/bash", script.toString(), arg).directory(tmp.toFile());
+    pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    return pb;
+  }
+
+  private void writeMvnw(String body) throws IOException {
+    Path mvnw = project.resolve("mvnw");
+    Files.writeString(mvnw, "#!/bin/bash\nset -e\n" + body);
+    Files.setPosixFilePermissions(mvnw, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  /** A jar whose main class prints "hello" and its arguments. */
+  private void buildHelloJar(Path jar) throws IOException {
+    Path src = Files.createDirectories(tmp.resolve("hello-src")).resolve("Hello.java");
+    Files.writeString(src, """
+        public class Hello {
+          public static void main(String[] args) {
+            System.out.println("hello " + String.join(" ", args));
+          }
+        }
+        """);
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    assumeTrue(javac != null, "launcher test skipped: no system Java compiler");
+    assertThat(javac.run(null, null, null, "-d", src.getParent().toString(), src.toString())).isZero();
+    Manifest mf = new Manifest();
+    mf.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+    mf.getMainAttributes().put(Attributes.Name.MAIN_CLASS, "Hello");
+    try (OutputStream os = Files.newOutputStream(jar); JarOutputStream jos = new JarOutputStream(os, mf)) {
+      jos.putNextEntry(new JarEntry("Hello.class"));
+      jos.write(Files.readAllBytes(src.resolveSibling("Hello.class")));
+      jos.closeEntry();
+    }
+  }
+
+  private record Result(int status, String out, String err) {
+    static Result of(Process p) throws Exception {
+      p.getOutputStream().close();
+      var out = p.getInputStream().readAllBytes();
+      var err = p.getErrorStream().readAllBytes();
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8),
+          new String(err, StandardCharsets.UTF_8));
+    }
+  }
+}

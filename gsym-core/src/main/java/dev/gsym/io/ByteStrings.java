@@ -35,9 +35,9 @@ public final class ByteStrings {
 
   /**
    * A charset with this class's mapping, for streams ({@code PrintStream}, {@code Writer},
-   * {@code Reader}). Its decoder differs from {@link #decode} in one case only: a well-formed
-   * sequence cut off by the very end of the input is malformed input (U+FFFD from an {@code
-   * InputStreamReader}), as CharsetDecoder does not tell a decoder where the input ends.
+   * {@code Reader}). Its decoder differs from {@link #decode} in one case only: the start of a
+   * well-formed sequence cut off by the very end of the input is malformed input (U+FFFD from an
+   * {@code InputStreamReader}), as CharsetDecoder does not tell a decoder where the input ends.
    */
   public static final Charset CHARSET = new EscapedUtf8();
 

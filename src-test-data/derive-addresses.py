@@ -22,6 +22,7 @@ def main():
     subset = '--verbose-subset' in sys.argv[1:]
     addrs = set()
     starts, ends = [], []
+    sys.stdin.reconfigure(errors='surrogateescape')  # names and paths need not be UTF-8
     for line in sys.stdin:
         line = line.rstrip('\n')
         m = FUNC.match(line)

@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# Golden inputs for the ELF symbol-table rules and split-DWARF packages (.dwp), built apart from
-# regenerate.sh (which calls this at its end) so that they can be rebuilt alone:
+# Golden inputs for the ELF symbol-table rules, split-DWARF packages (.dwp) and names and paths that
+# are not UTF-8, built apart from regenerate.sh (which calls this at its end) so that they can be
+# rebuilt alone:
 #
-#   src-test-data/regenerate-extra.sh [symtab] [dwp]      (no argument: both)
+#   src-test-data/regenerate-extra.sh [symtab] [dwp] [latin1]      (no argument: all)
 #
 # symtab: bin/symtab-gcc-O0-nopie (src/symtab_main.cpp, non-PIE: undefined STT_FUNC symbols with
 #         PLT addresses, an STT_GNU_IFUNC, an absolute STT_FUNC).
 # dwp:    bin/dwp-* + bin/dwp-*.dwp: -gsplit-dwarf builds packed by llvm-dwp-22 -e; the .dwo
 #         files are deleted, so llvm-gsymutil-22 (run from src-test-data/) finds the units only in
 #         bin/NAME.dwp (the input path + ".dwp").
+# latin1: bin/latin1-{gcc,clang}-O2: names and paths that are not UTF-8. src/latin1.cpp (-g, g++ /
+#         clang++-22) with src/ mapped to /gsym-test/caf<0xE9> (every DWARF path holds byte 0xE9),
+#         Latin-1 file names from #line, asm labels putting a Latin-1 byte, a truncated sequence, an
+#         overlong form, an encoded surrogate, stray bytes and valid 4-byte UTF-8 into linkage and
+#         symbol names; src/latin1_nodebug.c (no -g): names known only from .symtab.
 #
 # For each binary X it writes gsym/X.gsym (llvm-gsymutil-22 --convert --num-threads=1), the
 # conversion log, the --verify report, the dump, lookup and verbose outputs with their address
@@ -115,6 +121,20 @@ dwp_build() {
   golden $name
 }
 
+latin1() {
+  local cc name drv c map="-ffile-prefix-map=$HERE/src=$PREFIX/caf"$'\xe9'
+  for cc in gcc clang; do
+    if [ $cc = clang ]; then drv=$CXX_CLANG; c=$CC_CLANG; else drv=$CXX_GCC; c=$CC_GCC; fi
+    name=latin1-$cc-O2
+    forget $name
+    (cd src && $drv -g -O2 -fno-omit-frame-pointer -fno-ident "$map" -c latin1.cpp -o "$TMP/$name-a.o")
+    (cd src && $c -O2 -fno-ident -c latin1_nodebug.c -o "$TMP/$name-b.o")
+    $drv -O2 $LDFLAGS_COMMON -o "bin/$name" "$TMP/$name-a.o" "$TMP/$name-b.o"
+    echo "built bin/$name"
+    golden $name
+  done
+}
+
 dwp() {
   dwp_build dwp-gcc-O2-d4 "$CC_GCC" "-gdwarf-4" c_main.c c_util.c
   dwp_build dwp-clang-O2-d4 "$CC_CLANG" "-gdwarf-4 -fdebug-compilation-dir=." c_main.c c_util.c
@@ -127,12 +147,13 @@ dwp() {
 }
 
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(symtab dwp)
+[ ${#parts[@]} -gt 0 ] || parts=(symtab dwp latin1)
 for p in "${parts[@]}"; do
   case $p in
     symtab) symtab ;;
     dwp) dwp ;;
-    *) echo "usage: $0 [symtab] [dwp]" >&2; exit 2 ;;
+    latin1) latin1 ;;
+    *) echo "usage: $0 [symtab] [dwp] [latin1]" >&2; exit 2 ;;
   esac
 done
 {

@@ -190,7 +190,8 @@ while read -r rel; do
   fi
 done < "$TMP/list"
 
-# Symbol-table rules and split-DWARF packages (.dwp): a separate script, runnable on its own.
+# Symbol-table rules, split-DWARF packages (.dwp), names and paths that are not UTF-8: a separate
+# script, runnable on its own.
 "$HERE/regenerate-extra.sh"
 
 {

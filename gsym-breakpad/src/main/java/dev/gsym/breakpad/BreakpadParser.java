@@ -1,6 +1,7 @@
 package dev.gsym.breakpad;
 
 import dev.gsym.format.AddressRange;
+import dev.gsym.io.ByteStrings;
 import dev.gsym.io.GsymFormatException;
 import java.io.Closeable;
 import java.io.IOException;
@@ -12,7 +13,6 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.CharsetEncoder;
 import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -22,7 +22,8 @@ import java.util.List;
 /**
  * Reads a Breakpad symbol file one record at a time: a byte-level scanner over a reusable read
  * buffer (the file is read, not mapped, and never held in memory). Numbers are parsed straight
- * from the bytes; only names and paths become Strings (UTF-8, malformed bytes become U+FFFD). Lines
+ * from the bytes; only names and paths become Strings, decoded by {@link ByteStrings} (bytes that are
+ * not UTF-8 become U+DC80 + byte, so that they are written back unchanged). Lines
  * end with LF, CRLF or CR; blank lines are skipped.
  *
  * <p>A malformed line makes {@link #next()} throw a {@link GsymFormatException} whose source is
@@ -90,7 +91,7 @@ public final class BreakpadParser implements Closeable {
   // the last record of kind OTHER
   private BreakpadRecord record;
 
-  /** Reads UTF-16 text (encoded back to UTF-8 bytes for the scanner). */
+  /** Reads text, encoded back to bytes for the scanner by {@link ByteStrings#CHARSET}. */
   public BreakpadParser(Reader in, String source) {
     this(new ReaderSource(in), source, DEFAULT_BUFFER);
   }
@@ -324,7 +325,7 @@ public final class BreakpadParser implements Closeable {
     return switch (advance()) {
       case EOF -> null;
       case LINE -> new BreakpadRecord.Line(lineAddress, lineSize, lineLine, lineFile);
-      case STACK -> parse(new String(buf, ls, le - ls, StandardCharsets.UTF_8));
+      case STACK -> parse(ByteStrings.decode(buf, ls, le - ls));
       case INLINE -> {
         List<AddressRange> ranges = new ArrayList<>(inlineRangeCount);
         for (int i = 0; i < inlineRangeCount; i++) {
@@ -351,7 +352,7 @@ public final class BreakpadParser implements Closeable {
       int k = fast();
       if (k != EOF) return k;
       // not well-formed, or a rare record type: the String parser gives the exact result or error
-      BreakpadRecord r = parse(new String(buf, ls, le - ls, StandardCharsets.UTF_8));
+      BreakpadRecord r = parse(ByteStrings.decode(buf, ls, le - ls));
       switch (r) {
         case BreakpadRecord.Line l -> {
           lineAddress = l.address();
@@ -475,7 +476,7 @@ public final class BreakpadParser implements Closeable {
 
   /** The rest of the line as a name; null if empty. */
   private String rest() {
-    return p < le ? new String(buf, p, le - p, StandardCharsets.UTF_8) : null;
+    return p < le ? ByteStrings.decode(buf, p, le - p) : null;
   }
 
   private static boolean wraps(long addr, long size) {
@@ -744,10 +745,10 @@ public final class BreakpadParser implements Closeable {
     return t.length() <= 40 ? t : t.substring(0, 40) + "...";
   }
 
-  /** A Reader as UTF-8 bytes (unpaired surrogates become '?'). */
+  /** A Reader as bytes (escaped bytes as themselves, other unpaired surrogates as '?'). */
   private static final class ReaderSource implements Source {
     private final Reader reader;
-    private final CharsetEncoder enc = StandardCharsets.UTF_8.newEncoder()
+    private final CharsetEncoder enc = ByteStrings.CHARSET.newEncoder()
         .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE);
     private final CharBuffer chars = CharBuffer.allocate(1 << 13).flip();
     private final ByteBuffer bytes = ByteBuffer.allocate(1 << 15).flip();

@@ -7,6 +7,7 @@ import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.InlineInfo;
 import dev.gsym.format.LineEntry;
 import dev.gsym.io.AtomicFile;
+import dev.gsym.io.ByteStrings;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.read.GsymReader;
 import java.io.BufferedOutputStream;
@@ -35,7 +36,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>Functions are decoded one at a time in a single pass. Inline origins are found during that
  * pass but must precede the functions, so the function records go to a spill (memory up to
  * {@value #SPILL_IN_MEMORY} bytes, then a temporary file) that is appended after the origins:
- * memory does not grow with the file. Text is produced as UTF-8 bytes directly.
+ * memory does not grow with the file. Text is produced as bytes directly; names and paths are
+ * written as the bytes they were read from ({@link ByteStrings}).
  */
 public final class BreakpadWriter {
   /** Function records up to this size are spilled in memory, beyond it to a temporary file. */
@@ -274,7 +276,7 @@ public final class BreakpadWriter {
     }
   }
 
-  /** Buffered UTF-8 text output with number formatting straight into the buffer. */
+  /** Buffered text output with number formatting straight into the buffer. */
   static final class Text {
     private static final byte[] DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
     private final OutputStream out;
@@ -337,7 +339,7 @@ public final class BreakpadWriter {
       int n = s.length();
       for (int i = 0; i < n; i++) {
         if (s.charAt(i) >= 0x80) {
-          byte[] b = s.replace('\n', ' ').replace('\r', ' ').getBytes(StandardCharsets.UTF_8);
+          byte[] b = ByteStrings.encode(s.replace('\n', ' ').replace('\r', ' '));
           if (b.length > buf.length - pos) {
             flush();
             if (b.length > buf.length) {

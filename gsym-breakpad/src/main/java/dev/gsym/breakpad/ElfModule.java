@@ -1,10 +1,10 @@
 package dev.gsym.breakpad;
 
 import dev.gsym.dwarf.ElfFile;
+import dev.gsym.io.ByteStrings;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.GsymFormatException;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 
 /**
@@ -189,7 +189,7 @@ public record ElfModule(String os, String arch, String name, String debugId, Str
       long max = Math.min(strings.size() - value, MAX_NAME + 1) - 1;
       long end = value;
       while (end < value + max && strings.u8(end) != 0) end++;
-      return new String(strings.bytes(value, (int) (end - value)), StandardCharsets.UTF_8);
+      return ByteStrings.decode(strings.bytes(value, (int) (end - value))); // written back as these bytes
     }
     return null;
   }

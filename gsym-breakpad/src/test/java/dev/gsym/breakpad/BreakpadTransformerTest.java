@@ -21,12 +21,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 class BreakpadTransformerTest {
   static final String BASIC = read("basic.sym");
 
+  /** The file's bytes, exactly (names need not be UTF-8: latin1.sym). */
   static String read(String name) {
-    try {
-      return Files.readString(TestData.path("breakpad", name));
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+    return TestData.text(TestData.path("breakpad", name));
   }
 
   /** Every "0x<addr>: ..." block of an expected file, checked against our lookups. */
@@ -42,10 +39,11 @@ class BreakpadTransformerTest {
    * Every {@code X.sym} with an {@code X.expected.txt}: basic (every record type), inline-merged
    * (dump_syms 2.x merged inlinees: a level-n record with ranges under several level n-1 records,
    * one of them later in the file), line-gaps (bytes no line record covers: the function alone),
-   * public-tail (PUBLICs inside FUNCs name the bytes after the FUNC).
+   * public-tail (PUBLICs inside FUNCs name the bytes after the FUNC), latin1 (names and paths that
+   * are not UTF-8 keep their bytes).
    */
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"basic", "inline-merged", "line-gaps", "public-tail"})
+  @ValueSource(strings = {"basic", "inline-merged", "line-gaps", "public-tail", "latin1"})
   void goldenLookups(String name) throws IOException {
     try (GsymReader r = Conv.gsymFromSym(read(name + ".sym"))) {
       assertLookups(r, read(name + ".expected.txt"));

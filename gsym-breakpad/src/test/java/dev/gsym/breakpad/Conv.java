@@ -2,13 +2,13 @@ package dev.gsym.breakpad;
 
 import dev.gsym.format.Hex;
 import dev.gsym.format.LookupException;
+import dev.gsym.io.ByteStrings;
 import dev.gsym.read.GsymReader;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.StringReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -35,7 +35,7 @@ final class Conv {
   static String symFromGsym(GsymReader r) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     new BreakpadWriter(r, BreakpadWriter.Options.defaults("test")).write(out);
-    return out.toString(StandardCharsets.UTF_8);
+    return ByteStrings.decode(out.toByteArray()); // exact: names and paths need not be UTF-8
   }
 
   static String read(Path p) throws IOException {

@@ -88,7 +88,7 @@ class CrossFormatTest {
       throws IOException, InterruptedException {
     String name = gsym.getFileName().toString();
     List<String> addrs = Files.readAllLines(TestData.path("expected", "gsym", name + ".addrs"));
-    String golden = Files.readString(TestData.path("expected", "gsym", name + ".lookup.txt"));
+    String golden = TestData.text(TestData.path("expected", "gsym", name + ".lookup.txt"));
     Path back = dir.resolve(name);
     try (GsymReader orig = GsymReader.open(gsym)) {
       Files.write(back, Conv.gsymBytesFromSym(Conv.symFromGsym(orig), false));
@@ -104,7 +104,7 @@ class CrossFormatTest {
     for (String a : addrs) cmd.add("--address=" + a);
     cmd.add(name);
     Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    String out = dev.gsym.io.ByteStrings.decode(p.getInputStream().readAllBytes());
     assertThat(p.waitFor()).isZero();
     assertThat(out).isEqualTo(golden);
   }

@@ -1,12 +1,12 @@
 package dev.gsym.cli;
 
+import dev.gsym.io.ByteStrings;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.LoggerFactory;
@@ -29,10 +29,11 @@ public final class GsymUtil {
   private GsymUtil() {}
 
   public static void main(String[] args) {
+    // names and paths in messages are printed as their original bytes, as llvm-gsymutil does
     PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false,
-        StandardCharsets.UTF_8);
+        ByteStrings.CHARSET);
     PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true,
-        StandardCharsets.UTF_8);
+        ByteStrings.CHARSET);
     int status = run(args, System.in, out, err);
     out.flush();
     err.flush();
@@ -41,7 +42,8 @@ public final class GsymUtil {
 
   /**
    * Runs gsymutil with {@code args}, reading stdin from {@code in}. Stdout text is written to
-   * {@code out} in UTF-8 through one 64 KiB+ byte buffer; diagnostics go to {@code err}. Never throws.
+   * {@code out} through one 64 KiB+ byte buffer, as UTF-8 with names and paths as their original
+   * bytes ({@link ByteStrings}); diagnostics go to {@code err}. Never throws.
    * The everyday dump and lookup forms are parsed by {@link QuickArgs}, the rest by picocli.
    *
    * @return the exit status

@@ -18,7 +18,7 @@ import java.nio.file.Path;
 
 /**
  * The streams of one gsymutil invocation plus the reused output buffers. Everything printed on
- * stdout goes into one byte buffer ({@link #sb} through {@link #emit()}, ready-made UTF-8 through
+ * stdout goes into one byte buffer ({@link #sb} through {@link #emit()}, ready-made bytes through
  * {@link #write}, picocli's text through {@link #writer()}), written out in pieces of at least
  * {@value #CHUNK} bytes and flushed only at the end, before an error message and when stdin input
  * runs dry.
@@ -58,14 +58,17 @@ final class Session {
     return out;
   }
 
-  /** Writes {@link #sb} to stdout (buffered, UTF-8) and clears it. */
+  /**
+   * Writes {@link #sb} to stdout (buffered, encoded by {@link dev.gsym.io.ByteStrings}: escaped
+   * bytes of names and paths are written as the original bytes) and clears it.
+   */
   void emit() {
     buf.append(sb);
     sb.setLength(0);
     if (buf.length() >= CHUNK) drain();
   }
 
-  /** Writes UTF-8 bytes to stdout (buffered). */
+  /** Writes ready-made bytes to stdout (buffered). */
   void write(TextBuffer bytes) {
     if (buf.length() == 0 && bytes.length() >= CHUNK) {
       try {

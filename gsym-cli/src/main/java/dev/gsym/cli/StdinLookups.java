@@ -1,10 +1,10 @@
 package dev.gsym.cli;
 
+import dev.gsym.io.ByteStrings;
 import dev.gsym.read.GsymReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -61,11 +61,11 @@ final class StdinLookups {
         try {
           if (!Arrays.equals(line, pathFrom, lineLen, currentPath, 0, currentPath.length)) {
             currentPath = Arrays.copyOfRange(line, pathFrom, lineLen);
-            currentPathString = new String(currentPath, StandardCharsets.UTF_8);
+            currentPathString = ByteStrings.decode(currentPath);
             current = reader(currentPathString);
           }
           if (!Addresses.parse(line, 0, addrEnd, addr)) {
-            String addrStr = new String(line, 0, addrEnd, StandardCharsets.UTF_8);
+            String addrStr = ByteStrings.decode(line, 0, addrEnd);
             throw CliException.stdout("error: invalid address " + addrStr + ", expected: Address GsymFile.");
           }
           // llvm-gsymutil crashes here (no file was ever named); report the empty path instead.

@@ -2,8 +2,8 @@ package dev.gsym.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gsym.io.ByteStrings;
 import dev.gsym.testing.TestData;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,7 +39,7 @@ class BatchLookupTest {
       Path gsym = data(f[1], f[2]);
       Path addrsFile = data(f[1]).resolve(f[3]).normalize();
       List<String> addrs = Files.readAllLines(addrsFile).stream().filter(s -> !s.isBlank()).toList();
-      String golden = Files.readString(data(f[4]), StandardCharsets.UTF_8);
+      String golden = TestData.text(data(f[4]));
       String header = "Looking up addresses in \"" + f[2] + "\":\n";
       assertThat(golden).startsWith(header);
       String body = golden.substring(header.length());
@@ -121,7 +121,7 @@ class BatchLookupTest {
   private void assertSameAsLlvm(String stdin, String... args) throws Exception {
     Path exe = LlvmDifferentialTest.llvmExecutable();
     if (exe == null) return;
-    Path in = Files.writeString(tmp.resolve("in.txt"), stdin);
+    Path in = Files.write(tmp.resolve("in.txt"), ByteStrings.encode(stdin));
     Path out = tmp.resolve("out.txt");
     Path err = tmp.resolve("err.txt");
     List<String> cmd = new ArrayList<>(List.of(exe.toString()));
@@ -131,8 +131,8 @@ class BatchLookupTest {
     List<String> ours = new ArrayList<>(List.of("--threads", "4"));
     ours.addAll(List.of(args));
     CliRun run = CliRun.stdin(stdin, ours.toArray(String[]::new));
-    assertThat(run.out()).isEqualTo(Files.readString(out, StandardCharsets.UTF_8));
-    assertThat(run.err()).isEqualTo(Files.readString(err, StandardCharsets.UTF_8));
+    assertThat(run.out()).isEqualTo(TestData.text(out));
+    assertThat(run.err()).isEqualTo(TestData.text(err));
     assertThat(run.status()).isEqualTo(status);
   }
 

@@ -1,21 +1,25 @@
 package dev.gsym.cli;
 
+import dev.gsym.io.ByteStrings;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 
-/** One in-process gsymutil run: exit status and the captured stdout and stderr. */
+/**
+ * One in-process gsymutil run: exit status and the captured stdout and stderr, with the streams
+ * {@link GsymUtil#main} uses; the outputs are decoded by {@link ByteStrings}, so comparing them
+ * compares bytes.
+ */
 record CliRun(int status, String out, String err) {
   static CliRun stdin(String stdin, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int status;
-    try (PrintStream o = new PrintStream(out, false, StandardCharsets.UTF_8);
-        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-      status = GsymUtil.run(args, new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), o, e);
+    try (PrintStream o = new PrintStream(out, false, ByteStrings.CHARSET);
+        PrintStream e = new PrintStream(err, true, ByteStrings.CHARSET)) {
+      status = GsymUtil.run(args, new ByteArrayInputStream(ByteStrings.encode(stdin)), o, e);
     }
-    return new CliRun(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    return new CliRun(status, ByteStrings.decode(out.toByteArray()), ByteStrings.decode(err.toByteArray()));
   }
 
   static CliRun run(String... args) {

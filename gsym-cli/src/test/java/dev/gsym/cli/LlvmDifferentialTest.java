@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import dev.gsym.format.FunctionInfo;
+import dev.gsym.io.ByteStrings;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -96,15 +96,14 @@ class LlvmDifferentialTest {
     List<String> cmd = new ArrayList<>();
     cmd.add(exe.toString());
     cmd.addAll(args);
-    Path in = Files.writeString(tmp.resolve("in.txt"), stdin);
+    Path in = Files.write(tmp.resolve("in.txt"), ByteStrings.encode(stdin));
     Path out = tmp.resolve("out.txt");
     Path err = tmp.resolve("err.txt");
     Process p = new ProcessBuilder(cmd).redirectInput(in.toFile()).redirectOutput(out.toFile())
         .redirectError(err.toFile()).start();
     int status = p.waitFor();
-    String errText = Files.readString(err, StandardCharsets.UTF_8)
-        .replace(exe + ": ", GsymUtil.TOOL_NAME + ": ");
-    return new Outcome(status, Files.readString(out, StandardCharsets.UTF_8), errText);
+    String errText = TestData.text(err).replace(exe + ": ", GsymUtil.TOOL_NAME + ": ");
+    return new Outcome(status, TestData.text(out), errText);
   }
 
   private void compare(Path exe, String stdin, List<String> args) throws Exception {

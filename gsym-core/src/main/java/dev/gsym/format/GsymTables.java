@@ -5,7 +5,10 @@ package dev.gsym.format;
  * FunctionInfo structures. Implemented by {@code GsymReader}.
  */
 public interface GsymTables {
-  /** The string at {@code strp} ("" past the table). */
+  /**
+   * The string at {@code strp} ("" past the table), decoded by {@link dev.gsym.io.ByteStrings}
+   * (bytes that are not UTF-8 appear as U+DC80 + byte).
+   */
   String string(int strp);
 
   /** File entry {@code index}, or null if out of range. */

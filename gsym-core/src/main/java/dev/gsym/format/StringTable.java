@@ -5,7 +5,10 @@ import dev.gsym.io.GsymFormatException;
 import java.nio.ByteOrder;
 
 /**
- * The string table: NUL-terminated UTF-8 strings; offset 0 is the empty string. A bound view.
+ * The string table: NUL-terminated byte strings (usually, not necessarily, UTF-8); offset 0 is the
+ * empty string. A bound view. Strings are decoded by {@link dev.gsym.io.ByteStrings}: bytes that
+ * are not UTF-8 come back as U+DC80 + byte, and {@link #bytes}/{@link #appendTo} give the raw
+ * bytes.
  */
 public record StringTable(ByteView view) {
 
@@ -25,7 +28,7 @@ public record StringTable(ByteView view) {
     return new StringTable(file.slice(h.strtabOffset(), h.strtabSize()));
   }
 
-  /** The string at {@code strp} (unsigned); offsets past the table give "". */
+  /** The string at {@code strp} (unsigned), decoded by ByteStrings; offsets past the table give "". */
   public String get(int strp) {
     return get(Integer.toUnsignedLong(strp));
   }

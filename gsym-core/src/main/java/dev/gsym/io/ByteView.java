@@ -3,7 +3,6 @@ package dev.gsym.io;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 
 /**
  * A read-only window over bytes (usually a memory-mapped file) with a fixed byte order. Reads take
@@ -175,7 +174,8 @@ public final class ByteView {
   }
 
   /**
-   * The UTF-8 string from {@code at} up to (not including) the next NUL or the end of the view.
+   * The string from {@code at} up to (not including) the next NUL or the end of the view, decoded
+   * by {@link ByteStrings} (bytes that are not UTF-8 are kept as escapes).
    */
   public String cString(long at) {
     long size = size();
@@ -184,6 +184,6 @@ public final class ByteView {
     if (end == at) return "";
     long len = end - at;
     if (len > Integer.MAX_VALUE - 16) throw error(at, "string too long");
-    return new String(seg.asSlice(at, len).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+    return ByteStrings.decode(seg.asSlice(at, len).toArray(ValueLayout.JAVA_BYTE));
   }
 }

@@ -4,13 +4,19 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetEncoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
  * A growable byte buffer for building UTF-8 text without intermediate Strings: hex and decimal
- * numbers are written digit by digit, byte strings are copied. Reused by clearing it; not
- * thread-safe.
+ * numbers are written digit by digit, byte strings are copied, and Strings are encoded as {@link
+ * ByteStrings} does (names and paths come out as their original bytes). Reused by clearing it;
+ * not thread-safe.
  */
 public final class TextBuffer {
   private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
@@ -92,23 +98,50 @@ public final class TextBuffer {
     return this;
   }
 
-  /** Appends {@code s} as UTF-8 (unpaired surrogates become '?', as Java's encoders do). */
+  /**
+   * Appends {@code s} encoded as {@link ByteStrings} does: UTF-8, with escaped bytes (unpaired
+   * U+DC80..U+DCFF) written as the original bytes and other unpaired surrogates as '?'.
+   */
   public TextBuffer append(CharSequence s) {
     int n = s.length();
-    // long texts (warnings, dumps) convert in bulk: the JDK's encoder copies ASCII runs at once
-    if (n > 64) return append(s.toString().getBytes(StandardCharsets.UTF_8));
     ensure(n);
-    for (int i = 0; i < n; i++) {
-      char c = s.charAt(i);
-      if (c >= 0x80) {
-        byte[] rest = s.subSequence(i, n).toString().getBytes(StandardCharsets.UTF_8);
-        return append(rest);
+    if (n <= 64) {
+      for (int i = 0; i < n; i++) {
+        char c = s.charAt(i);
+        if (c >= 0x80) return encode(s, i, n);
+        buf[len++] = (byte) c;
       }
-      buf[len++] = (byte) c;
+      return this;
     }
-    return this;
+    return encode(s, 0, n); // long texts (dumps): the JDK's array loop is several times faster
   }
 
+  /** Reused by {@link #encode}: chars of the text being encoded, and the encoder. */
+  private char[] chars;
+  private CharsetEncoder encoder;
+
+  private TextBuffer encode(CharSequence s, int from, int to) {
+    int n = to - from;
+    if (chars == null || chars.length < n) chars = new char[Math.max(n, 256)];
+    if (s instanceof String str) str.getChars(from, to, chars, 0);
+    else if (s instanceof StringBuilder sb) sb.getChars(from, to, chars, 0);
+    else for (int i = 0; i < n; i++) chars[i] = s.charAt(from + i);
+    if (encoder == null) {
+      encoder = ByteStrings.CHARSET.newEncoder().onMalformedInput(CodingErrorAction.REPLACE)
+          .onUnmappableCharacter(CodingErrorAction.REPLACE);
+    }
+    encoder.reset();
+    CharBuffer in = CharBuffer.wrap(chars, 0, n);
+    ensure(n);
+    while (true) {
+      ByteBuffer out = ByteBuffer.wrap(buf, len, buf.length - len);
+      CoderResult r = encoder.encode(in, out, true);
+      if (r.isUnderflow()) r = encoder.flush(out);
+      len = out.position();
+      if (r.isUnderflow()) return this;
+      ensure(Math.max(16, 3 * in.remaining())); // overflow: at most 3 bytes per char remain
+    }
+  }
   /** Appends "0x" and {@code v} (unsigned) in lower-case hex with at least {@code minDigits} digits. */
   public TextBuffer appendHex(long v, int minDigits) {
     int digits = Math.max(1, (64 - Long.numberOfLeadingZeros(v) + 3) >>> 2);
@@ -151,6 +184,6 @@ public final class TextBuffer {
 
   @Override
   public String toString() {
-    return new String(buf, 0, len, StandardCharsets.UTF_8);
+    return ByteStrings.decode(buf, 0, len);
   }
 }

@@ -129,7 +129,11 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     return strings;
   }
 
-  /** The string at string-table offset {@code strp}. */
+  /**
+   * The string at string-table offset {@code strp}, decoded by {@link dev.gsym.io.ByteStrings}:
+   * UTF-8, each byte that is not part of well-formed UTF-8 appearing as U+DC80 + byte ({@code
+   * ByteStrings.encode} gives the file's bytes back).
+   */
   @Override
   public String string(int strp) {
     int slot = Integer.hashCode(strp * 0x9E3779B9) >>> (32 - STRING_CACHE_BITS);

@@ -1,5 +1,6 @@
 package dev.gsym.write;
 
+import dev.gsym.io.ByteStrings;
 import dev.gsym.write.YamlTree.Alias;
 import dev.gsym.write.YamlTree.Entry;
 import dev.gsym.write.YamlTree.Map;
@@ -8,7 +9,6 @@ import dev.gsym.write.YamlTree.Null;
 import dev.gsym.write.YamlTree.Scalar;
 import dev.gsym.write.YamlTree.Seq;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -77,7 +77,7 @@ public final class CallSiteYaml {
     if (size > MAX_FILE_SIZE) {
       throw new ParseException(name, name + ": error: file is larger than " + MAX_FILE_SIZE + " bytes\n");
     }
-    return parse(new String(Files.readAllBytes(file), StandardCharsets.UTF_8), name);
+    return parse(ByteStrings.decode(Files.readAllBytes(file)), name);
   }
 
   /** Parses the text of a call-site file named {@code name}. */

@@ -37,6 +37,11 @@ import java.util.function.IntUnaryOperator;
  * Builds a GSYM file in three stages, as LLVM's GsymCreator: add strings, files and
  * FunctionInfos (thread-safe, from any number of producers); {@link #finalize(Diagnostics)} once
  * (sort, de-duplicate, resolve overlaps); then {@link #save} or {@link #encode}.
+ *
+ * <p>Strings are stored as the bytes {@link dev.gsym.io.ByteStrings#encode} gives: UTF-8, with
+ * each U+DC80..U+DCFF that {@code ByteStrings.decode} made from a byte that is not UTF-8 written as
+ * that byte, so names and paths read from DWARF, Breakpad or a GSYM file are written back
+ * unchanged. Strings with the same bytes are one entry.
  */
 public final class GsymCreator {
   private final Object lock = new Object();
@@ -68,14 +73,14 @@ public final class GsymCreator {
     insertFile("", PathStyle.POSIX);
   }
 
-  /** Adds {@code s} to the string table (if new) and returns its offset; "" is 0. */
+  /** Adds {@code s}'s bytes to the string table (if new) and returns their offset; "" is 0. */
   public int insertString(String s) {
     synchronized (lock) {
       return strings.add(s);
     }
   }
 
-  /** The string at an offset this creator returned. */
+  /** The string at an offset this creator returned (as ByteStrings decodes its bytes). */
   public String getString(int strp) {
     synchronized (lock) {
       return strings.get(strp);

@@ -2,7 +2,7 @@ package dev.gsym.write;
 
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.GsymWriter;
-import java.nio.charset.StandardCharsets;
+import dev.gsym.io.ByteStrings;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -18,7 +18,7 @@ import java.util.List;
 final class StringTableBuilder {
   private final boolean indexed;
   private final HashMap<String, Integer> offsets = new HashMap<>();
-  /** The strings in table order, their UTF-8 bytes and their offsets (increasing). */
+  /** The strings in table order, their bytes and their offsets (increasing). */
   private final List<String> list = new ArrayList<>();
   private final List<byte[]> strings = new ArrayList<>();
   private int[] offs = new int[64];
@@ -32,17 +32,22 @@ final class StringTableBuilder {
     this.indexed = indexed;
   }
 
-  /** The offset of {@code s} (1 + its position if indexed), appending it if new. */
+  /**
+   * The offset of {@code s} (1 + its position if indexed), appending it if new. Strings are
+   * compared as the bytes {@link ByteStrings#encode} gives.
+   */
   int add(String s) {
     if (s.isEmpty()) return 0;
     Integer off = offsets.get(s);
     if (off != null) return off;
+    String canonical = ByteStrings.canonical(s);
+    if (canonical != s) return add(canonical); // equal bytes are stored once, as LLVM does
     if (indexed) {
       list.add(s);
       offsets.put(s, list.size());
       return list.size();
     }
-    byte[] b = s.getBytes(StandardCharsets.UTF_8);
+    byte[] b = ByteStrings.encode(s);
     if (size + b.length + 1 > 0xffffffffL) {
       throw new GsymFormatException("string table", -1, "string table exceeds 4 GiB");
     }

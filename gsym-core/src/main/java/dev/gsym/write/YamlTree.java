@@ -79,8 +79,8 @@ final class YamlTree {
     String src = text.substring(ls, le);
     if (src.endsWith("\r")) src = src.substring(0, src.length() - 1);
     int col = pos - ls;
-    // columns count bytes (UTF-8), as LLVM's
-    int byteCol = text.substring(ls, pos).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    // columns count bytes, as LLVM's
+    int byteCol = dev.gsym.io.ByteStrings.encode(text.substring(ls, pos)).length;
     StringBuilder sb = new StringBuilder();
     sb.append(name).append(':').append(line).append(':').append(byteCol + 1).append(": error: ").append(msg).append('\n');
     boolean ascii = src.chars().allMatch(c -> c < 0x80);

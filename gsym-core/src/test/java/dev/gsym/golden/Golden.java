@@ -5,10 +5,6 @@ import dev.gsym.format.LookupException;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupResult;
 import dev.gsym.testing.TestData;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,12 +47,9 @@ final class Golden {
     }
   }
 
+  /** The file's bytes, compared exactly ({@link TestData#text}). */
   static String read(Path p) {
-    try {
-      return Files.readString(p, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return TestData.text(p);
   }
 
   static List<Entry> manifest() {

@@ -16,9 +16,9 @@ import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import dev.gsym.write.PathStyle;
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.TestData;
 import java.io.IOException;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -75,6 +75,7 @@ class LlvmDifferentialTest {
     out.add(Arguments.of("api-kernel-addresses.gsym", (Writer) LlvmDifferentialTest::kernelAddresses));
     out.add(Arguments.of("api-merged-odd.gsym", (Writer) LlvmDifferentialTest::mergedOdd));
     out.add(Arguments.of("api-bad-file-index.gsym", (Writer) LlvmDifferentialTest::badFileIndex));
+    out.add(Arguments.of("api-not-utf8.gsym", (Writer) LlvmDifferentialTest::notUtf8));
     for (int seed = 1; seed <= 24; seed++) {
       int sd = seed;
       out.add(Arguments.of("api-random-" + seed + ".gsym", (Writer) p -> random(p, sd)));
@@ -180,6 +181,32 @@ class LlvmDifferentialTest {
         leaf, f2, 99, List.of());
     c.addFunctionInfo(fi(0x2000, 0x2040, g, rows(0x2000, f1, 100, 0x2004, f2, 5),
         new InlineInfo(List.of(r(0x2000, 0x2040)), g, 0, 0, List.of(three))));
+    save(c, p, ByteOrder.LITTLE_ENDIAN);
+  }
+
+  /**
+   * Names and paths that are not UTF-8, given as Strings with escaped bytes (U+DC80 + byte): a
+   * Latin-1 path, in POSIX and Windows style, an inlined name, a truncated sequence, an encoded
+   * surrogate; a name spelled with the escapes of well-formed UTF-8 is the same bytes as the
+   * character and must be stored once, and an unpaired surrogate that is no escape becomes '?'.
+   */
+  static void notUtf8(Path p) throws IOException {
+    GsymCreator c = new GsymCreator();
+    int f1 = c.insertFile("/src/caf\uDCE9/caf\uDCE9.c");
+    int f2 = c.insertFile("C:\\d\uDCE9j\uDCE0\\inl\uDCE9.h", PathStyle.WINDOWS);
+    int latin1 = c.insertString("h\uDCE9lper");
+    int trunc = c.insertString("trunc\uDCE2\uDC82");
+    int surrogate = c.insertString("surrogate\uDCED\uDCA0\uDC80");
+    int utf8 = c.insertString("caf\u00e9");
+    assertThat(c.insertString("caf\uDCC3\uDCA9")).isEqualTo(utf8);
+    int question = c.insertString("lone\uD800");
+    assertThat(c.insertString("lone?")).isEqualTo(question);
+    InlineInfo inl = new InlineInfo(List.of(r(0x1008, 0x1010)), trunc, f2, 7, List.of());
+    c.addFunctionInfo(fi(0x1000, 0x1020, latin1, rows(0x1000, f1, 1, 0x1008, f2, 2, 0x1010, f1, 3),
+        new InlineInfo(List.of(r(0x1000, 0x1020)), latin1, 0, 0, List.of(inl))));
+    c.addFunctionInfo(fi(0x1020, 0x1030, surrogate, rows(0x1020, f2, 4), null));
+    c.addFunctionInfo(fi(0x1030, 0x1040, utf8, rows(0x1030, f1, 5), null));
+    c.addFunctionInfo(new FunctionInfo(r(0x1040, 0x1050), question));
     save(c, p, ByteOrder.LITTLE_ENDIAN);
   }
 
@@ -475,7 +502,7 @@ class LlvmDifferentialTest {
       pr.destroyForcibly();
       throw new AssertionError("timeout: " + cmd);
     }
-    return new Run(pr.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
+    return new Run(pr.exitValue(), TestData.text(out)); // compared exactly: names need not be UTF-8
   }
 
   static final Pattern FUNC = Pattern.compile(

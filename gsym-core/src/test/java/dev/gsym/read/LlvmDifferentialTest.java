@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.format.Hex;
 import dev.gsym.format.LookupException;
+import dev.gsym.io.ByteStrings;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -61,7 +61,7 @@ class LlvmDifferentialTest {
       return null;
     }
     if (p.exitValue() != 0 && p.exitValue() != 1) return null;
-    return new String(out, StandardCharsets.UTF_8) + new String(err, StandardCharsets.UTF_8);
+    return ByteStrings.decode(out) + ByteStrings.decode(err); // compared exactly, bytes that are not UTF-8 too
   }
 
   private static String ourDump(Path file, byte[] bytes) {

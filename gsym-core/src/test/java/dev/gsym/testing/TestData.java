@@ -1,5 +1,8 @@
 package dev.gsym.testing;
 
+import dev.gsym.io.ByteStrings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -19,6 +22,18 @@ public final class TestData {
       p = p.getParent();
     }
     throw new IllegalStateException("cannot find src-test-data above " + Path.of("").toAbsolutePath());
+  }
+
+  /**
+   * The bytes of {@code p} as a String decoded by {@link ByteStrings}: two such Strings are equal
+   * exactly when the files' bytes are (bytes that are not UTF-8 are not replaced).
+   */
+  public static String text(Path p) {
+    try {
+      return ByteStrings.decode(Files.readAllBytes(p));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /**

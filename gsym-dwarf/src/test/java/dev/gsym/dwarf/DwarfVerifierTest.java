@@ -42,7 +42,7 @@ class DwarfVerifierTest {
     int reporting = 0;
     {
       for (String bin : TestData.binaries()) {
-        String expected = Files.readString(TestData.path("expected", "verify", bin + ".verify.txt"))
+        String expected = TestData.text(TestData.path("expected", "verify", bin + ".verify.txt"))
             .replaceAll("(?m)^.* occurred \\d+ time\\(s\\)\n", "");
         StringBuilder out = new StringBuilder();
         int n;

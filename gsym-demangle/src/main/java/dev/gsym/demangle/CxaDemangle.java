@@ -14,9 +14,10 @@ import java.lang.invoke.MethodHandle;
  * through the FFM API, when the library exists and native access is enabled (the launcher passes
  * {@code --enable-native-access=ALL-UNNAMED}). Without it {@link #available()} is false.
  *
- * <p>Its text is GNU's, not llvm's ({@code > >}, {@code [clone .cold]}, {@code {lambda()#1}}), and it
- * runs native code on the name: hostile names get only the protection libiberty itself gives (a
- * recursion limit), plus the input length bound {@link Demangler} applies before calling it.
+ * <p>Its text is GNU's, not llvm's ({@code > >}, {@code [clone .cold]}, {@code {lambda()#1}}), and
+ * its work is not bounded: a short name whose back references double at each level keeps it busy
+ * (in native code, which cannot be interrupted) for minutes and gigabytes. {@link Demangler} hands
+ * it only names whose expansion the bounded Java demangler has measured.
  */
 final class CxaDemangle {
   /** __cxa_demangle status: success. */

@@ -23,8 +23,9 @@ import java.util.Optional;
  *
  * <p>The text is llvm's, byte for byte: the demanglers are Java ports of llvm's ItaniumDemangle,
  * RustDemangle and DLangDemangle (see docs/symbolize.md, "Demangling", for how they are checked
- * against llvm-cxxfilt-22 and where they differ). {@link #gnu()} instead demangles Itanium names
- * with the platform's {@code __cxa_demangle} (GNU's text, as c++filt, gdb and perf print it).
+ * against llvm-cxxfilt-22 and where they differ). {@link #gnu()} instead prints Itanium names
+ * with the platform's {@code __cxa_demangle} (GNU's text, as c++filt, gdb and perf print it), for
+ * the names llvm's rules accept.
  *
  * <p>Names are bytes: a String is the name's {@link ByteStrings} decoding, source-name lengths count
  * bytes, and bytes that are not UTF-8 survive. Hostile names are cheap and safe: names over
@@ -59,8 +60,12 @@ public final class Demangler {
   }
 
   /**
-   * Itanium names through libstdc++'s {@code __cxa_demangle} (GNU's text), Rust and D as
-   * {@link #llvm()}; empty if libstdc++ cannot be loaded or native access is not enabled.
+   * Itanium names in GNU's text, from libstdc++'s {@code __cxa_demangle} through FFM ({@code
+   * std::vector<int, std::allocator<int> >}, {@code foo() [clone .cold]}, {@code {lambda()#1}});
+   * Rust and D as {@link #llvm()}. It demangles the names {@link #llvm()} demangles (those it
+   * rejects, or whose text exceeds a bound, never reach the native code, whose work is unbounded
+   * on hostile names), and prints llvm's text where GNU rejects one of them. Empty if libstdc++
+   * cannot be loaded or native access is not enabled.
    */
   public static Optional<Demangler> gnu() {
     return CxaDemangle.available() ? Optional.of(GNU) : Optional.empty();
@@ -97,7 +102,7 @@ public final class Demangler {
     int off = name.length > 0 && name[0] == '.' ? 1 : 0;
     int len = name.length - off;
     byte[] r;
-    if (isItaniumEncoding(name, off, len)) r = gnuItanium ? CxaDemangle.demangle(name, off, len) : itanium(name, off, len);
+    if (isItaniumEncoding(name, off, len)) r = gnuItanium ? gnuItanium(name, off, len) : itanium(name, off, len);
     else if (len >= 2 && name[off] == '_' && name[off + 1] == 'R') r = RustDemangler.demangle(name, off, len, buffer(len));
     else if (len >= 2 && name[off] == '_' && name[off + 1] == 'D') r = DlangDemangler.demangle(name, off, len, buffer(len));
     else return null;
@@ -126,6 +131,20 @@ public final class Demangler {
       return null;
     }
     return ob.toByteArray();
+  }
+
+  /**
+   * GNU's text for a name llvm's rules accept within the bounds, else null. libiberty's demangler
+   * has no bound on its work (a 500-byte name whose back references double 40 times runs for
+   * minutes in native code that cannot be interrupted), so it only sees names whose expansion the
+   * bounded port has measured. Where GNU rejects such a name ({@code __Z...}, block invocations),
+   * llvm's text is returned.
+   */
+  private static byte[] gnuItanium(byte[] s, int off, int len) {
+    byte[] llvm = itanium(s, off, len);
+    if (llvm == null) return null;
+    byte[] gnu = CxaDemangle.demangle(s, off, len);
+    return gnu != null ? gnu : llvm;
   }
 
   private static OutputBuffer buffer(int inputLength) {

@@ -10,7 +10,7 @@ import java.util.Optional;
  * after setting aside one leading {@code '.'} (printed again in front of the result):
  * <ul>
  *   <li>Itanium C++ when the name is 1 to 4 underscores then {@code Z} ({@code _Z}, {@code __Z},
- *       and the block invocations {@code ___Z...​_block_invoke}), with a trailing {@code .suffix}
+ *       and the block invocations {@code ___Z..._block_invoke}), with a trailing {@code .suffix}
  *       printed as {@code (.suffix)}. Rust's legacy names ({@code _ZN...17h<hash>E}) are Itanium
  *       names and print as llvm prints them: {@code core::fmt::write::h0123456789abcdef}.</li>
  *   <li>Rust v0 when it starts with {@code _R}.</li>

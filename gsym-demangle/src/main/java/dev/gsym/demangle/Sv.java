@@ -34,10 +34,6 @@ record Sv(byte[] bytes, int off, int len) {
     return len == ascii.length() && startsWith(ascii);
   }
 
-  boolean contentEquals(Sv o) {
-    return len == o.len && java.util.Arrays.equals(bytes, off, off + len, o.bytes, o.off, o.off + len);
-  }
-
   Sv from(int start) {
     return new Sv(bytes, off + start, len - start);
   }

@@ -204,4 +204,6 @@ done < "$TMP/list"
 } > expected/tool-versions.txt
 # --to-breakpad of ELF files: inputs, readelf facts, llvm lookups and .sym goldens in breakpad/elf/
 "$HERE/regenerate-breakpad-elf.sh"
+# The demangling corpus (reads gsym/ and src/rust_v0.rs, so it runs after them)
+"$HERE/demangle/regenerate.sh"
 echo done

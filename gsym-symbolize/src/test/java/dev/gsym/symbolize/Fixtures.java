@@ -57,6 +57,13 @@ final class Fixtures {
     assertEquals(0, p.exitValue(), String.join(" ", cmd));
   }
 
+  /** The first function's start in llvm-gsymutil-22's GSYM of {@code bin/<name>}. */
+  static long functionAddressOf(String name) throws IOException {
+    try (GsymReader r = GsymReader.open(llvmGsym(name))) {
+      return r.functionAddress(0);
+    }
+  }
+
   /** Every function's first, middle and last byte in {@code r} (start only for size 0). */
   static List<Long> functionAddresses(GsymReader r) {
     List<Long> out = new ArrayList<>();

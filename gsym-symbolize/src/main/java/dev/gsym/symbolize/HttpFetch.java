@@ -154,7 +154,10 @@ final class HttpFetch implements AutoCloseable {
       return new Result.Failed(uri + ": cannot connect: " + Texts.message(t), true);
     }
     if (body.started()) {
-      return new Result.Failed(uri + ": transfer failed after " + body.bytes() + " bytes: " + Texts.message(t), true);
+      String what = body.expected() >= 0 && body.bytes() < body.expected()
+          ? "truncated: " + body.bytes() + " of " + body.expected() + " bytes"
+          : "transfer failed after " + body.bytes() + " bytes";
+      return new Result.Failed(uri + ": " + what + " (" + Texts.message(t) + ")", true);
     }
     return new Result.Failed(uri + ": " + Texts.message(t), true);
   }
@@ -170,6 +173,7 @@ final class HttpFetch implements AutoCloseable {
     private volatile boolean started;
     private volatile boolean write;
     private volatile String tooLarge;
+    private volatile long expected = -1;
 
     ToFile(FileChannel out, long max) {
       this.out = out;
@@ -181,6 +185,7 @@ final class HttpFetch implements AutoCloseable {
       started = write;
       if (write) {
         OptionalLong len = info.headers().firstValueAsLong("Content-Length");
+        if (len.isPresent()) expected = len.getAsLong();
         if (len.isPresent() && len.getAsLong() > max) {
           tooLarge = "Content-Length " + len.getAsLong() + " is over the limit of " + max + " bytes";
           write = false;
@@ -199,6 +204,11 @@ final class HttpFetch implements AutoCloseable {
 
     String tooLarge() {
       return tooLarge;
+    }
+
+    /** The Content-Length of a 200 answer, or -1. */
+    long expected() {
+      return expected;
     }
 
     void cancel() {

@@ -17,6 +17,7 @@ import java.util.List;
  */
 final class GsymCoreAdapter implements AutoCloseable {
   private final GsymReader reader;
+  private volatile boolean closed;
 
   private GsymCoreAdapter(GsymReader reader) {
     this.reader = reader;
@@ -82,8 +83,14 @@ final class GsymCoreAdapter implements AutoCloseable {
     return new SourceLine(loc.dir(), loc.base(), Integer.toUnsignedLong(loc.line()));
   }
 
+  /** True once closed (unmapped). */
+  boolean closed() {
+    return closed;
+  }
+
   @Override
   public void close() {
+    closed = true;
     reader.close();
   }
 

@@ -70,6 +70,7 @@ public final class Symbolizer implements AutoCloseable {
   private final boolean ownsExecutor;
   private final int parallelism;
   private final LongAdder lookups = new LongAdder();
+  private volatile boolean closed;
   private final ModuleLoader.Counters counters = new ModuleLoader.Counters();
 
   private Symbolizer(Builder b) {
@@ -104,6 +105,7 @@ public final class Symbolizer implements AutoCloseable {
    */
   public Symbolized symbolize(ModuleRef module, long address) {
     Objects.requireNonNull(module, "module");
+    checkOpen();
     Target t = loader.target(module);
     Outcome o = obtain(t);
     return lookupAndRelease(t, o, address);
@@ -115,6 +117,7 @@ public final class Symbolizer implements AutoCloseable {
    * address that cannot be resolved gives that pair's answer and does not affect the others.
    */
   public List<Symbolized> symbolize(List<Request> requests) {
+    checkOpen();
     int n = requests.size();
     Map<ModuleRef, Integer> distinct = new LinkedHashMap<>();
     int[] moduleOf = new int[n];
@@ -151,12 +154,20 @@ public final class Symbolizer implements AutoCloseable {
         counters.failures.sum(), readers.size());
   }
 
-  /** Closes every open module and the HTTP clients; the symbolizer cannot be used afterwards. */
+  /**
+   * Closes every open module and the HTTP clients; the symbolizer cannot be used afterwards. Call it
+   * when no symbolize call is in flight.
+   */
   @Override
   public void close() {
+    closed = true;
     readers.close();
     loader.close();
     if (ownsExecutor) executor.shutdownNow();
+  }
+
+  private void checkOpen() {
+    if (closed) throw new IllegalStateException("symbolizer is closed");
   }
 
   private Outcome obtain(Target t) {

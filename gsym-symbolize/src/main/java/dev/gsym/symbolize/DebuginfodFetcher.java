@@ -57,6 +57,7 @@ final class DebuginfodFetcher implements AutoCloseable {
         case DebuginfodCache.Lookup.Miss m -> { }
       }
       boolean allNotFound = true;
+      boolean allTransient = true;
       for (URI server : config.servers()) {
         URI url = url(server, hex, type);
         Path download;
@@ -77,6 +78,7 @@ final class DebuginfodFetcher implements AutoCloseable {
                 notes.add(url + ": " + bad);
                 unusable = true;
                 allNotFound = false;
+                allTransient = false;
                 continue;
               }
               Path file = cache.commit(download, hex, type);
@@ -84,12 +86,19 @@ final class DebuginfodFetcher implements AutoCloseable {
               downloads.increment();
               return new Fetched.Found(file, false, url.toString());
             }
-            case HttpFetch.Result.NotFound nf -> notes.add(nf.message());
+            case HttpFetch.Result.NotFound nf -> {
+              notes.add(nf.message());
+              allTransient = false;
+            }
             case HttpFetch.Result.Failed f -> {
               notes.add(f.message());
               allNotFound = false;
-              if (f.transientFailure()) transientFailure = true;
-              else unusable = true;
+              if (f.transientFailure()) {
+                transientFailure = true;
+              } else {
+                unusable = true;
+                allTransient = false;
+              }
             }
           }
         } catch (IOException e) {
@@ -101,6 +110,7 @@ final class DebuginfodFetcher implements AutoCloseable {
         }
       }
       if (allNotFound) cache.recordMiss(hex, type);
+      if (allTransient) break; // no server could be asked: the executable cannot be fetched either
     }
     String message = String.join("; ", notes);
     if (transientFailure) return new Fetched.Failed(message, true);

@@ -227,6 +227,13 @@ final class ModuleLoader implements AutoCloseable {
   /** The remembered failure if every applicable source failed recently and nothing else can answer. */
   private Outcome rememberedFailure(Target t) {
     if (t.hasOwnSymbols() || t.kind() == ConverterAdapter.Kind.GSYM) return null;
+    boolean anySource = false;
+    for (Source s : sources) anySource |= applicable(s, t);
+    if (!anySource && t.file() == null) {
+      // only the store can have it: no need to lock anything to say so
+      if (store != null && t.storeKey() != null && Files.exists(store.gsym(t.storeKey()))) return null;
+      return failure(t, List.of(), false, false);
+    }
     Map<String, Failure> known = failures.get(negativeKey(t));
     if (known == null) return null;
     long now = System.currentTimeMillis();
@@ -275,7 +282,7 @@ final class ModuleLoader implements AutoCloseable {
         return new Outcome.Unreadable(e.getMessage());
       }
     }
-    if (store == null || t.storeKey() == null) return search(t);
+    if (store == null || t.storeKey() == null) return search(t, false);
     Outcome o = fromStore(t, false);
     if (o != null) return o;
     GsymStore.Lock lock;
@@ -283,12 +290,16 @@ final class ModuleLoader implements AutoCloseable {
       lock = store.lock(t.storeKey(), lockTimeout);
     } catch (TimeoutException e) {
       return new Outcome.NotFound(t.ref() + ": " + e.getMessage() + " (held by another process)", true);
+    } catch (java.nio.file.FileSystemException e) {
+      // a store this process may not write (read-only mount, another user's): used read-only
+      mergeMarker(t);
+      return search(t, false);
     }
     try (lock) {
       o = fromStore(t, true); // another process may have converted it while we waited
       if (o != null) return o;
       mergeMarker(t);
-      return search(t);
+      return search(t, true);
     }
   }
 
@@ -310,12 +321,14 @@ final class ModuleLoader implements AutoCloseable {
     return new Outcome.Loaded(readers.add(t.cacheKey(), m, p));
   }
 
-  /** Asks the sources in order and converts the first usable find. */
-  private Outcome search(Target t) throws InterruptedException {
+  /**
+   * Asks the sources in order and converts the first usable find, into the store if {@code
+   * publish} (the caller holds the module's lock).
+   */
+  private Outcome search(Target t, boolean publish) throws InterruptedException {
     List<String> notes = new ArrayList<>();
     boolean transientFailure = false;
     boolean unreadable = false;
-    boolean publish = store != null && t.storeKey() != null;
     if (t.hasOwnSymbols()) {
       try {
         return convert(t, t.file(), t.kind(), publish);
@@ -387,7 +400,7 @@ final class ModuleLoader implements AutoCloseable {
         }
       }
     }
-    persistMarker(t);
+    if (publish) persistMarker(t);
     if (symbolsOnly != null) {
       try {
         return convert(t, symbolsOnly, ConverterAdapter.Kind.ELF, false);

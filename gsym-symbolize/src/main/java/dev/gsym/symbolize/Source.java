@@ -206,7 +206,9 @@ public sealed interface Source {
    * {@link ModuleRef.BuildId} modules that carry a debug file name.
    *
    * @param location a {@code file:} URI (a directory) or an {@code http(s):} URL
-   * @param timeout, retries, maxDownloadSize as for {@link Debuginfod} (HTTP only)
+   * @param timeout as for {@link Debuginfod} (HTTP only)
+   * @param retries as for {@link Debuginfod} (HTTP only)
+   * @param maxDownloadSize as for {@link Debuginfod} (HTTP only)
    */
   record BreakpadSymbols(URI location, Duration timeout, int retries, long maxDownloadSize, Duration negativeTtl)
       implements Source {

@@ -9,7 +9,8 @@ import java.nio.file.Path;
  * @param storeKey where it lives in the store, or null if it has no identity (then conversions
  *     stay private to this process)
  * @param buildId lower-case hex, or null
- * @param debugFile and {@code debugId}: the Breakpad identity, or null
+ * @param debugFile the Breakpad debug file name, or null
+ * @param debugId the Breakpad debug id, or null
  * @param file the file given for a {@link ModuleRef.FilePath}, else null
  * @param kind what {@code file} holds
  * @param facts for an ELF {@code file}

@@ -159,12 +159,12 @@ final class ConverterAdapter {
     }
   }
 
-  /** The first non-blank line of {@code head} (Latin-1 decoded; only ASCII keywords matter). */
+  /** The first non-blank line of {@code head}, UTF-8 decoded (names in MODULE records are bytes, usually UTF-8). */
   private static String firstLine(byte[] head) {
     int i = 0;
     while (i < head.length && (head[i] == '\n' || head[i] == '\r' || head[i] == ' ' || head[i] == '\t')) i++;
     int end = i;
     while (end < head.length && head[end] != '\n' && head[end] != '\r') end++;
-    return new String(head, i, end - i, StandardCharsets.ISO_8859_1);
+    return new String(head, i, end - i, StandardCharsets.UTF_8);
   }
 }

@@ -335,7 +335,7 @@ final class ModuleLoader implements AutoCloseable {
       } catch (GsymFormatException e) {
         notes.add(e.getMessage());
         unreadable = true;
-      } catch (IOException e) {
+      } catch (IOException | RuntimeException e) {
         notes.add(t.file() + ": " + Texts.message(e));
         unreadable = true;
       }
@@ -385,7 +385,8 @@ final class ModuleLoader implements AutoCloseable {
             remember(t, s, Failure.Kind.UNREADABLE, found.origin().equals(e.source()) ? e.getMessage()
                 : found.origin() + ": " + e.getMessage(), notes);
             unreadable = true;
-          } catch (IOException e) {
+          } catch (IOException | RuntimeException e) {
+            // a converter's own bug on hostile input must not end the search or fail the batch
             remember(t, s, Failure.Kind.UNREADABLE, found.origin() + ": " + Texts.message(e), notes);
             unreadable = true;
           } finally {
@@ -407,7 +408,7 @@ final class ModuleLoader implements AutoCloseable {
       } catch (GsymFormatException e) {
         notes.add(e.getMessage());
         unreadable = true;
-      } catch (IOException e) {
+      } catch (IOException | RuntimeException e) {
         notes.add(symbolsOnly + ": " + Texts.message(e));
         unreadable = true;
       }

@@ -2,6 +2,7 @@ package dev.gsym.symbolize;
 
 import dev.gsym.breakpad.BreakpadIds;
 import dev.gsym.breakpad.BreakpadTransformer;
+import dev.gsym.breakpad.ElfModule;
 import dev.gsym.dwarf.DwarfConverter;
 import dev.gsym.dwarf.ElfFile;
 import dev.gsym.io.ByteView;
@@ -19,8 +20,8 @@ import java.util.HexFormat;
 
 /**
  * Everything this module uses of gsym-dwarf, gsym-breakpad and gsym-core's writer, in one place:
- * recognising files, the facts of an ELF file that the search needs, and the two conversions to
- * GSYM.
+ * recognising files, the facts of an ELF file that the search needs (build-id, debuglink, DWARF
+ * presence, base, dump_syms' Breakpad identity), and the two conversions to GSYM.
  *
  * <p>Every GSYM written here has the module's base as its header BaseAddress: the first {@code
  * PT_LOAD}'s {@code p_vaddr} for ELF (as llvm-gsymutil sets it), 0 for ELF files without program
@@ -59,8 +60,13 @@ final class ConverterAdapter {
    * @param debuglinkCrc its CRC-32 (unsigned), if {@code debuglink} is not null
    * @param hasDwarf true if the file has a non-empty {@code .debug_info} with contents
    * @param base the first {@code PT_LOAD}'s {@code p_vaddr}, 0 without one
+   * @param breakpadName the MODULE name {@code dump_syms} gives it (its SONAME, else its file
+   *     name), or null
+   * @param breakpadId the MODULE debug id {@code dump_syms} gives it (from the build-id, else from
+   *     a hash of {@code .text}), or null
    */
-  record ElfFacts(String buildId, String debuglink, long debuglinkCrc, boolean hasDwarf, long base) {}
+  record ElfFacts(String buildId, String debuglink, long debuglinkCrc, boolean hasDwarf, long base, String breakpadName,
+      String breakpadId) {}
 
   /**
    * Reads an ELF file's facts.
@@ -70,6 +76,17 @@ final class ConverterAdapter {
   static ElfFacts probeElf(Path p) throws IOException {
     try (ElfFile elf = ElfFile.open(p)) {
       byte[] id = elf.buildId();
+      String bpName = null;
+      String bpId = null;
+      try {
+        // dump_syms' identity; it also finds a build-id that only a PT_NOTE segment holds
+        ElfModule m = ElfModule.of(elf, p.getFileName() == null ? p.toString() : p.getFileName().toString());
+        bpName = m.name();
+        bpId = m.debugId();
+        if (id == null && m.fromBuildId()) id = HexFormat.of().parseHex(m.codeId());
+      } catch (GsymFormatException e) {
+        // neither a build-id nor .text: no Breakpad identity
+      }
       String link = null;
       long crc = 0;
       ElfFile.Section s = elf.section(".gnu_debuglink");
@@ -85,7 +102,8 @@ final class ConverterAdapter {
       ElfFile.Section info = elf.section(".debug_info");
       boolean dwarf = info != null && info.type() != ElfFile.SHT_NOBITS && info.size() > 0;
       Long base = elf.baseAddress();
-      return new ElfFacts(id == null ? null : HexFormat.of().formatHex(id), link, crc, dwarf, base == null ? 0 : base);
+      return new ElfFacts(id == null ? null : HexFormat.of().formatHex(id), link, crc, dwarf, base == null ? 0 : base,
+          bpName, bpId);
     }
   }
 

@@ -123,9 +123,16 @@ final class ModuleLoader implements AutoCloseable {
         case ELF -> {
           ConverterAdapter.ElfFacts facts = ConverterAdapter.probeElf(path);
           String id = facts.buildId();
+          ModuleRef.Breakpad bp = null;
+          if (facts.breakpadName() != null) {
+            try {
+              bp = ModuleRef.breakpad(facts.breakpadName(), facts.breakpadId());
+            } catch (IllegalArgumentException e) {
+              // a SONAME that is no usable file name: no Breakpad lookup
+            }
+          }
           return new Target(ref, key, id == null ? null : ModuleKey.ofBuildId(id), id,
-              id == null ? null : fileName(path), id == null ? null : ConverterAdapter.breakpadIdOfBuildId(id), path, kind,
-              facts, null);
+              bp == null ? null : bp.debugFile(), bp == null ? null : bp.debugId(), path, kind, facts, null);
         }
         case BREAKPAD -> {
           ConverterAdapter.BreakpadModule m = ConverterAdapter.breakpadModule(path);
@@ -149,11 +156,6 @@ final class ModuleLoader implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       return errorTarget(ref, new Outcome.Unreadable(path + ": " + Texts.message(e)));
     }
-  }
-
-  private static String fileName(Path p) {
-    Path n = p.getFileName();
-    return n == null ? null : n.toString();
   }
 
   private static Target errorTarget(ModuleRef ref, Outcome error) {

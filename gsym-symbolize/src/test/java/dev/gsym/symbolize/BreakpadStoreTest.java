@@ -130,6 +130,41 @@ class BreakpadStoreTest {
   }
 
   @Test
+  void strippedBinaryByPathFindsItsSymFile() throws Exception {
+    Path objcopy = Fixtures.tool("objcopy");
+    if (objcopy == null) System.out.println("BreakpadStoreTest.strippedBinaryByPathFindsItsSymFile skipped: objcopy not found");
+    org.junit.jupiter.api.Assumptions.assumeTrue(objcopy != null, "objcopy not found");
+    Path dir = Files.createDirectories(tmp.resolve("bin"));
+    Files.copy(Fixtures.bin("cpp-gcc-O2"), dir.resolve("full"));
+    Fixtures.run(dir, objcopy.toString(), "--strip-debug", "full", "cpp-gcc-O2");
+    Path root = tmp.resolve("symbols");
+    layout(root, "cpp-gcc-O2", "8FAB67EAF93A7F0BBF35ED0BAF7878080", "cpp-gcc-O2.sym", TestData.path("breakpad", "elf", "cpp-gcc-O2.sym"));
+    try (Symbolizer s = Symbolizer.builder().addSource(Source.BreakpadSymbols.directory(root)).build();
+        GsymReader llvm = GsymReader.open(Fixtures.llvmGsym("cpp-gcc-O2"))) {
+      // dump_syms' identity of the binary (file name, debug id from the build-id) names the .sym
+      long main = -1;
+      for (int i = 0; i < llvm.numFunctions(); i++) {
+        if (llvm.lookup(llvm.functionAddress(i)).functionName().equals("main")) main = llvm.functionAddress(i);
+      }
+      Symbolized.Found f = assertInstanceOf(Symbolized.Found.class, s.symbolize(ModuleRef.file(dir.resolve("cpp-gcc-O2")), main));
+      assertEquals("main", f.function().function());
+      assertTrue(f.function().location().hasFile(), "from the .sym, not the stripped symbol table");
+    }
+    // a shared library is named by its SONAME (dump_syms' MODULE name), here with an 8-byte build-id
+    Files.copy(TestData.path("breakpad", "elf", "libgsymtest-clang-O2.so"), dir.resolve("lib.so"));
+    Fixtures.run(dir, objcopy.toString(), "--strip-debug", "lib.so", "libgsymtest-clang-O2.so");
+    layout(root, "libgsymtest.so.1", "67452301AB89EFCD00000000000000000", "libgsymtest.so.1.sym",
+        TestData.path("breakpad", "elf", "libgsymtest-clang-O2.so.sym"));
+    try (Symbolizer s = Symbolizer.builder().addSource(Source.BreakpadSymbols.directory(root)).build()) {
+      Symbolized.Found f = assertInstanceOf(Symbolized.Found.class,
+          s.symbolize(ModuleRef.file(dir.resolve("libgsymtest-clang-O2.so")), 0x1100));
+      assertEquals("util_sum", f.function().function());
+      assertEquals(new SourceLine("/gsym-test/src", "c_util.c", f.function().location().line()), f.function().location());
+      assertTrue(f.function().location().line() > 0);
+    }
+  }
+
+  @Test
   void symFileByPathIsPublishedUnderItsModuleIdentity() throws Exception {
     Path store = tmp.resolve("store");
     try (Symbolizer s = Symbolizer.builder().store(store).build()) {

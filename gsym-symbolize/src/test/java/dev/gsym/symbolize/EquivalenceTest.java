@@ -67,6 +67,19 @@ class EquivalenceTest {
     }
   }
 
+  @org.junit.jupiter.api.Test
+  void buildIdOnlyInAProgramHeaderNote() throws Exception {
+    // bin/c-clang-O2 with .note.gnu.build-id renamed: the build-id is found through PT_NOTE
+    Path file = dev.gsym.testing.TestData.path("breakpad", "elf", "c-clang-O2-notesegment");
+    String id = Fixtures.buildId(Fixtures.bin("c-clang-O2"));
+    assertEquals(id, Fixtures.buildId(file));
+    Path store = tmp.resolve("store");
+    try (Symbolizer s = Symbolizer.builder().store(store).build(); GsymReader ref = GsymReader.open(Fixtures.llvmGsym("c-clang-O2"))) {
+      for (long a : Fixtures.functionAddresses(ref)) Fixtures.assertSameAnswer(ref, a, s.symbolize(ModuleRef.file(file), a), "");
+    }
+    assertTrue(java.nio.file.Files.exists(store.resolve(id.substring(0, 2)).resolve(id.substring(2) + ".gsym")));
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"c-gcc-O2", "symtab-gcc-O0-nopie"})
   void gsymFileByPathAnswersAsItsReader(String name) throws Exception {

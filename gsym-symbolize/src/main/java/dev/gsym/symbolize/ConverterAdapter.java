@@ -1,0 +1,188 @@
+package dev.gsym.symbolize;
+
+import dev.gsym.breakpad.BreakpadIds;
+import dev.gsym.breakpad.BreakpadTransformer;
+import dev.gsym.breakpad.ElfModule;
+import dev.gsym.dwarf.DwarfConverter;
+import dev.gsym.dwarf.ElfFile;
+import dev.gsym.io.ByteView;
+import dev.gsym.io.GsymFormatException;
+import dev.gsym.write.Diagnostics;
+import dev.gsym.write.GsymCreator;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HexFormat;
+
+/**
+ * Everything this module uses of gsym-dwarf, gsym-breakpad and gsym-core's writer, in one place:
+ * recognising files, the facts of an ELF file that the search needs (build-id, debuglink, DWARF
+ * presence, base, dump_syms' Breakpad identity), and the two conversions to GSYM.
+ *
+ * <p>Every GSYM written here has the module's base as its header BaseAddress: the first {@code
+ * PT_LOAD}'s {@code p_vaddr} for ELF (as llvm-gsymutil sets it), 0 for ELF files without program
+ * headers and for Breakpad symbols (whose addresses are already relative to the module's load
+ * address). So a store file's BaseAddress is always the base that {@link AddressMode#RELATIVE}
+ * adds.
+ */
+final class ConverterAdapter {
+  private ConverterAdapter() {}
+
+  /** What a file holds, from its first bytes. */
+  enum Kind { GSYM, ELF, BREAKPAD, OTHER }
+
+  /** Bytes read to recognise a file. */
+  private static final int SNIFF = 4096;
+  /** Record keywords that may start a Breakpad symbol file. */
+  private static final String[] BREAKPAD_RECORDS = {"MODULE ", "FILE ", "FUNC ", "PUBLIC ", "INFO ", "STACK ", "INLINE_ORIGIN "};
+
+  static Kind sniff(Path p) throws IOException {
+    byte[] head = head(p, SNIFF);
+    if (head.length >= 4) {
+      int le = ByteBuffer.wrap(head, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+      if (le == 0x4753594d || Integer.reverseBytes(le) == 0x4753594d) return Kind.GSYM;
+      if (head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F') return Kind.ELF;
+    }
+    String text = firstLine(head);
+    for (String r : BREAKPAD_RECORDS) if (text.startsWith(r)) return Kind.BREAKPAD;
+    return Kind.OTHER;
+  }
+
+  /**
+   * The facts of an ELF file the search needs.
+   *
+   * @param buildId the GNU build-id as lower-case hex, or null
+   * @param debuglink the {@code .gnu_debuglink} file name, or null
+   * @param debuglinkCrc its CRC-32 (unsigned), if {@code debuglink} is not null
+   * @param hasDwarf true if the file has a non-empty {@code .debug_info} with contents
+   * @param base the first {@code PT_LOAD}'s {@code p_vaddr}, 0 without one
+   * @param breakpadName the MODULE name {@code dump_syms} gives it (its SONAME, else its file
+   *     name), or null
+   * @param breakpadId the MODULE debug id {@code dump_syms} gives it (from the build-id, else from
+   *     a hash of {@code .text}), or null
+   */
+  record ElfFacts(String buildId, String debuglink, long debuglinkCrc, boolean hasDwarf, long base, String breakpadName,
+      String breakpadId) {}
+
+  /**
+   * Reads an ELF file's facts.
+   *
+   * @throws GsymFormatException if it is not a readable ELF file
+   */
+  static ElfFacts probeElf(Path p) throws IOException {
+    try (ElfFile elf = ElfFile.open(p)) {
+      byte[] id = elf.buildId();
+      String bpName = null;
+      String bpId = null;
+      try {
+        // dump_syms' identity; it also finds a build-id that only a PT_NOTE segment holds
+        ElfModule m = ElfModule.of(elf, p.getFileName() == null ? p.toString() : p.getFileName().toString());
+        bpName = m.name();
+        bpId = m.debugId();
+        if (id == null && m.fromBuildId()) id = HexFormat.of().parseHex(m.codeId());
+      } catch (GsymFormatException e) {
+        // neither a build-id nor .text: no Breakpad identity
+      }
+      String link = null;
+      long crc = 0;
+      ElfFile.Section s = elf.section(".gnu_debuglink");
+      if (s != null && s.type() != ElfFile.SHT_NOBITS) {
+        ByteView v = elf.rawData(s);
+        byte[] name = v.cStringBytes(0);
+        long at = (name.length + 1 + 3) & ~3L;
+        if (name.length > 0 && v.has(at, 4)) {
+          link = new String(name, StandardCharsets.UTF_8);
+          crc = v.u32(at);
+        }
+      }
+      ElfFile.Section info = elf.section(".debug_info");
+      boolean dwarf = info != null && info.type() != ElfFile.SHT_NOBITS && info.size() > 0;
+      Long base = elf.baseAddress();
+      return new ElfFacts(id == null ? null : HexFormat.of().formatHex(id), link, crc, dwarf, base == null ? 0 : base,
+          bpName, bpId);
+    }
+  }
+
+  /**
+   * The Breakpad debug id {@code dump_syms} gives an ELF file with this build-id: its first 16 bytes
+   * (zero-padded) as a GUID with the first three fields byte-swapped, in upper case, plus age 0.
+   */
+  static String breakpadIdOfBuildId(String buildIdHex) {
+    return BreakpadIds.moduleId(HexFormat.of().parseHex(buildIdHex), true);
+  }
+
+  /**
+   * A Breakpad file's MODULE record: {@code MODULE <os> <arch> <id> <name>}.
+   *
+   * @param debugId the id field as written
+   * @param name the rest of the line (the debug file name)
+   */
+  record BreakpadModule(String os, String arch, String debugId, String name) {}
+
+  /** The MODULE record on the first line, or null if the first line is not one. */
+  static BreakpadModule breakpadModule(Path p) throws IOException {
+    String line = firstLine(head(p, SNIFF));
+    if (!line.startsWith("MODULE ")) return null;
+    String[] f = line.split(" ", 5);
+    if (f.length < 5 || f[4].isEmpty()) return null;
+    return new BreakpadModule(f[1], f[2], f[3], f[4]);
+  }
+
+  /**
+   * Converts an ELF file's DWARF and symbol table to GSYM in {@code out} (empty), as {@code
+   * llvm-gsymutil --convert} does.
+   *
+   * @throws GsymFormatException for malformed input, or if it yields no function
+   */
+  static void convertElf(Path in, FileChannel out) throws IOException {
+    GsymCreator creator = new GsymCreator();
+    creator.setBaseAddress(0); // replaced by the first PT_LOAD's address when there is one
+    DwarfConverter.Summary s = DwarfConverter.convert(in, creator, Diagnostics.silent(), DwarfConverter.Options.defaults());
+    if (creator.numFunctionInfos() == 0) {
+      throw new GsymFormatException(in.toString(), -1, "no functions in its DWARF or symbol table");
+    }
+    creator.save(out, s.byteOrder());
+  }
+
+  /**
+   * Converts a Breakpad symbol file to GSYM in {@code out} (empty). Bad records are skipped (lenient
+   * mode), so one damaged line does not lose a module.
+   *
+   * @throws GsymFormatException if it is not a Breakpad file or has no FUNC or PUBLIC record
+   */
+  static void convertBreakpad(Path in, FileChannel out) throws IOException {
+    GsymCreator creator = new GsymCreator();
+    creator.setBaseAddress(0);
+    BreakpadTransformer.convert(in, creator, true, Diagnostics.silent());
+    if (creator.numFunctionInfos() == 0) {
+      throw new GsymFormatException(in.toString(), -1, "no FUNC or PUBLIC records");
+    }
+    creator.finalize(Diagnostics.silent());
+    creator.save(out, ByteOrder.LITTLE_ENDIAN);
+  }
+
+  private static byte[] head(Path p, int n) throws IOException {
+    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+      ByteBuffer b = ByteBuffer.allocate((int) Math.min(n, Math.max(0, ch.size())));
+      while (b.hasRemaining() && ch.read(b) >= 0) {
+        // read until full or end of file
+      }
+      byte[] out = new byte[b.position()];
+      b.flip().get(out);
+      return out;
+    }
+  }
+
+  /** The first non-blank line of {@code head}, UTF-8 decoded (names in MODULE records are bytes, usually UTF-8). */
+  private static String firstLine(byte[] head) {
+    int i = 0;
+    while (i < head.length && (head[i] == '\n' || head[i] == '\r' || head[i] == ' ' || head[i] == '\t')) i++;
+    int end = i;
+    while (end < head.length && head[end] != '\n' && head[end] != '\r') end++;
+    return new String(head, i, end - i, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,103 @@
+package dev.gsym.symbolize;
+
+import dev.gsym.format.LookupException;
+import dev.gsym.io.AtomicFile;
+import dev.gsym.read.GsymReader;
+import dev.gsym.read.LookupResult;
+import dev.gsym.read.SourceLocation;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Everything this module uses of gsym-core's reader, in one place: opening a GSYM file, its base
+ * address, and turning a lookup into {@link Frame}s.
+ */
+final class GsymCoreAdapter implements AutoCloseable {
+  private final GsymReader reader;
+  private volatile boolean closed;
+
+  private GsymCoreAdapter(GsymReader reader) {
+    this.reader = reader;
+  }
+
+  /**
+   * Maps and validates a GSYM file.
+   *
+   * @throws dev.gsym.io.GsymFormatException if it is not a valid GSYM file
+   */
+  static GsymCoreAdapter open(Path path) throws IOException {
+    return new GsymCoreAdapter(GsymReader.open(path));
+  }
+
+  /** Maps and validates the GSYM file open in {@code ch} (which may be closed afterwards). */
+  static GsymCoreAdapter open(FileChannel ch, String source) throws IOException {
+    return new GsymCoreAdapter(GsymReader.open(ch, source));
+  }
+
+  /**
+   * A new empty file for a conversion that stays private to this process: unlinked as soon as it
+   * is open (see {@code AtomicFile.scratch}), so nothing is left behind whatever stops the process.
+   */
+  static FileChannel scratch() throws IOException {
+    return AtomicFile.scratch(AtomicFile.systemTemporaryDirectory());
+  }
+
+  /** The header's BaseAddress. */
+  long baseAddress() {
+    return reader.header().baseAddress();
+  }
+
+  String source() {
+    return reader.source();
+  }
+
+  /**
+   * The frames at {@code fileAddress}, deepest first.
+   *
+   * @throws NotCovered with llvm-gsymutil's message if no function covers the address
+   * @throws dev.gsym.io.GsymFormatException if the function's record is malformed
+   */
+  List<Frame> lookup(long fileAddress) throws NotCovered {
+    LookupResult r;
+    try {
+      r = reader.lookup(fileAddress);
+    } catch (LookupException e) {
+      throw new NotCovered(e.getMessage());
+    }
+    List<SourceLocation> locs = r.locations();
+    List<Frame> frames = new ArrayList<>(locs.size());
+    for (int i = 0; i < locs.size(); i++) {
+      SourceLocation loc = locs.get(i);
+      boolean outermost = i == locs.size() - 1;
+      // an inlined frame's offset is from the start of its first range (llvm's SourceLocation)
+      long start = outermost ? r.functionRange().start() : fileAddress - loc.offset();
+      frames.add(new Frame(loc.name(), line(loc), start, outermost ? null : line(locs.get(i + 1))));
+    }
+    return frames;
+  }
+
+  private static SourceLine line(SourceLocation loc) {
+    return new SourceLine(loc.dir(), loc.base(), Integer.toUnsignedLong(loc.line()));
+  }
+
+  /** True once closed (unmapped). */
+  boolean closed() {
+    return closed;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    reader.close();
+  }
+
+  /** No function covers an address. */
+  static final class NotCovered extends Exception {
+    NotCovered(String message) {
+      super(message, null, false, false);
+    }
+  }
+}

@@ -1,0 +1,381 @@
+package dev.gsym.symbolize;
+
+import dev.gsym.io.GsymFormatException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntConsumer;
+
+/**
+ * Symbolizes (module, address) pairs. Built once with {@link #builder()} and shared by any number
+ * of threads: modules are found in the GSYM store or the configured sources, converted to GSYM
+ * once (also across processes sharing the store), kept open in a bounded cache, and looked up
+ * without locks. Names come back as the module stores them (mangled linkage names): demangling is
+ * the caller's choice. See docs/symbolize.md.
+ *
+ * <pre>{@code
+ * try (Symbolizer s = Symbolizer.builder()
+ *     .store(Path.of("/var/cache/gsym"))
+ *     .addSource(Source.DebugDirectories.defaults())
+ *     .addSource(Source.Debuginfod.of(List.of(URI.create("https://debuginfod.debian.net"))))
+ *     .build()) {
+ *   switch (s.symbolize(ModuleRef.buildId("1d296d52..."), 0x1184)) {
+ *     case Symbolized.Found f -> f.frames().forEach(System.out::println);
+ *     case Symbolized.ModuleNotFound m -> System.err.println(m.message());
+ *     default -> { }
+ *   }
+ * }
+ * }</pre>
+ */
+public final class Symbolizer implements AutoCloseable {
+  /** One (module, address) pair of a batch. */
+  public record Request(ModuleRef module, long address) {
+    public Request {
+      Objects.requireNonNull(module, "module");
+    }
+  }
+
+  /**
+   * What a symbolizer has done since it was built.
+   *
+   * @param lookups addresses looked up in an open module
+   * @param storeHits modules opened from the store without converting
+   * @param conversions modules converted to GSYM (by this process)
+   * @param downloads files downloaded (debuginfod, Breakpad symbol servers)
+   * @param moduleFailures module searches that ended without symbols
+   * @param openModules modules open now
+   */
+  public record Stats(long lookups, long storeHits, long conversions, long downloads, long moduleFailures, int openModules) {}
+
+  /** Requests per batch task: large enough that scheduling costs nothing next to the lookups. */
+  private static final int CHUNK = 2048;
+
+  private final AddressMode addressMode;
+  private final GsymStore store;
+  private final ReaderCache readers;
+  private final ModuleLoader loader;
+  private final ExecutorService executor;
+  private final boolean ownsExecutor;
+  private final int parallelism;
+  private final LongAdder lookups = new LongAdder();
+  private volatile boolean closed;
+  private final ModuleLoader.Counters counters = new ModuleLoader.Counters();
+
+  private Symbolizer(Builder b) {
+    this.addressMode = b.addressMode;
+    this.store = b.store == null ? null : new GsymStore(b.store, b.maxStoreSize);
+    this.readers = new ReaderCache(b.maxOpenModules);
+    this.loader = new ModuleLoader(store, readers, b.sources, b.transientFailureTtl, b.storeLockTimeout,
+        b.maxConcurrentConversions, counters);
+    if (b.executor != null) {
+      this.executor = b.executor;
+      this.ownsExecutor = false;
+      this.parallelism = b.threads;
+    } else {
+      this.parallelism = b.threads;
+      this.ownsExecutor = b.threads > 1;
+      this.executor = b.threads > 1 ? Executors.newFixedThreadPool(b.threads - 1, r -> {
+        Thread t = new Thread(r, "gsym-symbolize");
+        t.setDaemon(true);
+        return t;
+      }) : null;
+    }
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Symbolizes one address. Never throws for a module or address problem: those are answers.
+   *
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public Symbolized symbolize(ModuleRef module, long address) {
+    Objects.requireNonNull(module, "module");
+    checkOpen();
+    Target t = loader.target(module);
+    Outcome o = obtain(t);
+    return lookupAndRelease(t, o, address);
+  }
+
+  /**
+   * Symbolizes many pairs; the answers are in the order of {@code requests}. Each distinct module
+   * is resolved once (modules in parallel), then the lookups run in parallel chunks. A module or
+   * address that cannot be resolved gives that pair's answer and does not affect the others.
+   */
+  public List<Symbolized> symbolize(List<Request> requests) {
+    checkOpen();
+    int n = requests.size();
+    Map<ModuleRef, Integer> distinct = new LinkedHashMap<>();
+    int[] moduleOf = new int[n];
+    for (int i = 0; i < n; i++) {
+      Request r = Objects.requireNonNull(requests.get(i), "request");
+      moduleOf[i] = distinct.computeIfAbsent(r.module(), m -> distinct.size());
+    }
+    List<ModuleRef> refs = new ArrayList<>(distinct.keySet());
+    Target[] targets = new Target[refs.size()];
+    Outcome[] outcomes = new Outcome[refs.size()];
+    try {
+      parallel(refs.size(), i -> {
+        targets[i] = loader.target(refs.get(i));
+        outcomes[i] = obtain(targets[i]);
+      });
+      Symbolized[] out = new Symbolized[n];
+      int chunks = (n + CHUNK - 1) / CHUNK;
+      parallel(chunks, c -> {
+        for (int i = c * CHUNK, end = Math.min(n, i + CHUNK); i < end; i++) {
+          out[i] = lookup(targets[moduleOf[i]], outcomes[moduleOf[i]], requests.get(i).address());
+        }
+      });
+      return List.of(out);
+    } finally {
+      for (Outcome o : outcomes) {
+        if (o instanceof Outcome.Loaded l) l.handle().close();
+      }
+    }
+  }
+
+  /** Counters since the symbolizer was built. */
+  public Stats stats() {
+    return new Stats(lookups.sum(), counters.storeHits.sum(), counters.conversions.sum(), counters.downloads.sum(),
+        counters.failures.sum(), readers.size());
+  }
+
+  /**
+   * Closes every open module and the HTTP clients; the symbolizer cannot be used afterwards. Call it
+   * when no symbolize call is in flight.
+   */
+  @Override
+  public void close() {
+    closed = true;
+    readers.close();
+    loader.close();
+    if (ownsExecutor) executor.shutdownNow();
+  }
+
+  private void checkOpen() {
+    if (closed) throw new IllegalStateException("symbolizer is closed");
+  }
+
+  private Outcome obtain(Target t) {
+    try {
+      return loader.obtain(t);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Outcome.NotFound(t.ref() + ": interrupted", true);
+    }
+  }
+
+  private Symbolized lookupAndRelease(Target t, Outcome o, long address) {
+    try {
+      return lookup(t, o, address);
+    } finally {
+      if (o instanceof Outcome.Loaded l) l.handle().close();
+    }
+  }
+
+  private Symbolized lookup(Target t, Outcome o, long address) {
+    ModuleRef ref = t.ref();
+    return switch (o) {
+      case Outcome.NotFound nf -> new Symbolized.ModuleNotFound(ref, address, nf.message(), nf.retryable());
+      case Outcome.Unreadable u -> new Symbolized.ModuleUnreadable(ref, address, u.message());
+      case Outcome.Loaded l -> {
+        GsymCoreAdapter m = l.handle().module();
+        long base = m.baseAddress();
+        long fileAddress = address;
+        if (addressMode == AddressMode.RELATIVE) {
+          fileAddress = address + base;
+          if (Long.compareUnsigned(fileAddress, address) < 0) {
+            yield new Symbolized.AddressNotCovered(ref, address, fileAddress, "address 0x" + Long.toHexString(address)
+                + " plus the module base 0x" + Long.toHexString(base) + " wraps past 2^64");
+          }
+        }
+        lookups.increment();
+        try {
+          yield new Symbolized.Found(ref, address, fileAddress, base, m.lookup(fileAddress));
+        } catch (GsymCoreAdapter.NotCovered e) {
+          yield new Symbolized.AddressNotCovered(ref, address, fileAddress, e.getMessage());
+        } catch (GsymFormatException e) {
+          yield new Symbolized.ModuleUnreadable(ref, address, e.getMessage());
+        }
+      }
+    };
+  }
+
+  /**
+   * Runs {@code task(0..n-1)} on the executor and the calling thread: the caller takes items too,
+   * so a saturated (or shared) executor slows a batch down but cannot deadlock it.
+   */
+  private void parallel(int n, IntConsumer task) {
+    if (n == 0) return;
+    AtomicInteger next = new AtomicInteger();
+    CountDownLatch done = new CountDownLatch(n);
+    RuntimeException[] failure = new RuntimeException[1];
+    Runnable worker = () -> {
+      for (int i; (i = next.getAndIncrement()) < n; ) {
+        try {
+          task.accept(i);
+        } catch (RuntimeException e) {
+          synchronized (failure) {
+            if (failure[0] == null) failure[0] = e;
+          }
+        } finally {
+          done.countDown();
+        }
+      }
+    };
+    int helpers = executor == null ? 0 : Math.min(n, parallelism) - 1;
+    for (int h = 0; h < helpers; h++) {
+      try {
+        executor.execute(worker);
+      } catch (RejectedExecutionException e) {
+        break; // the caller does the rest
+      }
+    }
+    worker.run();
+    try {
+      done.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while symbolizing", e);
+    }
+    if (failure[0] != null) throw failure[0];
+  }
+
+  /** Configures a {@link Symbolizer}. */
+  public static final class Builder {
+    private Path store;
+    private long maxStoreSize = Long.MAX_VALUE;
+    private final List<Source> sources = new ArrayList<>();
+    private AddressMode addressMode = AddressMode.ABSOLUTE;
+    private int maxOpenModules = 256;
+    private int threads = Runtime.getRuntime().availableProcessors();
+    private ExecutorService executor;
+    private Duration transientFailureTtl = Duration.ofSeconds(30);
+    private Duration storeLockTimeout = Duration.ofMinutes(10);
+    private int maxConcurrentConversions = 2;
+
+    private Builder() {}
+
+    /**
+     * The GSYM store directory (created if missing), shared with other processes and hosts. Without
+     * a store, conversions are kept in this process only, in unlinked temporary files.
+     */
+    public Builder store(Path directory) {
+      this.store = Objects.requireNonNull(directory, "directory");
+      return this;
+    }
+
+    /**
+     * The store's size bound in bytes of GSYM files (default: none). When a conversion makes it
+     * larger, the least recently used modules are removed (see docs/symbolize.md, "Eviction").
+     */
+    public Builder maxStoreSize(long bytes) {
+      if (bytes <= 0) throw new IllegalArgumentException("maxStoreSize must be positive");
+      this.maxStoreSize = bytes;
+      return this;
+    }
+
+    /** Adds a source, asked after those added before it. */
+    public Builder addSource(Source source) {
+      sources.add(Objects.requireNonNull(source, "source"));
+      return this;
+    }
+
+    /** Replaces the sources by {@code list}, in order. */
+    public Builder sources(List<Source> list) {
+      sources.clear();
+      list.forEach(this::addSource);
+      return this;
+    }
+
+    /** How addresses are read (default {@link AddressMode#ABSOLUTE}). */
+    public Builder addressMode(AddressMode mode) {
+      this.addressMode = Objects.requireNonNull(mode, "mode");
+      return this;
+    }
+
+    /** Modules kept open (memory-mapped) at once (default 256); least recently used ones are closed. */
+    public Builder maxOpenModules(int n) {
+      if (n < 1) throw new IllegalArgumentException("maxOpenModules must be at least 1");
+      this.maxOpenModules = n;
+      return this;
+    }
+
+    /**
+     * Threads a batch uses, the calling thread included (default: the number of processors); 1 runs
+     * batches on the calling thread only.
+     */
+    public Builder threads(int n) {
+      if (n < 1) throw new IllegalArgumentException("threads must be at least 1");
+      this.threads = n;
+      return this;
+    }
+
+    /**
+     * Runs batch work on {@code executor} (not shut down by {@link Symbolizer#close()}), with up to
+     * {@link #threads(int)} - 1 tasks per batch next to the calling thread.
+     */
+    public Builder executor(ExecutorService executor) {
+      this.executor = Objects.requireNonNull(executor, "executor");
+      return this;
+    }
+
+    /**
+     * How long a source that could not be asked (connection refused, timeout, truncated transfer,
+     * 5xx) is left alone for a module (default 30 s; in memory only).
+     */
+    public Builder transientFailureTtl(Duration ttl) {
+      if (ttl.isNegative() || ttl.isZero()) throw new IllegalArgumentException("ttl must be positive");
+      this.transientFailureTtl = ttl;
+      return this;
+    }
+
+    /** The longest wait for another process's search or conversion of a module (default 10 min). */
+    public Builder storeLockTimeout(Duration timeout) {
+      if (timeout.isNegative()) throw new IllegalArgumentException("negative timeout");
+      this.storeLockTimeout = timeout;
+      return this;
+    }
+
+    /** Conversions run at once in this process (default 2; each uses every core). */
+    public Builder maxConcurrentConversions(int n) {
+      if (n < 1) throw new IllegalArgumentException("maxConcurrentConversions must be at least 1");
+      this.maxConcurrentConversions = n;
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException if the store directory cannot be created, or two sources
+     *     have the same identity
+     */
+    public Symbolizer build() {
+      if (store != null) {
+        try {
+          Files.createDirectories(store);
+        } catch (IOException e) {
+          throw new IllegalArgumentException("cannot create the store directory " + store + ": " + Texts.message(e), e);
+        }
+      }
+      List<String> ids = new ArrayList<>();
+      for (Source s : sources) {
+        if (ids.contains(s.id())) throw new IllegalArgumentException("source added twice: " + s.id());
+        ids.add(s.id());
+      }
+      return new Symbolizer(this);
+    }
+  }
+}

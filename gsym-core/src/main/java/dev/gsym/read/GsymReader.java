@@ -18,6 +18,7 @@ import dev.gsym.format.LineIndex;
 import dev.gsym.format.LineTable;
 import dev.gsym.format.LookupException;
 import dev.gsym.format.MergedFunctionsInfo;
+import dev.gsym.format.Reading;
 import dev.gsym.format.StringTable;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.Cursor;
@@ -389,44 +390,56 @@ public final class GsymReader implements GsymTables, AutoCloseable {
 
   /** LLVM's FunctionInfo::lookup over an encoded record. */
   private void lookupInRecord(Cursor c, long start, long addr, Cursor[] mergedOut, LookupFrames out) {
-    // As LLVM's FunctionInfo::lookup: a missing Size or Name reads as 0, then at least one byte
-    // must follow them
-    long recordStart = c.position();
-    long size = c.has(4) ? c.u32() : 0;
-    int nameStrp = c.has(4) ? c.s32() : 0;
-    if (!c.has(1)) throw new LookupException("FunctionInfo data is truncated");
-    AddressRange range = new AddressRange(start, start + size);
-    if (size > 0 && !range.contains(addr)) throw notInGsym(addr);
-    if (nameStrp == 0) {
-      throw new LookupException(String.format("0x%08x: invalid FunctionInfo Name value 0x00000000",
-          c.position() - recordStart - 4));
+    RecordLookup v = new RecordLookup(this, start, addr, mergedOut, out);
+    FunctionInfo.parse(c, Reading.LOOKUP, v);
+    if (v.row == null) {
+      out.add(v.name, LookupFrames.NO_FILE, 0, addr - start);
+      return;
     }
-    LineEntry row = null;
-    Cursor inline = null;
-    out.begin(this, addr, start, start + size, nameStrp);
-    while (true) {
-      if (!c.has(8)) throw new LookupException("FunctionInfo data is truncated");
-      int type = c.s32();
-      long len = c.u32();
-      if (!c.has(len)) throw new LookupException("FunctionInfo data is truncated");
-      Cursor body = c.split(len);
-      if (type == FunctionInfo.END_OF_LIST) break;
+    addFrame(out, v.name, v.row.file(), v.row.line(), addr - start);
+    if (v.inline != null) InlineInfo.lookup(v.inline, start, addr, out.inlineFrames());
+  }
+
+  /** The chunks a lookup reads: the line table's row, the inline tree, call sites, merged functions. */
+  private static final class RecordLookup implements FunctionInfo.RecordVisitor {
+    private final GsymReader reader;
+    private final long start;
+    private final long addr;
+    private final Cursor[] mergedOut;
+    private final LookupFrames out;
+    int name;
+    LineEntry row;
+    Cursor inline;
+
+    RecordLookup(GsymReader reader, long start, long addr, Cursor[] mergedOut, LookupFrames out) {
+      this.reader = reader;
+      this.start = start;
+      this.addr = addr;
+      this.mergedOut = mergedOut;
+      this.out = out;
+    }
+
+    @Override
+    public boolean header(long size, int nameStrp) {
+      if (size > 0 && !new AddressRange(start, start + size).contains(addr)) throw notInGsym(addr);
+      if (nameStrp != 0) out.begin(reader, addr, start, start + size, nameStrp);
+      name = nameStrp;
+      return true;
+    }
+
+    @Override
+    public boolean chunk(int type, Cursor body) {
       switch (type) {
         case FunctionInfo.LINE_TABLE_INFO -> row = LineTable.lookup(body, start, addr);
         case FunctionInfo.INLINE_INFO -> inline = body;
         case FunctionInfo.MERGED_FUNCTIONS_INFO -> {
           if (mergedOut != null) mergedOut[0] = body;
         }
-        case FunctionInfo.CALL_SITE_INFO -> callSiteRegex(body, addr - start, out);
+        case FunctionInfo.CALL_SITE_INFO -> reader.callSiteRegex(body, addr - start, out);
         default -> { /* unknown chunks are skipped in lookups */ }
       }
+      return true;
     }
-    if (row == null) {
-      out.add(nameStrp, LookupFrames.NO_FILE, 0, addr - start);
-      return;
-    }
-    addFrame(out, nameStrp, row.file(), row.line(), addr - start);
-    if (inline != null) InlineInfo.lookup(inline, start, addr, out.inlineFrames());
   }
 
   /** The concrete function's frame, at the line-table row {@code rowFile}:{@code rowLine}. */
@@ -517,39 +530,53 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     }
 
     private static DecodedFunction decode(GsymReader r, int index) {
-      Cursor c = r.record(index);
       long start = r.functionAddress(index);
-      if (!c.has(9)) return uncacheable(index);
-      long size = c.u32();
-      int name = c.s32();
-      if (name == 0) return uncacheable(index);
-      LineIndex lines = null;
-      InlineTable inline = null;
-      while (true) {
-        if (!c.has(8)) return uncacheable(index);
-        int type = c.s32();
-        long len = c.u32();
-        if (!c.has(len)) return uncacheable(index);
-        Cursor body = c.split(len);
-        if (type == FunctionInfo.END_OF_LIST) break;
+      Builder b = new Builder(start);
+      FunctionInfo.parse(r.record(index), Reading.LOOKUP, b);
+      if (!b.cacheable) return uncacheable(index);
+      long bytes = 64 + (b.lines == null ? 0 : b.lines.bytes()) + (b.inline == null ? 0 : b.inline.bytes());
+      return new DecodedFunction(index, start, b.size, b.name, b.lines, b.inline, bytes, true);
+    }
+
+    /**
+     * Reads a record for the cache as a lookup reads it (any error leaves it uncached): at most one
+     * line table, that {@link LineIndex} handles, at most one inline tree, no call sites; merged
+     * functions and unknown chunks do not change a lookup.
+     */
+    private static final class Builder implements FunctionInfo.RecordVisitor {
+      private final long start;
+      long size;
+      int name;
+      LineIndex lines;
+      InlineTable inline;
+      boolean cacheable = true;
+
+      Builder(long start) {
+        this.start = start;
+      }
+
+      @Override
+      public boolean header(long size, int name) {
+        this.size = size;
+        this.name = name;
+        return true;
+      }
+
+      @Override
+      public boolean chunk(int type, Cursor body) {
         switch (type) {
           case FunctionInfo.LINE_TABLE_INFO -> {
-            if (lines != null) return uncacheable(index);
-            lines = LineIndex.build(body.copyRemaining(), start);
-            if (lines == null) return uncacheable(index);
+            if (lines != null || (lines = LineIndex.build(body, start)) == null) cacheable = false;
           }
           case FunctionInfo.INLINE_INFO -> {
-            if (inline != null) return uncacheable(index);
-            inline = InlineTable.read(body, start);
+            if (inline != null) cacheable = false;
+            else inline = InlineTable.read(body, start);
           }
-          case FunctionInfo.CALL_SITE_INFO -> {
-            return uncacheable(index);
-          }
+          case FunctionInfo.CALL_SITE_INFO -> cacheable = false;
           default -> { /* merged functions and unknown chunks do not change a lookup */ }
         }
+        return cacheable;
       }
-      long bytes = 64 + (lines == null ? 0 : lines.bytes()) + (inline == null ? 0 : inline.bytes());
-      return new DecodedFunction(index, start, size, name, lines, inline, bytes, true);
     }
 
     void lookup(GsymReader r, long addr, LookupFrames out) {

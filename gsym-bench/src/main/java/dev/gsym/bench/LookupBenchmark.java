@@ -1,7 +1,7 @@
 package dev.gsym.bench;
 
 import dev.gsym.format.FunctionInfo;
-import dev.gsym.format.LookupException;
+import dev.gsym.read.LookupException;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupResult;
 import dev.gsym.testing.SyntheticGsym;

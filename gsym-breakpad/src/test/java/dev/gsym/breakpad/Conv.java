@@ -1,7 +1,7 @@
 package dev.gsym.breakpad;
 
 import dev.gsym.format.Hex;
-import dev.gsym.format.LookupException;
+import dev.gsym.read.LookupException;
 import dev.gsym.io.ByteStrings;
 import dev.gsym.read.GsymReader;
 import dev.gsym.write.Diagnostics;

@@ -135,7 +135,7 @@ final class Convert {
         try (GsymReader written = GsymReader.open(Path.of(out));
             DwarfFile dwarf = new DwarfFile(DwarfSections.of(elf), inPath)) {
           mismatches = new DwarfVerifier(dwarf).verify(written, out, sb);
-        } catch (dev.gsym.format.LookupException e) {
+        } catch (dev.gsym.read.LookupException e) {
           // llvm's verify stops at the first address the GSYM does not resolve (seen with the
           // overlapping functions of relocatable objects) and the conversion fails
           s.emit();

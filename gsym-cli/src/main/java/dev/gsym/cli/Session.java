@@ -68,6 +68,31 @@ final class Session {
     if (buf.length() >= CHUNK) drain();
   }
 
+  /**
+   * Text appended to stdout (buffered, encoded as {@link #emit} encodes it), for writers that hand
+   * out whole lines in pieces (GsymReader's dump).
+   */
+  Appendable stdoutText() {
+    return new Appendable() {
+      @Override
+      public Appendable append(CharSequence csq) {
+        buf.append(csq);
+        if (buf.length() >= CHUNK) drain();
+        return this;
+      }
+
+      @Override
+      public Appendable append(CharSequence csq, int start, int end) {
+        return append(csq.subSequence(start, end));
+      }
+
+      @Override
+      public Appendable append(char c) {
+        return append(String.valueOf(c));
+      }
+    };
+  }
+
   /** Writes ready-made bytes to stdout (buffered). */
   void write(TextBuffer bytes) {
     if (buf.length() == 0 && bytes.length() >= CHUNK) {

@@ -2,7 +2,7 @@ package dev.gsym.cli;
 
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.Hex;
-import dev.gsym.format.LookupException;
+import dev.gsym.read.LookupException;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.TextBuffer;
 import dev.gsym.read.GsymReader;

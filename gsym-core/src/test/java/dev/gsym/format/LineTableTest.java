@@ -1,5 +1,6 @@
 package dev.gsym.format;
 
+import dev.gsym.read.LookupException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -7,7 +7,7 @@ import dev.gsym.format.AddressRange;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.LineEntry;
 import dev.gsym.format.LineTable;
-import dev.gsym.format.LookupException;
+import dev.gsym.read.LookupException;
 import dev.gsym.read.GsymReader;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;

@@ -7,7 +7,6 @@ import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.InlineInfo;
 import dev.gsym.format.LineEntry;
 import dev.gsym.format.LineTable;
-import dev.gsym.format.LookupException;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.TextBuffer;
 import dev.gsym.testing.TestData;

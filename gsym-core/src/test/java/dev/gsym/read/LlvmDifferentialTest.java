@@ -3,7 +3,6 @@ package dev.gsym.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.format.Hex;
-import dev.gsym.format.LookupException;
 import dev.gsym.io.ByteStrings;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.testing.Llvm;

@@ -8,7 +8,7 @@ import dev.gsym.format.Header;
 import dev.gsym.format.InlineInfo;
 import dev.gsym.format.LineEntry;
 import dev.gsym.format.LineTable;
-import dev.gsym.format.LookupException;
+import dev.gsym.read.LookupException;
 import dev.gsym.io.AtomicFile;
 import dev.gsym.io.GsymWriter;
 import dev.gsym.read.GsymReader;

@@ -48,13 +48,13 @@ class VectorRoundTripTest {
           String expect;
           try {
             expect = r.lookupAll(a).toString();
-          } catch (dev.gsym.format.LookupException e) {
+          } catch (dev.gsym.read.LookupException e) {
             expect = e.getMessage();
           }
           String got;
           try {
             got = s.lookupAll(a).toString();
-          } catch (dev.gsym.format.LookupException e) {
+          } catch (dev.gsym.read.LookupException e) {
             got = e.getMessage();
           }
           assertThat(got).isEqualTo(expect);

@@ -1,7 +1,10 @@
-package dev.gsym.format;
+package dev.gsym.read.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gsym.format.LineEntry;
+import dev.gsym.format.LineTable;
+import dev.gsym.read.LookupException;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.GsymWriter;
 import java.nio.ByteOrder;

@@ -1,5 +1,7 @@
-package dev.gsym.format;
+package dev.gsym.read.internal;
 
+import dev.gsym.format.InlineInfo;
+import dev.gsym.format.Reading;
 import dev.gsym.io.Cursor;
 import java.util.Arrays;
 

@@ -104,7 +104,7 @@ class CrossFormatTest {
     for (String a : addrs) cmd.add("--address=" + a);
     cmd.add(name);
     Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-    String out = dev.gsym.io.ByteStrings.decode(p.getInputStream().readAllBytes());
+    String out = dev.gsym.ByteStrings.decode(p.getInputStream().readAllBytes());
     assertThat(p.waitFor()).isZero();
     assertThat(out).isEqualTo(golden);
   }

@@ -10,8 +10,8 @@ import dev.gsym.dwarf.DwarfSections;
 import dev.gsym.dwarf.DwarfVerifier;
 import dev.gsym.dwarf.ElfFile;
 import dev.gsym.io.AtomicFile;
-import dev.gsym.io.GsymFormatException;
-import dev.gsym.io.Progress;
+import dev.gsym.GsymFormatException;
+import dev.gsym.Progress;
 import dev.gsym.read.GsymReader;
 import dev.gsym.write.CallSiteYaml;
 import dev.gsym.write.Diagnostics;
@@ -175,7 +175,7 @@ final class Convert {
     try {
       creator.loadCallSites(functions);
     } catch (IllegalArgumentException e) {
-      throw conversionFailed(s, "", e.getMessage(), e);
+      throw conversionFailed(s, "", e.getMessage() + "\n", e); // llvm's message ends in a newline
     }
   }
 
@@ -335,7 +335,7 @@ final class Convert {
     }
     s.emit();
     int before = creator.numFunctionInfos();
-    creator.finalize(diag);
+    creator.finish(diag);
     if (o.quiet) {
       int after = creator.numFunctionInfos();
       sb.append("Pruned ").append(before - after).append(" functions, ended with ").append(after).append(" total\n");

@@ -1,6 +1,6 @@
 package dev.gsym.cli;
 
-import dev.gsym.io.ByteStrings;
+import dev.gsym.ByteStrings;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.InputStream;

@@ -1,6 +1,6 @@
 package dev.gsym.cli;
 
-import dev.gsym.io.GsymFormatException;
+import dev.gsym.GsymFormatException;
 import dev.gsym.read.GsymReader;
 import java.util.ArrayList;
 import java.util.List;

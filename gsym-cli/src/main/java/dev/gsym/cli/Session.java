@@ -1,9 +1,9 @@
 package dev.gsym.cli;
 
-import dev.gsym.io.GsymFormatException;
+import dev.gsym.GsymFormatException;
 import dev.gsym.read.GsymReader;
 import java.io.IOException;
-import dev.gsym.io.TextBuffer;
+import dev.gsym.TextBuffer;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -59,7 +59,7 @@ final class Session {
   }
 
   /**
-   * Writes {@link #sb} to stdout (buffered, encoded by {@link dev.gsym.io.ByteStrings}: escaped
+   * Writes {@link #sb} to stdout (buffered, encoded by {@link dev.gsym.ByteStrings}: escaped
    * bytes of names and paths are written as the original bytes) and clears it.
    */
   void emit() {
@@ -76,6 +76,7 @@ final class Session {
     return new Appendable() {
       @Override
       public Appendable append(CharSequence csq) {
+        if (sb.length() > 0) emit(); // text queued before keeps its place
         buf.append(csq);
         if (buf.length() >= CHUNK) drain();
         return this;

@@ -1,5 +1,8 @@
 package dev.gsym.io;
 
+import dev.gsym.ByteStrings;
+import dev.gsym.GsymFormatException;
+import dev.gsym.TextBuffer;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;

@@ -1,5 +1,6 @@
 package dev.gsym.io;
 
+import dev.gsym.GsymFormatException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 

@@ -12,8 +12,8 @@ import dev.gsym.format.MergedFunctionsInfo;
 import dev.gsym.format.StringTable;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.Cursor;
-import dev.gsym.io.GsymFormatException;
-import dev.gsym.io.TextBuffer;
+import dev.gsym.GsymFormatException;
+import dev.gsym.TextBuffer;
 import dev.gsym.read.internal.FunctionCache;
 import dev.gsym.read.internal.PathCache;
 import dev.gsym.read.internal.RecordLookup;
@@ -126,7 +126,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
   }
 
   /**
-   * The string at string-table offset {@code strp}, decoded by {@link dev.gsym.io.ByteStrings}:
+   * The string at string-table offset {@code strp}, decoded by {@link dev.gsym.ByteStrings}:
    * UTF-8, each byte that is not part of well-formed UTF-8 appearing as U+DC80 + byte ({@code
    * ByteStrings.encode} gives the file's bytes back).
    */
@@ -328,7 +328,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
    * The whole-file dump, byte-identical to {@code llvm-gsymutil FILE}, appended to {@code out} in
    * pieces of about 64 KiB (each ending at the end of a line), so that large files are dumped with
    * bounded memory. Names and paths are Strings as {@link #string} gives them: an {@code out} that
-   * encodes text with {@link dev.gsym.io.ByteStrings} writes the file's bytes.
+   * encodes text with {@link dev.gsym.ByteStrings} writes the file's bytes.
    */
   public void dump(Appendable out) throws IOException {
     StringBuilder sb = out instanceof StringBuilder s ? s : new StringBuilder(DUMP_CHUNK + 4096);

@@ -8,7 +8,7 @@ import dev.gsym.format.InlineInfo;
 import dev.gsym.format.Reading;
 import dev.gsym.io.Cursor;
 import dev.gsym.io.ByteView;
-import dev.gsym.io.GsymFormatException;
+import dev.gsym.GsymFormatException;
 import dev.gsym.io.GsymWriter;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -37,7 +37,7 @@ final class StoredFunction {
   final boolean hasMerged;
   private final byte[] bytes; // null when obj is kept instead
   private final FunctionInfo obj;
-  /** Decoded form, kept only while {@link GsymCreator#finalize} compares equal ranges. */
+  /** Decoded form, kept only while {@link GsymCreator#finish} compares equal ranges. */
   private FunctionInfo memo;
 
   private StoredFunction(FunctionInfo fi, byte[] bytes) {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gsym.io.ByteView;
-import dev.gsym.io.GsymFormatException;
+import dev.gsym.GsymFormatException;
 import dev.gsym.io.GsymWriter;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;

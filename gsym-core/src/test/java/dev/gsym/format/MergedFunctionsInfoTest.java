@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gsym.io.ByteView;
 import dev.gsym.io.Cursor;
-import dev.gsym.io.GsymFormatException;
+import dev.gsym.GsymFormatException;
 import dev.gsym.io.GsymWriter;
 import dev.gsym.testing.TestData;
 import java.nio.ByteBuffer;

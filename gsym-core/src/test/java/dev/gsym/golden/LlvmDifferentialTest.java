@@ -88,7 +88,7 @@ class LlvmDifferentialTest {
   }
 
   static void save(GsymCreator c, Path p, ByteOrder order) throws IOException {
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     c.save(p, order);
   }
 

@@ -3,8 +3,8 @@ package dev.gsym.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.format.Hex;
-import dev.gsym.io.ByteStrings;
-import dev.gsym.io.GsymFormatException;
+import dev.gsym.ByteStrings;
+import dev.gsym.GsymFormatException;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
 import java.nio.file.Files;

@@ -69,7 +69,7 @@ class StreamedDumpTest {
       c.addFunctionInfo(new FunctionInfo(new AddressRange(start, start + 0x40), c.insertString("f" + i),
           new LineTable(rows), null, null, null));
     }
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     try (GsymReader r = GsymReader.of(c.encode(), "many")) {
       check(r, 3);
     }

@@ -25,7 +25,7 @@ class StringCacheTest {
       c.addFunctionInfo(new FunctionInfo(new AddressRange(0x1000 + 16L * i, 0x1000 + 16L * i + 16),
           c.insertString("function_number_" + i)));
     }
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     return GsymReader.of(c.encode(ByteOrder.LITTLE_ENDIAN), "many-names");
   }
 

@@ -1,7 +1,7 @@
 package dev.gsym.dwarf;
 
 import dev.gsym.io.ByteView;
-import dev.gsym.io.GsymFormatException;
+import dev.gsym.GsymFormatException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

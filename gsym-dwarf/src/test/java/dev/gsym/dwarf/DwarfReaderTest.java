@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gsym.format.AddressRange;
 import dev.gsym.io.ByteView;
-import dev.gsym.io.GsymFormatException;
+import dev.gsym.GsymFormatException;
 import java.nio.ByteOrder;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,7 @@ import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.Hex;
 import dev.gsym.format.Reading;
 import dev.gsym.io.Cursor;
-import dev.gsym.io.GsymFormatException;
+import dev.gsym.GsymFormatException;
 import dev.gsym.read.LookupException;
 import java.util.function.IntFunction;
 

@@ -87,7 +87,7 @@ public final class InlineTable {
    * Reads the tree at {@code c} ({@code base} is the function start) with {@link InlineInfo#parse}
    * in {@link Reading#LOOKUP} mode: every node, as LLVM's lookup would read it wherever it skips.
    *
-   * @throws dev.gsym.io.GsymFormatException where {@link InlineInfo#lookup} could fail (nesting
+   * @throws dev.gsym.GsymFormatException where {@link InlineInfo#lookup} could fail (nesting
    *     deeper than {@link InlineInfo#MAX_DEPTH}), even in parts a given lookup would not reach
    */
   public static InlineTable read(Cursor c, long base) {

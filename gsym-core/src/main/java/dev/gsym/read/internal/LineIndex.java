@@ -3,7 +3,7 @@ package dev.gsym.read.internal;
 import dev.gsym.format.LineTable;
 import dev.gsym.format.Reading;
 import dev.gsym.io.Cursor;
-import dev.gsym.io.GsymFormatException;
+import dev.gsym.GsymFormatException;
 import java.util.Arrays;
 
 /**

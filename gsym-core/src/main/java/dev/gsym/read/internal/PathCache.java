@@ -3,7 +3,7 @@ package dev.gsym.read.internal;
 import dev.gsym.format.FileEntry;
 import dev.gsym.format.FileTable;
 import dev.gsym.format.StringTable;
-import dev.gsym.io.TextBuffer;
+import dev.gsym.TextBuffer;
 import dev.gsym.read.LookupException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -41,7 +41,7 @@ public final class RecordLookup implements FunctionInfo.RecordVisitor {
    * one, else null.
    *
    * @throws LookupException as llvm-gsymutil fails
-   * @throws dev.gsym.io.GsymFormatException for malformed bytes (the caller reports its detail)
+   * @throws dev.gsym.GsymFormatException for malformed bytes (the caller reports its detail)
    */
   public static Cursor lookup(Cursor record, long start, long addr, FrameSink out, boolean wantMerged) {
     RecordLookup v = new RecordLookup(start, addr, out, wantMerged);

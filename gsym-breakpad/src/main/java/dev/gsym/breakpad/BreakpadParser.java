@@ -1,8 +1,8 @@
 package dev.gsym.breakpad;
 
-import dev.gsym.format.AddressRange;
 import dev.gsym.ByteStrings;
 import dev.gsym.GsymFormatException;
+import dev.gsym.format.AddressRange;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;

@@ -2,8 +2,8 @@ package dev.gsym.breakpad;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gsym.format.AddressRange;
 import dev.gsym.GsymFormatException;
+import dev.gsym.format.AddressRange;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.Reader;

@@ -2,13 +2,13 @@ package dev.gsym.breakpad;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gsym.ByteStrings;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.InlineInfo;
 import dev.gsym.format.LineEntry;
 import dev.gsym.format.LineTable;
 import dev.gsym.format.MergedFunctionsInfo;
-import dev.gsym.ByteStrings;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.TestData;
 import dev.gsym.write.Diagnostics;

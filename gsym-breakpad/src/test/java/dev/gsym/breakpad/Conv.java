@@ -1,9 +1,9 @@
 package dev.gsym.breakpad;
 
-import dev.gsym.format.Hex;
-import dev.gsym.read.LookupException;
 import dev.gsym.ByteStrings;
+import dev.gsym.format.Hex;
 import dev.gsym.read.GsymReader;
+import dev.gsym.read.LookupException;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.io.ByteArrayOutputStream;

@@ -1,9 +1,9 @@
 package dev.gsym.cli;
 
 import dev.gsym.GsymFormatException;
+import dev.gsym.TextBuffer;
 import dev.gsym.read.GsymReader;
 import java.io.IOException;
-import dev.gsym.TextBuffer;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;

@@ -1,7 +1,7 @@
 package dev.gsym.format;
 
-import dev.gsym.io.ByteView;
 import dev.gsym.GsymFormatException;
+import dev.gsym.io.ByteView;
 import dev.gsym.io.GsymWriter;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -48,21 +48,18 @@ public record AddressTable(ByteView view, long offset, int entrySize, int count)
   }
 
   private static final ValueLayout.OfShort LE16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-  private static final ValueLayout.OfShort BE16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
   private static final ValueLayout.OfInt LE32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-  private static final ValueLayout.OfInt BE32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
   private static final ValueLayout.OfLong LE64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-  private static final ValueLayout.OfLong BE64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
   /**
    * Index of the first entry whose offset is not less than {@code off} (unsigned), i.e.
    * std::lower_bound, with std::lower_bound's probes: the address search of every lookup. It reads
    * the mapped entries directly (the table was bounds-checked when it was bound), one loop per
-   * entry size.
+   * entry size, through constant little-endian layouts (swapped for big-endian files).
    */
   public int lowerBound(long off) {
     MemorySegment s = view.segment();
-    boolean le = view.order() == ByteOrder.LITTLE_ENDIAN;
+    boolean swap = view.order() != ByteOrder.LITTLE_ENDIAN;
     long at = offset;
     int first = 0;
     int len = count;
@@ -80,11 +77,11 @@ public record AddressTable(ByteView view, long offset, int entrySize, int count)
         }
       }
       case 2 -> {
-        ValueLayout.OfShort l = le ? LE16 : BE16;
         while (len > 0) {
           int half = len >>> 1;
           int mid = first + half;
-          if (Long.compareUnsigned(s.get(l, at + 2L * mid) & 0xffffL, off) < 0) {
+          short x = s.get(LE16, at + 2L * mid);
+          if (Long.compareUnsigned((swap ? Short.reverseBytes(x) : x) & 0xffffL, off) < 0) {
             first = mid + 1;
             len = len - half - 1;
           } else {
@@ -93,11 +90,11 @@ public record AddressTable(ByteView view, long offset, int entrySize, int count)
         }
       }
       case 4 -> {
-        ValueLayout.OfInt l = le ? LE32 : BE32;
         while (len > 0) {
           int half = len >>> 1;
           int mid = first + half;
-          if (Long.compareUnsigned(Integer.toUnsignedLong(s.get(l, at + 4L * mid)), off) < 0) {
+          int x = s.get(LE32, at + 4L * mid);
+          if (Long.compareUnsigned(Integer.toUnsignedLong(swap ? Integer.reverseBytes(x) : x), off) < 0) {
             first = mid + 1;
             len = len - half - 1;
           } else {
@@ -106,11 +103,11 @@ public record AddressTable(ByteView view, long offset, int entrySize, int count)
         }
       }
       default -> {
-        ValueLayout.OfLong l = le ? LE64 : BE64;
         while (len > 0) {
           int half = len >>> 1;
           int mid = first + half;
-          if (Long.compareUnsigned(s.get(l, at + 8L * mid), off) < 0) {
+          long x = s.get(LE64, at + 8L * mid);
+          if (Long.compareUnsigned(swap ? Long.reverseBytes(x) : x, off) < 0) {
             first = mid + 1;
             len = len - half - 1;
           } else {

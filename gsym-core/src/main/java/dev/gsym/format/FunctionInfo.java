@@ -1,7 +1,7 @@
 package dev.gsym.format;
 
-import dev.gsym.io.Cursor;
 import dev.gsym.GsymFormatException;
+import dev.gsym.io.Cursor;
 import dev.gsym.io.GsymWriter;
 import java.util.ArrayList;
 import java.util.List;

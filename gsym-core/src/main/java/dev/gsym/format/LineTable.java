@@ -1,7 +1,7 @@
 package dev.gsym.format;
 
-import dev.gsym.io.Cursor;
 import dev.gsym.GsymFormatException;
+import dev.gsym.io.Cursor;
 import dev.gsym.io.GsymWriter;
 import dev.gsym.read.LookupException;
 import java.util.ArrayList;

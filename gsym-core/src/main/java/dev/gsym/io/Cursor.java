@@ -18,6 +18,8 @@ import java.lang.foreign.ValueLayout;
 public final class Cursor {
   private final ByteView view;
   private final MemorySegment seg;
+  /** Multi-byte values are read little endian (constant layouts inline fully) and swapped if set. */
+  private final boolean swap;
   /** Position in {@link #view} of this window's first byte. */
   private final long origin;
   /** Window size. */
@@ -40,6 +42,7 @@ public final class Cursor {
   private Cursor(ByteView view, long origin, long pos, long limit) {
     this.view = view;
     this.seg = view.segment();
+    this.swap = view.order() != java.nio.ByteOrder.LITTLE_ENDIAN;
     this.origin = origin;
     this.pos = pos;
     this.limit = limit;
@@ -110,13 +113,22 @@ public final class Cursor {
     return seg.get(ValueLayout.JAVA_BYTE, at(1)) & 0xff;
   }
 
+  private static final ValueLayout.OfShort LE16 =
+      ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+  private static final ValueLayout.OfInt LE32 =
+      ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+  private static final ValueLayout.OfLong LE64 =
+      ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+
   public int u16() {
-    return seg.get(view.u16, at(2)) & 0xffff;
+    short v = seg.get(LE16, at(2));
+    return (swap ? Short.reverseBytes(v) : v) & 0xffff;
   }
 
   /** Raw 32 bits of a u32. */
   public int s32() {
-    return seg.get(view.u32, at(4));
+    int v = seg.get(LE32, at(4));
+    return swap ? Integer.reverseBytes(v) : v;
   }
 
   public long u32() {
@@ -124,7 +136,8 @@ public final class Cursor {
   }
 
   public long u64() {
-    return seg.get(view.u64, at(8));
+    long v = seg.get(LE64, at(8));
+    return swap ? Long.reverseBytes(v) : v;
   }
 
   public void skip(long n) {
@@ -197,13 +210,31 @@ public final class Cursor {
     throw errorAt(start, kind + (end == FAIL_BIG ? " too big for " + bits : " too long"));
   }
 
+  /** The byte at the position if it is a complete one-byte LEB128 (high bit clear), else -1. */
+  private int oneByteLeb() {
+    long p = pos;
+    if (p < 0 || p >= limit) return -1;
+    byte b = seg.get(ValueLayout.JAVA_BYTE, origin + p);
+    return b; // negative when the high bit is set: a longer (or unreadable) value
+  }
+
   /** Unsigned LEB128; values wider than 64 bits are an error. */
   public long uleb() {
+    int b = oneByteLeb();
+    if (b >= 0) {
+      pos++;
+      return b;
+    }
     return take(decodeUleb(), "uleb128", "uint64");
   }
 
   /** Signed LEB128; values that do not fit 64 bits are an error (as LLVM's decodeSLEB128). */
   public long sleb() {
+    int b = oneByteLeb();
+    if (b >= 0) {
+      pos++;
+      return (long) b << 57 >> 57;
+    }
     return take(decodeSleb(), "sleb128", "int64");
   }
 
@@ -212,6 +243,11 @@ public final class Cursor {
    * a value that cannot be read (end of data, too big) yields 0 and the position does not move.
    */
   public long ulebOrZero() {
+    int b = oneByteLeb();
+    if (b >= 0) {
+      pos++;
+      return b;
+    }
     long v = decodeUleb();
     if (lebEnd >= 0) pos = lebEnd;
     return v;
@@ -219,6 +255,11 @@ public final class Cursor {
 
   /** Signed LEB128 read like LLVM's lenient {@code getSLEB128}: unreadable yields 0, no move. */
   public long slebOrZero() {
+    int b = oneByteLeb();
+    if (b >= 0) {
+      pos++;
+      return (long) b << 57 >> 57;
+    }
     long v = decodeSleb();
     if (lebEnd >= 0) pos = lebEnd;
     return v;

@@ -1,5 +1,7 @@
 package dev.gsym.read;
 
+import dev.gsym.GsymFormatException;
+import dev.gsym.TextBuffer;
 import dev.gsym.format.AddressInfoTable;
 import dev.gsym.format.AddressTable;
 import dev.gsym.format.FileEntry;
@@ -12,8 +14,6 @@ import dev.gsym.format.MergedFunctionsInfo;
 import dev.gsym.format.StringTable;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.Cursor;
-import dev.gsym.GsymFormatException;
-import dev.gsym.TextBuffer;
 import dev.gsym.read.internal.FunctionCache;
 import dev.gsym.read.internal.PathCache;
 import dev.gsym.read.internal.RecordLookup;

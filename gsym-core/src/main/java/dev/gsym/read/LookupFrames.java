@@ -1,8 +1,8 @@
 package dev.gsym.read;
 
+import dev.gsym.TextBuffer;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.InlineInfo;
-import dev.gsym.TextBuffer;
 import dev.gsym.read.internal.FrameSink;
 import java.util.ArrayList;
 import java.util.Arrays;

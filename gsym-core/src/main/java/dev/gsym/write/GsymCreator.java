@@ -1,5 +1,6 @@
 package dev.gsym.write;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.format.AddressInfoTable;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.AddressRanges;
@@ -15,7 +16,6 @@ import dev.gsym.format.IndexMap;
 import dev.gsym.format.MergedFunctionsInfo;
 import dev.gsym.format.StringTable;
 import dev.gsym.io.AtomicFile;
-import dev.gsym.GsymFormatException;
 import dev.gsym.io.GsymWriter;
 import dev.gsym.read.GsymReader;
 import java.io.BufferedOutputStream;

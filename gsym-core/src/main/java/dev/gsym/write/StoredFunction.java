@@ -1,14 +1,14 @@
 package dev.gsym.write;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.IndexMap;
-import dev.gsym.format.LineTable;
 import dev.gsym.format.InlineInfo;
+import dev.gsym.format.LineTable;
 import dev.gsym.format.Reading;
-import dev.gsym.io.Cursor;
 import dev.gsym.io.ByteView;
-import dev.gsym.GsymFormatException;
+import dev.gsym.io.Cursor;
 import dev.gsym.io.GsymWriter;
 import java.io.IOException;
 import java.io.OutputStream;

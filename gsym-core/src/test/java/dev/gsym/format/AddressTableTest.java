@@ -3,14 +3,14 @@ package dev.gsym.format;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.gsym.io.ByteView;
 import dev.gsym.GsymFormatException;
+import dev.gsym.io.ByteView;
 import dev.gsym.io.GsymWriter;
 import java.nio.ByteOrder;
 import java.util.HexFormat;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /** AddressTable and AddressInfoTable. */
 class AddressTableTest {

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import dev.gsym.format.FunctionInfo;
 import dev.gsym.GsymFormatException;
+import dev.gsym.format.FunctionInfo;
 import dev.gsym.testing.TestData;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;

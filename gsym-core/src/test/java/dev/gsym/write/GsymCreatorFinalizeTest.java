@@ -7,11 +7,11 @@ import static dev.gsym.write.GsymCreatorTest.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.AddressRanges;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.InlineInfo;
-import dev.gsym.GsymFormatException;
 import java.nio.ByteOrder;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,13 +2,13 @@ package dev.gsym.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gsym.ByteStrings;
+import dev.gsym.TextBuffer;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.InlineInfo;
 import dev.gsym.format.LineEntry;
 import dev.gsym.format.LineTable;
-import dev.gsym.ByteStrings;
-import dev.gsym.TextBuffer;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupFrames;
 import dev.gsym.read.LookupResult;

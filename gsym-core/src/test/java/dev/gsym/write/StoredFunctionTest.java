@@ -3,6 +3,7 @@ package dev.gsym.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.CallSiteInfo;
 import dev.gsym.format.CallSiteInfoCollection;
@@ -10,7 +11,6 @@ import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.InlineInfo;
 import dev.gsym.format.LineEntry;
 import dev.gsym.format.LineTable;
-import dev.gsym.GsymFormatException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

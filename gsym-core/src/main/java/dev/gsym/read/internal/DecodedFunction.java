@@ -1,10 +1,10 @@
 package dev.gsym.read.internal;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.Hex;
 import dev.gsym.format.Reading;
 import dev.gsym.io.Cursor;
-import dev.gsym.GsymFormatException;
 import dev.gsym.read.LookupException;
 import java.util.function.IntFunction;
 

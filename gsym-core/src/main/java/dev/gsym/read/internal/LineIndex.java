@@ -1,9 +1,9 @@
 package dev.gsym.read.internal;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.format.LineTable;
 import dev.gsym.format.Reading;
 import dev.gsym.io.Cursor;
-import dev.gsym.GsymFormatException;
 import java.util.Arrays;
 
 /**

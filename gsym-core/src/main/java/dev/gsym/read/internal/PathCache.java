@@ -1,9 +1,9 @@
 package dev.gsym.read.internal;
 
+import dev.gsym.TextBuffer;
 import dev.gsym.format.FileEntry;
 import dev.gsym.format.FileTable;
 import dev.gsym.format.StringTable;
-import dev.gsym.TextBuffer;
 import dev.gsym.read.LookupException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.format.LineEntry;
 import dev.gsym.format.LineTable;
-import dev.gsym.read.LookupException;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.GsymWriter;
+import dev.gsym.read.LookupException;
 import java.nio.ByteOrder;
 import java.util.Random;
 import org.junit.jupiter.api.Test;

@@ -132,7 +132,7 @@ public class DwarfConversionBenchmark {
 
   @Benchmark
   public byte[] finalizeAndEncode(Filled f) {
-    f.creator.finalize(Diagnostics.silent());
+    f.creator.finish(Diagnostics.silent());
     return f.creator.encode(elf.byteOrder());
   }
 

@@ -1,8 +1,8 @@
 package dev.gsym.bench;
 
 import dev.gsym.format.FunctionInfo;
-import dev.gsym.format.LookupException;
 import dev.gsym.read.GsymReader;
+import dev.gsym.read.LookupException;
 import dev.gsym.read.LookupResult;
 import dev.gsym.testing.SyntheticGsym;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package dev.gsym.breakpad;
 
+import dev.gsym.ByteStrings;
+import dev.gsym.GsymFormatException;
 import dev.gsym.format.AddressRange;
-import dev.gsym.io.ByteStrings;
-import dev.gsym.io.GsymFormatException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -126,11 +126,11 @@ public final class BreakpadParser implements Closeable {
 
   /** Opens {@code path} for reading. */
   public static BreakpadParser open(Path path) throws IOException {
-    return open(path, dev.gsym.io.Progress.NONE);
+    return open(path, dev.gsym.Progress.NONE);
   }
 
   /** Opens {@code path} for reading; {@code progress} gets (MiB read, MiB in all) after each read. */
-  public static BreakpadParser open(Path path, dev.gsym.io.Progress progress) throws IOException {
+  public static BreakpadParser open(Path path, dev.gsym.Progress progress) throws IOException {
     FileChannel ch = FileChannel.open(path, StandardOpenOption.READ);
     long size = ch.size();
     return new BreakpadParser(new Source() {

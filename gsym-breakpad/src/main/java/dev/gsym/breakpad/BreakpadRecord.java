@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * One record (line) of a Breakpad {@code .sym} file. Addresses and sizes are unsigned 64-bit
  * values; file, origin and line numbers are non-negative decimals as written. Text fields are the
- * line's bytes decoded by {@link dev.gsym.io.ByteStrings} (bytes that are not UTF-8 appear as
+ * line's bytes decoded by {@link dev.gsym.ByteStrings} (bytes that are not UTF-8 appear as
  * U+DC80 + byte).
  */
 public sealed interface BreakpadRecord {

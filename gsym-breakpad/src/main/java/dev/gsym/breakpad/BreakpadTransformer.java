@@ -1,12 +1,12 @@
 package dev.gsym.breakpad;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.AddressRanges;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.InlineInfo;
 import dev.gsym.format.LineEntry;
 import dev.gsym.format.LineTable;
-import dev.gsym.io.GsymFormatException;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import dev.gsym.write.PathStyle;
@@ -161,12 +161,12 @@ public final class BreakpadTransformer {
   /** Converts the file at {@code path} with a load address (see {@link #loadAddress(long)}). */
   public static Result convert(Path path, GsymCreator creator, boolean lenient, Diagnostics diag,
       long loadAddress) throws IOException {
-    return convert(path, creator, lenient, diag, loadAddress, dev.gsym.io.Progress.NONE);
+    return convert(path, creator, lenient, diag, loadAddress, dev.gsym.Progress.NONE);
   }
 
   /** As above, reporting (MiB read, MiB in all) to {@code progress} as the file is read. */
   public static Result convert(Path path, GsymCreator creator, boolean lenient, Diagnostics diag,
-      long loadAddress, dev.gsym.io.Progress progress) throws IOException {
+      long loadAddress, dev.gsym.Progress progress) throws IOException {
     try (BreakpadParser p = BreakpadParser.open(path, progress)) {
       return new BreakpadTransformer(creator, lenient, diag).loadAddress(loadAddress).convert(p);
     }

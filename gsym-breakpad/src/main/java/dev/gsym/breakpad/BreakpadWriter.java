@@ -1,5 +1,7 @@
 package dev.gsym.breakpad;
 
+import dev.gsym.ByteStrings;
+import dev.gsym.GsymFormatException;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.FileEntry;
 import dev.gsym.format.FileTable;
@@ -7,8 +9,6 @@ import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.InlineInfo;
 import dev.gsym.format.LineEntry;
 import dev.gsym.io.AtomicFile;
-import dev.gsym.io.ByteStrings;
-import dev.gsym.io.GsymFormatException;
 import dev.gsym.read.GsymReader;
 import java.io.BufferedOutputStream;
 import java.io.Closeable;

@@ -1,9 +1,9 @@
 package dev.gsym.breakpad;
 
+import dev.gsym.ByteStrings;
+import dev.gsym.GsymFormatException;
 import dev.gsym.dwarf.ElfFile;
-import dev.gsym.io.ByteStrings;
 import dev.gsym.io.ByteView;
-import dev.gsym.io.GsymFormatException;
 import java.nio.ByteOrder;
 import java.util.HexFormat;
 

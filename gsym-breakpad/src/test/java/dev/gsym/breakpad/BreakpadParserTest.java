@@ -2,8 +2,8 @@ package dev.gsym.breakpad;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.format.AddressRange;
-import dev.gsym.io.GsymFormatException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.Reader;
@@ -105,7 +105,7 @@ class BreakpadParserTest {
         .convert(new BreakpadParser(gen, "gen.sym"));
     assertThat(r.functions()).isEqualTo(funcs);
     assertThat(r.lineRecords()).isEqualTo(2L * funcs);
-    c.finalize(dev.gsym.write.Diagnostics.silent());
+    c.finish(dev.gsym.write.Diagnostics.silent());
     try (var g = dev.gsym.read.GsymReader.of(c.encode(), "gen.gsym")) {
       assertThat(Conv.lookup(g, 0x1000L + 0x40L * 123_456 + 0x21))
           .isEqualTo("0x000000000078a021: f123456 + 33 @ /src/generated.c:123458\n");

@@ -3,7 +3,7 @@ package dev.gsym.breakpad;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.gsym.io.GsymFormatException;
+import dev.gsym.GsymFormatException;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.TestData;
 import dev.gsym.write.Diagnostics;
@@ -109,7 +109,7 @@ class BreakpadTransformerTest {
     assertThat(res.badRecords()).isZero();
     assertThat(warnings.toString())
         .isEqualTo("warning: l.sym:6: INLINE range [0x1a, 0x1c) is not inside any INLINE at level 0; skipped\n");
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     try (GsymReader r = GsymReader.of(c.encode(), "l.gsym")) {
       assertThat(Conv.lookup(r, 0x15)).isEqualTo("0x0000000000000015: h + 1 @ a.c:1 [inlined]\n"
           + "                    g + 3 @ a.c:6 [inlined]\n"
@@ -287,7 +287,7 @@ class BreakpadTransformerTest {
         .convert(new BreakpadParser(new StringReader(sym), "l.sym"));
     assertThat(res.badRecords()).isEqualTo(3);
     assertThat(d.categories()).containsEntry("Skipped bad Breakpad records", 3L);
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     try (GsymReader r = GsymReader.of(c.encode(), "l.gsym")) {
       assertThat(Conv.lookup(r, 0x15)).isEqualTo("0x0000000000000015: f + 5 @ a.c:3\n");
     }
@@ -303,7 +303,7 @@ class BreakpadTransformerTest {
     assertThat(res.badRecords()).isEqualTo(1);
     assertThat(res.orphanRecords()).isEqualTo(2);
     assertThat(res.functions()).isEqualTo(2);
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     try (GsymReader r = GsymReader.of(c.encode(), "o.gsym")) {
       assertThat(Conv.lookup(r, 0x1f)).isEqualTo("0x000000000000001f: f + 15 @ a.c:1\n");
       assertThat(Conv.lookup(r, 0x20)).isEqualTo("0x0000000000000020: error: address 0x20 is not in GSYM\n");
@@ -323,7 +323,7 @@ class BreakpadTransformerTest {
     assertThat(out.toString()).isEqualTo(
         "warning: o.sym:3: line record address 0x8 is outside FUNC f [0x10, 0x20); dropped\n"
         + "warning: o.sym:5: line record address 0x30 is outside FUNC f [0x10, 0x20); dropped\n");
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     try (GsymReader r = GsymReader.of(c.encode(), "o.gsym")) {
       assertThat(Conv.lookup(r, 0x10)).isEqualTo("0x0000000000000010: f @ a.c:1\n");
     }

@@ -2,13 +2,13 @@ package dev.gsym.breakpad;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gsym.ByteStrings;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.InlineInfo;
 import dev.gsym.format.LineEntry;
 import dev.gsym.format.LineTable;
 import dev.gsym.format.MergedFunctionsInfo;
-import dev.gsym.io.ByteStrings;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.TestData;
 import dev.gsym.write.Diagnostics;
@@ -49,7 +49,7 @@ class BreakpadWriterTest {
         new LineTable(List.of(new LineEntry(0x200, a, 20))), null, new MergedFunctionsInfo(List.of(g2)), null));
     c.addFunctionInfo(new FunctionInfo(new AddressRange(0x300, 0x310), c.insertString("h")));
     c.addFunctionInfo(new FunctionInfo(new AddressRange(0x400, 0x400), c.insertString("z\nwith newline")));
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     try (GsymReader orig = GsymReader.of(c.encode(), "edge.gsym")) {
       String sym = Conv.symFromGsym(orig);
       assertThat(sym).isEqualTo("""
@@ -102,7 +102,7 @@ class BreakpadWriterTest {
         null, null));
     c.addFunctionInfo(new FunctionInfo(new AddressRange(0x1300, 0x1310), c.insertString("sym")));
     c.setUUID(new byte[] {1, 2, 3, 4});
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     try (GsymReader r = GsymReader.of(c.encode(), "elf.gsym")) {
       String elf = write(r, new BreakpadWriter.Options("Linux", "arm64", "lib.so", 0x1000, "ABC0", "C0DE", true));
       assertThat(elf).isEqualTo("""

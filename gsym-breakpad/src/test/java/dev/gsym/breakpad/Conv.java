@@ -1,9 +1,9 @@
 package dev.gsym.breakpad;
 
+import dev.gsym.ByteStrings;
 import dev.gsym.format.Hex;
-import dev.gsym.format.LookupException;
-import dev.gsym.io.ByteStrings;
 import dev.gsym.read.GsymReader;
+import dev.gsym.read.LookupException;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.io.ByteArrayOutputStream;
@@ -28,7 +28,7 @@ final class Conv {
     GsymCreator c = new GsymCreator();
     new BreakpadTransformer(c, lenient, Diagnostics.silent())
         .convert(new BreakpadParser(new StringReader(text), "test.sym"));
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     return c.encode();
   }
 

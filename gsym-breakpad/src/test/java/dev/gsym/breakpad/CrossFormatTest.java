@@ -15,8 +15,8 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * GSYM (llvm-gsymutil-22 from DWARF) → Breakpad → GSYM answers every lookup like the original,
@@ -104,7 +104,7 @@ class CrossFormatTest {
     for (String a : addrs) cmd.add("--address=" + a);
     cmd.add(name);
     Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-    String out = dev.gsym.io.ByteStrings.decode(p.getInputStream().readAllBytes());
+    String out = dev.gsym.ByteStrings.decode(p.getInputStream().readAllBytes());
     assertThat(p.waitFor()).isZero();
     assertThat(out).isEqualTo(golden);
   }

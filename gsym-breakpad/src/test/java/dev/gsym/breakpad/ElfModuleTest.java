@@ -3,9 +3,9 @@ package dev.gsym.breakpad;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.dwarf.ElfFile;
 import dev.gsym.io.ByteView;
-import dev.gsym.io.GsymFormatException;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.ReadelfFacts;
 import dev.gsym.testing.TestData;

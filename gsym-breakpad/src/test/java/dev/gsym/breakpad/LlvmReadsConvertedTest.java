@@ -3,7 +3,7 @@ package dev.gsym.breakpad;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.gsym.io.ByteStrings;
+import dev.gsym.ByteStrings;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.write.Diagnostics;
@@ -12,9 +12,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * llvm-gsymutil-22 answers on a GSYM converted from {@code X.sym} as {@code X.expected.txt} says
@@ -33,7 +33,7 @@ class LlvmReadsConvertedTest {
     assumeTrue(tool != null, "llvm-gsymutil-22 not available");
     GsymCreator c = new GsymCreator();
     BreakpadTransformer.convert(TestData.path("breakpad", name + ".sym"), c, false, Diagnostics.silent());
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     Path gsym = dir.resolve("basic.gsym");
     c.save(gsym);
     String expected = TestData.text(TestData.path("breakpad", name + ".expected.txt")); // exact bytes

@@ -1,7 +1,7 @@
 package dev.gsym.cli;
 
-import dev.gsym.io.GsymFormatException;
-import dev.gsym.io.TextBuffer;
+import dev.gsym.GsymFormatException;
+import dev.gsym.TextBuffer;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupFrames;
 import java.util.ArrayDeque;

@@ -1,5 +1,7 @@
 package dev.gsym.cli;
 
+import dev.gsym.GsymFormatException;
+import dev.gsym.Progress;
 import dev.gsym.breakpad.BreakpadParser;
 import dev.gsym.breakpad.BreakpadTransformer;
 import dev.gsym.breakpad.BreakpadWriter;
@@ -10,8 +12,6 @@ import dev.gsym.dwarf.DwarfSections;
 import dev.gsym.dwarf.DwarfVerifier;
 import dev.gsym.dwarf.ElfFile;
 import dev.gsym.io.AtomicFile;
-import dev.gsym.io.GsymFormatException;
-import dev.gsym.io.Progress;
 import dev.gsym.read.GsymReader;
 import dev.gsym.write.CallSiteYaml;
 import dev.gsym.write.Diagnostics;
@@ -20,14 +20,14 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -135,7 +135,7 @@ final class Convert {
         try (GsymReader written = GsymReader.open(Path.of(out));
             DwarfFile dwarf = new DwarfFile(DwarfSections.of(elf), inPath)) {
           mismatches = new DwarfVerifier(dwarf).verify(written, out, sb);
-        } catch (dev.gsym.format.LookupException e) {
+        } catch (dev.gsym.read.LookupException e) {
           // llvm's verify stops at the first address the GSYM does not resolve (seen with the
           // overlapping functions of relocatable objects) and the conversion fails
           s.emit();
@@ -175,7 +175,7 @@ final class Convert {
     try {
       creator.loadCallSites(functions);
     } catch (IllegalArgumentException e) {
-      throw conversionFailed(s, "", e.getMessage(), e);
+      throw conversionFailed(s, "", e.getMessage() + "\n", e); // llvm's message ends in a newline
     }
   }
 
@@ -335,7 +335,7 @@ final class Convert {
     }
     s.emit();
     int before = creator.numFunctionInfos();
-    creator.finalize(diag);
+    creator.finish(diag);
     if (o.quiet) {
       int after = creator.numFunctionInfos();
       sb.append("Pruned ").append(before - after).append(" functions, ended with ").append(after).append(" total\n");

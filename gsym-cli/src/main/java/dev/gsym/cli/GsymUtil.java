@@ -1,6 +1,6 @@
 package dev.gsym.cli;
 
-import dev.gsym.io.ByteStrings;
+import dev.gsym.ByteStrings;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.InputStream;
@@ -10,12 +10,12 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
+import picocli.CommandLine.MissingParameterException;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
-import picocli.CommandLine.MissingParameterException;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
+import picocli.CommandLine;
 
 /**
  * {@code gsymutil}: dumps GSYM files and looks addresses up in them with llvm-gsymutil-22's exact

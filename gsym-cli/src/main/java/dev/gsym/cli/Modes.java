@@ -1,6 +1,6 @@
 package dev.gsym.cli;
 
-import dev.gsym.io.GsymFormatException;
+import dev.gsym.GsymFormatException;
 import dev.gsym.read.GsymReader;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,10 +40,12 @@ final class Modes {
   static int dump(Session s, List<String> files) {
     for (String path : files) {
       try (GsymReader gsym = s.open(path)) {
-        gsym.dump(s.sb, sb -> s.emit()); // streamed in 64 KiB pieces
+        gsym.dump(s.stdoutText()); // streamed in 64 KiB pieces
       } catch (GsymFormatException e) {
         s.sb.setLength(0);
         throw Session.fileError(path, e.detail(), e);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e); // stdoutText() reports write errors unchecked
       }
     }
     return 0;

@@ -1,6 +1,6 @@
 package dev.gsym.cli;
 
-import dev.gsym.io.Progress;
+import dev.gsym.Progress;
 import java.io.PrintStream;
 import java.util.function.LongSupplier;
 

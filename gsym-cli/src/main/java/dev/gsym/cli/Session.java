@@ -1,9 +1,9 @@
 package dev.gsym.cli;
 
-import dev.gsym.io.GsymFormatException;
+import dev.gsym.GsymFormatException;
+import dev.gsym.TextBuffer;
 import dev.gsym.read.GsymReader;
 import java.io.IOException;
-import dev.gsym.io.TextBuffer;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -59,13 +59,39 @@ final class Session {
   }
 
   /**
-   * Writes {@link #sb} to stdout (buffered, encoded by {@link dev.gsym.io.ByteStrings}: escaped
+   * Writes {@link #sb} to stdout (buffered, encoded by {@link dev.gsym.ByteStrings}: escaped
    * bytes of names and paths are written as the original bytes) and clears it.
    */
   void emit() {
     buf.append(sb);
     sb.setLength(0);
     if (buf.length() >= CHUNK) drain();
+  }
+
+  /**
+   * Text appended to stdout (buffered, encoded as {@link #emit} encodes it), for writers that hand
+   * out whole lines in pieces (GsymReader's dump).
+   */
+  Appendable stdoutText() {
+    return new Appendable() {
+      @Override
+      public Appendable append(CharSequence csq) {
+        if (sb.length() > 0) emit(); // text queued before keeps its place
+        buf.append(csq);
+        if (buf.length() >= CHUNK) drain();
+        return this;
+      }
+
+      @Override
+      public Appendable append(CharSequence csq, int start, int end) {
+        return append(csq.subSequence(start, end));
+      }
+
+      @Override
+      public Appendable append(char c) {
+        return append(String.valueOf(c));
+      }
+    };
   }
 
   /** Writes ready-made bytes to stdout (buffered). */

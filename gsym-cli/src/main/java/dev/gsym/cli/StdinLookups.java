@@ -1,6 +1,6 @@
 package dev.gsym.cli;
 
-import dev.gsym.io.ByteStrings;
+import dev.gsym.ByteStrings;
 import dev.gsym.read.GsymReader;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,14 +1,14 @@
 package dev.gsym.cli;
 
+import dev.gsym.GsymFormatException;
+import dev.gsym.TextBuffer;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.Hex;
-import dev.gsym.format.LookupException;
-import dev.gsym.io.GsymFormatException;
-import dev.gsym.io.TextBuffer;
 import dev.gsym.read.GsymReader;
+import dev.gsym.read.LookupException;
 import dev.gsym.read.LookupFrames;
-import java.nio.charset.StandardCharsets;
 import dev.gsym.read.LookupResult;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.regex.Pattern;
 

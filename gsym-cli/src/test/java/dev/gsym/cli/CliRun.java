@@ -1,6 +1,6 @@
 package dev.gsym.cli;
 
-import dev.gsym.io.ByteStrings;
+import dev.gsym.ByteStrings;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

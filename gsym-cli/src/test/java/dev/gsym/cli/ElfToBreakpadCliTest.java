@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.Hex;
-import dev.gsym.format.LookupException;
 import dev.gsym.read.GsymReader;
+import dev.gsym.read.LookupException;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.ReadelfFacts;
 import dev.gsym.testing.TestData;

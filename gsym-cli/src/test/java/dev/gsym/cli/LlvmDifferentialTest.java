@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
+import dev.gsym.ByteStrings;
 import dev.gsym.format.FunctionInfo;
-import dev.gsym.io.ByteStrings;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;

@@ -2,7 +2,7 @@ package dev.gsym.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gsym.io.ByteStrings;
+import dev.gsym.ByteStrings;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
 import java.io.ByteArrayInputStream;

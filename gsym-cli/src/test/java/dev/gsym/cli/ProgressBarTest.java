@@ -2,7 +2,7 @@ package dev.gsym.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gsym.io.Progress;
+import dev.gsym.Progress;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

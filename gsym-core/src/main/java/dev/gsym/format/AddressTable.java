@@ -1,8 +1,11 @@
 package dev.gsym.format;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.io.ByteView;
-import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.GsymWriter;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 
 /**
  * The sorted function start addresses, as offsets from the header's BaseAddress, each
@@ -17,7 +20,7 @@ public record AddressTable(ByteView view, long offset, int entrySize, int count)
     long bytes = h.numAddresses() * size;
     // llvm-gsymutil's byte-swapping path (big-endian files on a little-endian host) also fails on
     // an empty table: it reads the entries into an empty vector's null data()
-    boolean swappedEmpty = v.order() == java.nio.ByteOrder.BIG_ENDIAN && h.numAddresses() == 0;
+    boolean swappedEmpty = v.order() == ByteOrder.BIG_ENDIAN && h.numAddresses() == 0;
     if (swappedEmpty || !v.has(offset, bytes)) {
       throw new GsymFormatException(v.source(), offset, "failed to read address table");
     }
@@ -44,30 +47,73 @@ public record AddressTable(ByteView view, long offset, int entrySize, int count)
     };
   }
 
-  /** Number of entries whose offset is &lt;= {@code off} (unsigned), i.e. std::upper_bound. */
-  public int upperBound(long off) {
-    int lo = 0;
-    int hi = count;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (Long.compareUnsigned(get(mid), off) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
+  private static final ValueLayout.OfShort LE16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+  private static final ValueLayout.OfInt LE32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+  private static final ValueLayout.OfLong LE64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
-  /** Index of the first entry whose offset is not less than {@code off} (unsigned), i.e. std::lower_bound. */
+  /**
+   * Index of the first entry whose offset is not less than {@code off} (unsigned), i.e.
+   * std::lower_bound, with std::lower_bound's probes: the address search of every lookup. It reads
+   * the mapped entries directly (the table was bounds-checked when it was bound), one loop per
+   * entry size, through constant little-endian layouts (swapped for big-endian files).
+   */
   public int lowerBound(long off) {
+    MemorySegment s = view.segment();
+    boolean swap = view.order() != ByteOrder.LITTLE_ENDIAN;
+    long at = offset;
     int first = 0;
     int len = count;
-    while (len > 0) {
-      int half = len >>> 1;
-      int mid = first + half;
-      if (Long.compareUnsigned(get(mid), off) < 0) {
-        first = mid + 1;
-        len = len - half - 1;
-      } else {
-        len = half;
+    switch (entrySize) {
+      case 1 -> {
+        while (len > 0) {
+          int half = len >>> 1;
+          int mid = first + half;
+          if (Long.compareUnsigned(s.get(ValueLayout.JAVA_BYTE, at + mid) & 0xffL, off) < 0) {
+            first = mid + 1;
+            len = len - half - 1;
+          } else {
+            len = half;
+          }
+        }
+      }
+      case 2 -> {
+        while (len > 0) {
+          int half = len >>> 1;
+          int mid = first + half;
+          short x = s.get(LE16, at + 2L * mid);
+          if (Long.compareUnsigned((swap ? Short.reverseBytes(x) : x) & 0xffffL, off) < 0) {
+            first = mid + 1;
+            len = len - half - 1;
+          } else {
+            len = half;
+          }
+        }
+      }
+      case 4 -> {
+        while (len > 0) {
+          int half = len >>> 1;
+          int mid = first + half;
+          int x = s.get(LE32, at + 4L * mid);
+          if (Long.compareUnsigned(Integer.toUnsignedLong(swap ? Integer.reverseBytes(x) : x), off) < 0) {
+            first = mid + 1;
+            len = len - half - 1;
+          } else {
+            len = half;
+          }
+        }
+      }
+      default -> {
+        while (len > 0) {
+          int half = len >>> 1;
+          int mid = first + half;
+          long x = s.get(LE64, at + 8L * mid);
+          if (Long.compareUnsigned(swap ? Long.reverseBytes(x) : x, off) < 0) {
+            first = mid + 1;
+            len = len - half - 1;
+          } else {
+            len = half;
+          }
+        }
       }
     }
     return first;

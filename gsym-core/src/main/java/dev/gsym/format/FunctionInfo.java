@@ -1,7 +1,7 @@
 package dev.gsym.format;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.io.Cursor;
-import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.GsymWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -115,6 +115,76 @@ public record FunctionInfo(AddressRange range, int name, LineTable lineTable, In
   }
 
   /**
+   * Receives a FunctionInfo record's parts from {@link #parse}, in file order. Both methods return
+   * false to stop the walk.
+   */
+  public interface RecordVisitor {
+    /** The Size and Name fields (before the name is checked). */
+    boolean header(long size, int name);
+
+    /** One InfoType chunk (EndOfList is not reported): {@code body} covers exactly its payload. */
+    boolean chunk(int type, Cursor body);
+  }
+
+  /**
+   * The one decoder of the record layout: reads Size, Name and the InfoType chunks up to EndOfList
+   * at {@code c}, reporting them to {@code v}. A Name of 0 is an error in every mode. {@link
+   * Reading#DECODE} and {@link Reading#EXACT} read as LLVM's decode: a missing field is an error
+   * with LLVM's message (offsets relative to the record start), as is an unknown InfoType. {@link
+   * Reading#LOOKUP} reads as LLVM's lookup: a missing Size or Name is 0, then at least one byte must
+   * follow; a chunk list that runs past the end is "FunctionInfo data is truncated"; unknown
+   * InfoTypes are reported like the others (a lookup ignores them).
+   */
+  public static void parse(Cursor c, Reading mode, RecordVisitor v) {
+    long recordStart = c.position();
+    boolean lookup = mode == Reading.LOOKUP;
+    long size;
+    int name;
+    if (lookup) {
+      size = c.has(4) ? c.u32() : 0;
+      name = c.has(4) ? c.s32() : 0;
+      if (!c.has(1)) throw c.error(TRUNCATED);
+    } else {
+      if (!c.has(4)) throw err(c, recordStart, "missing FunctionInfo Size");
+      size = c.u32();
+      if (!c.has(4)) throw err(c, recordStart, "missing FunctionInfo Name");
+      name = c.s32();
+    }
+    if (!v.header(size, name)) return;
+    if (name == 0) {
+      throw relErr(c, c.position() - 4, recordStart, "invalid FunctionInfo Name value 0x00000000");
+    }
+    while (true) {
+      int type;
+      long len;
+      if (lookup) {
+        if (!c.has(8)) throw c.error(TRUNCATED);
+        type = c.s32();
+        len = c.u32();
+        if (!c.has(len)) throw c.error(TRUNCATED);
+      } else {
+        if (!c.has(4)) throw err(c, recordStart, "missing FunctionInfo InfoType value");
+        type = c.s32();
+        if (!c.has(4)) throw err(c, recordStart, "missing FunctionInfo InfoType length");
+        len = c.u32();
+        if (!c.has(len)) {
+          throw err(c, recordStart, "missing FunctionInfo data for InfoType " + Integer.toUnsignedLong(type));
+        }
+      }
+      long payloadAt = c.position();
+      Cursor body = c.split(len);
+      if (type == END_OF_LIST) return;
+      if (!lookup && (type < LINE_TABLE_INFO || type > CALL_SITE_INFO)) {
+        throw relErr(c, payloadAt - 8, recordStart, "unsupported InfoType " + Integer.toUnsignedLong(type));
+      }
+      if (!v.chunk(type, body)) return;
+    }
+  }
+
+  /** LLVM's lookup message for a record that ends before its EndOfList. */
+  private static final String TRUNCATED = "FunctionInfo data is truncated";
+
+  /**
    * Decodes a whole record. Unknown InfoTypes are an error, as in LLVM's decode; error details use
    * LLVM's wording with offsets relative to the record start.
    */
@@ -129,39 +199,43 @@ public record FunctionInfo(AddressRange range, int name, LineTable lineTable, In
     if (depth > MAX_MERGED_DEPTH) {
       throw c.error("MergedFunctionsInfo nested deeper than " + MAX_MERGED_DEPTH + " levels");
     }
-    long recordStart = c.position();
-    if (!c.has(4)) throw err(c, recordStart, "missing FunctionInfo Size");
-    long size = c.u32();
-    if (!c.has(4)) throw err(c, recordStart, "missing FunctionInfo Name");
-    int name = c.s32();
-    if (name == 0) {
-      throw relErr(c, c.position() - 4, recordStart, "invalid FunctionInfo Name value 0x00000000");
+    Decoder d = new Decoder(start, depth);
+    parse(c, Reading.DECODE, d);
+    return new FunctionInfo(new AddressRange(start, start + d.size), d.name, d.lt, d.ii, d.mf, d.cs);
+  }
+
+  /** Full decoding: each chunk decoded by its structure's class (a later chunk of a type wins). */
+  private static final class Decoder implements RecordVisitor {
+    private final long start;
+    private final int depth;
+    long size;
+    int name;
+    LineTable lt;
+    InlineInfo ii;
+    MergedFunctionsInfo mf;
+    CallSiteInfoCollection cs;
+
+    Decoder(long start, int depth) {
+      this.start = start;
+      this.depth = depth;
     }
-    LineTable lt = null;
-    InlineInfo ii = null;
-    MergedFunctionsInfo mf = null;
-    CallSiteInfoCollection cs = null;
-    while (true) {
-      if (!c.has(4)) throw err(c, recordStart, "missing FunctionInfo InfoType value");
-      int type = c.s32();
-      if (!c.has(4)) throw err(c, recordStart, "missing FunctionInfo InfoType length");
-      long len = c.u32();
-      if (!c.has(len)) {
-        throw err(c, recordStart, "missing FunctionInfo data for InfoType " + Integer.toUnsignedLong(type));
-      }
-      long payloadAt = c.position();
-      Cursor body = c.split(len);
+
+    @Override
+    public boolean header(long size, int name) {
+      this.size = size;
+      this.name = name;
+      return true;
+    }
+
+    @Override
+    public boolean chunk(int type, Cursor body) {
       switch (type) {
-        case END_OF_LIST -> {
-          return new FunctionInfo(new AddressRange(start, start + size), name, lt, ii, mf, cs);
-        }
         case LINE_TABLE_INFO -> lt = LineTable.decode(body, start);
         case INLINE_INFO -> ii = InlineInfo.decode(body, start);
         case MERGED_FUNCTIONS_INFO -> mf = MergedFunctionsInfo.decode(body, start, depth);
-        case CALL_SITE_INFO -> cs = CallSiteInfoCollection.decode(body);
-        default -> throw relErr(c, payloadAt - 8, recordStart,
-            "unsupported InfoType " + Integer.toUnsignedLong(type));
+        default -> cs = CallSiteInfoCollection.decode(body);
       }
+      return true;
     }
   }
 

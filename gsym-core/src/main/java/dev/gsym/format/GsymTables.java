@@ -6,7 +6,7 @@ package dev.gsym.format;
  */
 public interface GsymTables {
   /**
-   * The string at {@code strp} ("" past the table), decoded by {@link dev.gsym.io.ByteStrings}
+   * The string at {@code strp} ("" past the table), decoded by {@link dev.gsym.ByteStrings}
    * (bytes that are not UTF-8 appear as U+DC80 + byte).
    */
   String string(int strp);

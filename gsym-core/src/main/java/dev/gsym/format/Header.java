@@ -1,7 +1,7 @@
 package dev.gsym.format;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.io.ByteView;
-import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.GsymWriter;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

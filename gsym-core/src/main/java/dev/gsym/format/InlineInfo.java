@@ -1,7 +1,7 @@
 package dev.gsym.format;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.io.Cursor;
-import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.GsymWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,51 +67,216 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
 
   /** Decodes the tree whose top node is at {@code c}; {@code base} is the function start. */
   public static InlineInfo decode(Cursor c, long base) {
-    InlineInfo ii = decodeNode(c, base, 0);
+    TreeBuilder b = new TreeBuilder();
+    parse(c, base, Reading.DECODE, b);
     // A top node without non-empty ranges decodes (as in LLVM) to an invalid, empty InlineInfo.
-    return ii != null ? ii : new InlineInfo(List.of(), 0, 0, 0, List.of());
+    return b.root != null ? b.root.build() : new InlineInfo(List.of(), 0, 0, 0, List.of());
   }
 
-  private static List<AddressRange> decodeRanges(Cursor c, long base) {
-    if (!c.has(1)) throw c.errorHere("missing InlineInfo address ranges data");
-    long n = c.ulebOrZero(); // LLVM's decodeAll reads leniently (0 when unreadable)
-    if (n == 0) return List.of();
-    List<AddressRange> list = new ArrayList<>();
-    for (long i = 0; Long.compareUnsigned(i, n) < 0; i++) { // n is an unsigned ULEB
-      // LLVM reads ranges past the end of the payload as 0 (empty ranges, dropped); once nothing
-      // can be read any more, all remaining ranges would be empty: stop (bounded work)
-      long before = c.position();
-      long start = base + c.ulebOrZero();
-      long size = c.ulebOrZero();
-      if (c.position() == before) break;
-      list.add(new AddressRange(start, start + size));
-    }
-    return AddressRanges.normalize(list);
-  }
+  /** Builds the tree from the walk's pre-order events. */
+  private static final class TreeBuilder implements InlineVisitor {
+    private static final class Node {
+      final List<AddressRange> ranges;
+      final int name;
+      final int callFile;
+      final int callLine;
+      final List<Node> children = new ArrayList<>();
 
-  /** Returns null for a terminator (no non-empty range). */
-  private static InlineInfo decodeNode(Cursor c, long base, int depth) {
-    if (depth > MAX_DEPTH) throw c.errorHere("InlineInfo nested deeper than " + MAX_DEPTH + " levels");
-    List<AddressRange> ranges = decodeRanges(c, base);
-    if (ranges.isEmpty()) return null;
-    if (!c.has(1)) throw c.errorHere("missing InlineInfo uint8_t indicating children");
-    boolean hasChildren = c.u8() != 0;
-    if (!c.has(4)) throw c.errorHere("missing InlineInfo uint32_t for name");
-    int name = c.s32();
-    if (!c.has(1)) throw c.errorHere("missing ULEB128 for InlineInfo call file");
-    int callFile = (int) c.ulebOrZero();
-    if (!c.has(1)) throw c.errorHere("missing ULEB128 for InlineInfo call line");
-    int callLine = (int) c.ulebOrZero();
-    List<InlineInfo> children = new ArrayList<>();
-    if (hasChildren) {
-      long childBase = ranges.getFirst().start();
-      while (true) {
-        InlineInfo child = decodeNode(c, childBase, depth + 1);
-        if (child == null) break;
-        children.add(child);
+      Node(List<AddressRange> ranges, int name, int callFile, int callLine) {
+        this.ranges = ranges;
+        this.name = name;
+        this.callFile = callFile;
+        this.callLine = callLine;
+      }
+
+      InlineInfo build() {
+        List<InlineInfo> kids = new ArrayList<>(children.size());
+        for (Node k : children) kids.add(k.build());
+        return new InlineInfo(ranges, name, callFile, callLine, kids);
       }
     }
-    return new InlineInfo(ranges, name, callFile, callLine, children);
+
+    Node root;
+    private final List<Node> open = new ArrayList<>();
+
+    @Override
+    public boolean node(int depth, Ranges ranges, boolean hasChildren, int name, int callFile, int callLine) {
+      List<AddressRange> list = new ArrayList<>(ranges.count());
+      for (int i = 0; i < ranges.count(); i++) {
+        list.add(new AddressRange(ranges.start(i), ranges.start(i) + ranges.size(i)));
+      }
+      Node n = new Node(AddressRanges.normalize(list), name, callFile, callLine);
+      if (depth == 0) root = n;
+      else open.get(depth - 1).children.add(n);
+      if (hasChildren) {
+        while (open.size() <= depth) open.add(null);
+        open.set(depth, n);
+      }
+      return true;
+    }
+
+    @Override
+    public boolean endChildren(int depth) {
+      return true;
+    }
+  }
+
+  /**
+   * The ranges of the node being reported by {@link #parse}: only those the mode counts (in
+   * {@link Reading#LOOKUP}, every range of non-zero size; otherwise those whose end is above their
+   * start, as LLVM's decode keeps them), in file order. Reused from node to node: read it during
+   * the {@link InlineVisitor#node} call.
+   */
+  public static final class Ranges {
+    private long[] starts = new long[8];
+    private long[] sizes = new long[8];
+    private int count;
+    private long base;
+    private long first;
+
+    void reset(long base) {
+      this.base = base;
+      count = 0;
+      first = 0;
+    }
+
+    void add(long start, long size) {
+      if (count == starts.length) {
+        starts = java.util.Arrays.copyOf(starts, 2 * count);
+        sizes = java.util.Arrays.copyOf(sizes, 2 * count);
+      }
+      if (count == 0 || Long.compareUnsigned(start, first) < 0) first = start;
+      starts[count] = start;
+      sizes[count] = size;
+      count++;
+    }
+
+    public int count() {
+      return count;
+    }
+
+    public long start(int i) {
+      return starts[i];
+    }
+
+    public long size(int i) {
+      return sizes[i];
+    }
+
+    /** The address the node's range offsets are relative to (its parent's first start). */
+    public long base() {
+      return base;
+    }
+
+    /** The lowest start (0 without ranges): the base of the node's children. */
+    public long firstStart() {
+      return first;
+    }
+
+    /** True if a range contains {@code addr}. */
+    public boolean contains(long addr) {
+      for (int i = 0; i < count; i++) {
+        if (Long.compareUnsigned(addr, starts[i]) >= 0 && Long.compareUnsigned(addr - starts[i], sizes[i]) < 0) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  /**
+   * Receives the nodes of an encoded tree in pre-order from {@link #parse}. Both methods return
+   * false to stop the walk: nothing more is read.
+   */
+  public interface InlineVisitor {
+    /**
+     * A node at {@code depth} (0 for the top node), with its ranges and fields; its children, if
+     * it has any, follow, then {@link #endChildren}.
+     */
+    boolean node(int depth, Ranges ranges, boolean hasChildren, int name, int callFile, int callLine);
+
+    /** The children of the node at {@code depth} have all been reported. */
+    boolean endChildren(int depth);
+  }
+
+  /**
+   * The one decoder of the InlineInfo encoding: reads the tree at {@code c} ({@code base} is the
+   * function start) and reports its nodes to {@code v}. Nesting deeper than {@link #MAX_DEPTH} is
+   * an error in every mode. {@link Reading#DECODE} and {@link Reading#EXACT} read as LLVM's
+   * decode: a missing field is an error, and a node without non-empty ranges ends its sibling list
+   * (it is not reported, nor is the rest of it read). {@link Reading#LOOKUP} reads as LLVM's
+   * lookup skips: every value past the end is 0, only a range count of 0 ends a sibling list, and
+   * nodes whose ranges are all empty are reported (with no ranges) and read in full; LLVM's lookup
+   * itself ({@link #lookup}) is a visitor that stops at such a node where its descent meets it.
+   */
+  public static void parse(Cursor c, long base, Reading mode, InlineVisitor v) {
+    new Walk(c, mode, v).node(base, 0);
+  }
+
+  private static final class Walk {
+    private final Cursor c;
+    private final Reading mode;
+    private final InlineVisitor v;
+    private final Ranges ranges = new Ranges();
+    private boolean stopped;
+
+    Walk(Cursor c, Reading mode, InlineVisitor v) {
+      this.c = c;
+      this.mode = mode;
+      this.v = v;
+    }
+
+    /** Reads a node and its subtree; false at the terminator of a sibling list. */
+    boolean node(long base, int depth) {
+      if (depth > MAX_DEPTH) throw c.errorHere("InlineInfo nested deeper than " + MAX_DEPTH + " levels");
+      boolean lookup = mode == Reading.LOOKUP;
+      if (!lookup && !c.has(1)) throw c.errorHere("missing InlineInfo address ranges data");
+      long n = mode.uleb(c);
+      if (n == 0) return false;
+      ranges.reset(base);
+      for (long i = 0; Long.compareUnsigned(i, n) < 0; i++) { // n is an unsigned ULEB
+        // LLVM reads ranges past the end of the payload as 0 (empty ranges, dropped); once nothing
+        // can be read any more, all remaining ranges would be empty: stop (bounded work)
+        long before = c.position();
+        long start = base + mode.uleb(c);
+        long size = mode.uleb(c);
+        if (c.position() == before) break;
+        if (lookup ? size != 0 : Long.compareUnsigned(start + size, start) > 0) ranges.add(start, size);
+      }
+      boolean hasChildren;
+      int name;
+      int callFile;
+      int callLine;
+      if (lookup) {
+        hasChildren = c.u8OrZero() != 0;
+        name = c.s32OrZero();
+        callFile = (int) c.ulebOrZero();
+        callLine = (int) c.ulebOrZero();
+      } else {
+        if (ranges.count() == 0) return false;
+        if (!c.has(1)) throw c.errorHere("missing InlineInfo uint8_t indicating children");
+        hasChildren = c.u8() != 0;
+        if (!c.has(4)) throw c.errorHere("missing InlineInfo uint32_t for name");
+        name = c.s32();
+        if (!c.has(1)) throw c.errorHere("missing ULEB128 for InlineInfo call file");
+        callFile = (int) mode.uleb(c);
+        if (!c.has(1)) throw c.errorHere("missing ULEB128 for InlineInfo call line");
+        callLine = (int) mode.uleb(c);
+      }
+      long childBase = ranges.firstStart();
+      if (!v.node(depth, ranges, hasChildren, name, callFile, callLine)) {
+        stopped = true;
+        return true;
+      }
+      if (hasChildren) {
+        while (node(childBase, depth + 1)) {
+          if (stopped) return true;
+        }
+        if (stopped) return true;
+        if (!v.endChildren(depth)) stopped = true;
+      }
+      return true;
+    }
   }
 
   /** Encodes this tree; {@code base} is the function start for the top node. */
@@ -158,12 +323,13 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
 
   /**
    * Resolves the inline frames for {@code addr} (see {@link InlineFrames}) from encoded bytes
-   * without building the tree: subtrees that do not contain the address are skipped.
+   * without building the tree, as LLVM's lookup: subtrees that do not contain the address are
+   * skipped (read, not reported).
    *
    * @param frames receives frames from the deepest inlined call outwards
    */
   public static void lookup(Cursor c, long base, long addr, InlineFrames frames) {
-    visit(c, base, addr, frames, 0);
+    parse(c, base, Reading.LOOKUP, new Descent(addr, frames));
   }
 
   /** Receives each inline node containing the address, deepest first. */
@@ -177,73 +343,55 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
     void frame(int name, int callFile, int callLine, long firstRangeStart);
   }
 
-  /** Returns true to stop scanning siblings (terminator or a node containing addr). */
-  private static boolean visit(Cursor c, long base, long addr, InlineFrames frames, int depth) {
-    if (depth > MAX_DEPTH) throw c.errorHere("InlineInfo nested deeper than " + MAX_DEPTH + " levels");
-    // LLVM's lookup reads leniently: past the end everything is 0, which ends the sibling list
-    long n = c.ulebOrZero();
-    if (n == 0) return true;
-    boolean contains = false;
-    long firstStart = 0;
-    boolean firstSet = false;
-    for (long i = 0; Long.compareUnsigned(i, n) < 0; i++) { // n is an unsigned ULEB
-      long before = c.position();
-      long start = base + c.ulebOrZero(); // as decodeRanges: unreadable ranges are empty
-      long size = c.ulebOrZero();
-      if (c.position() == before) break;
-      if (size == 0) continue;
-      if (!firstSet || Long.compareUnsigned(start, firstStart) < 0) {
-        firstStart = start;
-        firstSet = true;
-      }
-      if (Long.compareUnsigned(addr, start) >= 0 && Long.compareUnsigned(addr - start, size) < 0) {
-        contains = true;
-      }
+  /**
+   * LLVM's InlineInfo::lookup over the walk: descends into the first node of each sibling list
+   * that contains the address (the others are read as skipped subtrees); a node whose ranges are
+   * all empty, met where the descent looks, ends it, as does the end of the deepest node's
+   * children. Then the frames of the path are reported, deepest first, and the walk stops.
+   */
+  private static final class Descent implements InlineVisitor {
+    private final long addr;
+    private final InlineFrames frames;
+    /** Depth of the deepest node containing the address so far (-1: none). */
+    private int path = -1;
+    private int[] names = new int[8];
+    private int[] files = new int[8];
+    private int[] lines = new int[8];
+    private long[] firsts = new long[8];
+
+    Descent(long addr, InlineFrames frames) {
+      this.addr = addr;
+      this.frames = frames;
     }
-    if (!firstSet) return true; // only empty ranges: LLVM treats the node as a terminator
-    if (!contains) {
-      skipRest(c, depth);
+
+    @Override
+    public boolean node(int depth, Ranges ranges, boolean hasChildren, int name, int callFile, int callLine) {
+      if (depth != path + 1) return true; // inside a skipped subtree
+      if (ranges.count() == 0) return report(); // LLVM treats the node as a terminator
+      if (!ranges.contains(addr)) return true; // skipped with its subtree
+      path = depth;
+      if (depth == names.length) {
+        names = java.util.Arrays.copyOf(names, 2 * depth);
+        files = java.util.Arrays.copyOf(files, 2 * depth);
+        lines = java.util.Arrays.copyOf(lines, 2 * depth);
+        firsts = java.util.Arrays.copyOf(firsts, 2 * depth);
+      }
+      names[depth] = name;
+      files[depth] = callFile;
+      lines[depth] = callLine;
+      firsts[depth] = ranges.firstStart();
+      return hasChildren || report();
+    }
+
+    @Override
+    public boolean endChildren(int depth) {
+      return depth != path || report();
+    }
+
+    private boolean report() {
+      for (int d = path; d >= 0; d--) frames.frame(names[d], files[d], lines[d], firsts[d]);
       return false;
     }
-    boolean hasChildren = c.u8OrZero() != 0; // read leniently, as LLVM's lookup
-    int name = c.s32OrZero();
-    int callFile = (int) c.ulebOrZero();
-    int callLine = (int) c.ulebOrZero();
-    if (hasChildren) {
-      while (!visit(c, firstStart, addr, frames, depth + 1)) {
-        // keep scanning siblings
-      }
-    }
-    frames.frame(name, callFile, callLine, firstStart);
-    return true;
-  }
-
-  /** LLVM's skip() after the ranges: the rest of the node and its whole subtree, read leniently. */
-  private static void skipRest(Cursor c, int depth) {
-    boolean hasChildren = c.u8OrZero() != 0;
-    c.s32OrZero();
-    c.ulebOrZero();
-    c.ulebOrZero();
-    if (hasChildren) {
-      while (skipNode(c, depth + 1)) {
-        // skip siblings up to the terminator
-      }
-    }
-  }
-
-  /** LLVM's skip() of a whole node; false at a terminator (a range count of 0). */
-  private static boolean skipNode(Cursor c, int depth) {
-    if (depth > MAX_DEPTH) throw c.errorHere("InlineInfo nested deeper than " + MAX_DEPTH + " levels");
-    long n = c.ulebOrZero();
-    if (n == 0) return false;
-    for (long i = 0; Long.compareUnsigned(i, n) < 0; i++) { // n is an unsigned ULEB
-      long before = c.position();
-      c.ulebOrZero();
-      c.ulebOrZero();
-      if (c.position() == before) break; // nothing left to read: the rest reads as zeros
-    }
-    skipRest(c, depth);
-    return true;
   }
 
   /**

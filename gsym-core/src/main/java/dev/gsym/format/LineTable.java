@@ -1,8 +1,9 @@
 package dev.gsym.format;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.io.Cursor;
-import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.GsymWriter;
+import dev.gsym.read.LookupException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,7 +29,7 @@ public record LineTable(List<LineEntry> rows) {
   public static final int SET_FILE = 0x01;
   public static final int ADVANCE_PC = 0x02;
   public static final int ADVANCE_LINE = 0x03;
-  static final int FIRST_SPECIAL = 0x04;
+  public static final int FIRST_SPECIAL = 0x04;
   /** LLVM's MaxLineRange: widest window of line deltas special opcodes cover. */
   static final long MAX_LINE_RANGE = 14;
 
@@ -48,42 +49,68 @@ public record LineTable(List<LineEntry> rows) {
     return rows.getFirst();
   }
 
-  /** Receives rows while parsing; return false to stop. */
-  @FunctionalInterface
-  public interface RowVisitor {
-    boolean row(long address, int file, int line);
+  /**
+   * Receives the line program's operations in order, as {@link #parse(Cursor, Reading,
+   * LineProgramVisitor)} reads them (values as encoded: files unsigned, lines and deltas 64-bit).
+   * Each method but {@link #header} and {@link #end} returns false to stop the walk.
+   */
+  public interface LineProgramVisitor {
+    /** The three header values. */
+    void header(long minDelta, long maxDelta, long firstLine);
+
+    boolean setFile(long file);
+
+    /** AdvancePC: the address moves by {@code delta} and a row is made. */
+    boolean advancePc(long delta);
+
+    boolean advanceLine(long delta);
+
+    /**
+     * A special opcode {@code op}: the line moves by {@code lineDelta}, the address by {@code
+     * addrDelta}, and a row is made.
+     */
+    boolean special(int op, long lineDelta, long addrDelta);
+
+    /** EndSequence (not called when the walk was stopped). */
+    void end();
   }
 
-  /** Runs the line program in {@code c} starting at {@code base}, feeding rows to {@code v}. */
-  public static void parse(Cursor c, long base, RowVisitor v) {
+  /**
+   * The one decoder of the line program: reads the header and the opcodes up to EndSequence,
+   * reporting each to {@code v}. LLVM's checks and messages apply in every mode (a missing header
+   * value or operand, no EndSequence, a special opcode with an empty delta range); LEB128 values
+   * that cannot be read are 0, as LLVM reads them, except in {@link Reading#EXACT}, where they are
+   * an error.
+   */
+  public static void parse(Cursor c, Reading mode, LineProgramVisitor v) {
     if (!c.has(1)) throw c.errorHere("missing LineTable MinDelta");
-    long minDelta = c.slebOrZero(); // LLVM reads LEB128 leniently (0 if unreadable)
+    long minDelta = mode.sleb(c);
     if (!c.has(1)) throw c.errorHere("missing LineTable MaxDelta");
-    long maxDelta = c.slebOrZero();
+    long maxDelta = mode.sleb(c);
     if (!c.has(1)) throw c.errorHere("missing LineTable FirstLine");
-    int line = (int) c.ulebOrZero();
+    long firstLine = mode.uleb(c);
+    v.header(minDelta, maxDelta, firstLine);
     long lineRange = maxDelta - minDelta + 1;
-    long addr = base;
-    int file = 1;
     while (true) {
       if (!c.has(1)) throw c.errorHere("EOF found before EndSequence");
       int op = c.u8();
+      boolean go;
       switch (op) {
         case END_SEQUENCE -> {
+          v.end();
           return;
         }
         case SET_FILE -> {
           if (!c.has(1)) throw c.errorHere("EOF found before SetFile value");
-          file = (int) c.ulebOrZero();
+          go = v.setFile(mode.uleb(c));
         }
         case ADVANCE_PC -> {
           if (!c.has(1)) throw c.errorHere("EOF found before AdvancePC value");
-          addr += c.ulebOrZero();
-          if (!v.row(addr, file, line)) return;
+          go = v.advancePc(mode.uleb(c));
         }
         case ADVANCE_LINE -> {
           if (!c.has(1)) throw c.errorHere("EOF found before AdvanceLine value");
-          line += (int) c.slebOrZero();
+          go = v.advanceLine(mode.sleb(c));
         }
         default -> {
           // LLVM divides by MaxDelta - MinDelta + 1 (int64, wrapping) with C++ semantics, which Java's
@@ -92,12 +119,77 @@ public record LineTable(List<LineEntry> rows) {
             throw c.errorHere("invalid LineTable delta range [" + minDelta + ", " + maxDelta + "]");
           }
           long adj = op - FIRST_SPECIAL;
-          line += (int) (minDelta + adj % lineRange);
-          addr += adj / lineRange;
-          if (!v.row(addr, file, line)) return;
+          go = v.special(op, minDelta + adj % lineRange, adj / lineRange);
         }
       }
+      if (!go) return;
     }
+  }
+
+  /** Receives rows while parsing; return false to stop. */
+  @FunctionalInterface
+  public interface RowVisitor {
+    boolean row(long address, int file, int line);
+  }
+
+  /**
+   * Runs the line program in {@code c} starting at {@code base} (address {@code base}, file 1 and
+   * FirstLine), feeding rows to {@code v}: the row-level view of {@link #parse(Cursor, Reading,
+   * LineProgramVisitor)}.
+   */
+  public static void parse(Cursor c, long base, Reading mode, RowVisitor v) {
+    parse(c, mode, new Rows(base, v));
+  }
+
+  /** {@link #parse(Cursor, long, Reading, RowVisitor)} as LLVM reads the program. */
+  public static void parse(Cursor c, long base, RowVisitor v) {
+    parse(c, base, Reading.DECODE, v);
+  }
+
+  /** The line-program state machine: operations in, rows out. */
+  private static final class Rows implements LineProgramVisitor {
+    private final RowVisitor rows;
+    private long addr;
+    private int file = 1;
+    private int line;
+
+    Rows(long base, RowVisitor rows) {
+      this.addr = base;
+      this.rows = rows;
+    }
+
+    @Override
+    public void header(long minDelta, long maxDelta, long firstLine) {
+      line = (int) firstLine;
+    }
+
+    @Override
+    public boolean setFile(long f) {
+      file = (int) f;
+      return true;
+    }
+
+    @Override
+    public boolean advancePc(long delta) {
+      addr += delta;
+      return rows.row(addr, file, line);
+    }
+
+    @Override
+    public boolean advanceLine(long delta) {
+      line += (int) delta;
+      return true;
+    }
+
+    @Override
+    public boolean special(int op, long lineDelta, long addrDelta) {
+      line += (int) lineDelta;
+      addr += addrDelta;
+      return rows.row(addr, file, line);
+    }
+
+    @Override
+    public void end() {}
   }
 
   /** Decodes a whole table; {@code base} is the function's start address. */

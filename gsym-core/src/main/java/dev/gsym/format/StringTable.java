@@ -1,12 +1,12 @@
 package dev.gsym.format;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.io.ByteView;
-import dev.gsym.io.GsymFormatException;
 import java.nio.ByteOrder;
 
 /**
  * The string table: NUL-terminated byte strings (usually, not necessarily, UTF-8); offset 0 is the
- * empty string. A bound view. Strings are decoded by {@link dev.gsym.io.ByteStrings}: bytes that
+ * empty string. A bound view. Strings are decoded by {@link dev.gsym.ByteStrings}: bytes that
  * are not UTF-8 come back as U+DC80 + byte, and {@link #bytes}/{@link #appendTo} give the raw
  * bytes.
  */
@@ -46,7 +46,7 @@ public record StringTable(ByteView view) {
   }
 
   /** Appends the raw bytes of the string at {@code strp} (unsigned); offsets past the table add none. */
-  public void appendTo(int strp, dev.gsym.io.TextBuffer out) {
+  public void appendTo(int strp, dev.gsym.TextBuffer out) {
     long offset = Integer.toUnsignedLong(strp);
     if (offset < view.size()) view.appendCString(offset, out);
   }

@@ -1,5 +1,8 @@
 package dev.gsym.io;
 
+import dev.gsym.ByteStrings;
+import dev.gsym.GsymFormatException;
+import dev.gsym.TextBuffer;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -14,9 +17,10 @@ public final class ByteView {
   private final long fileOffset;
   private final ByteOrder order;
   private final String source;
-  private final ValueLayout.OfShort u16;
-  private final ValueLayout.OfInt u32;
-  private final ValueLayout.OfLong u64;
+  // package-private: Cursor reads the segment directly with these
+  final ValueLayout.OfShort u16;
+  final ValueLayout.OfInt u32;
+  final ValueLayout.OfLong u64;
 
   private static final ValueLayout.OfShort LE16 =
       ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);

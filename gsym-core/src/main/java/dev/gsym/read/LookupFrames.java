@@ -1,8 +1,9 @@
 package dev.gsym.read;
 
+import dev.gsym.TextBuffer;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.InlineInfo;
-import dev.gsym.io.TextBuffer;
+import dev.gsym.read.internal.FrameSink;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -10,13 +11,15 @@ import java.util.List;
 /**
  * A reusable, mutable answer for one address, filled by {@link GsymReader#lookup(long,
  * LookupFrames)} without building Strings or lists: frames hold string-table offsets and file
- * indexes, resolved only when printed ({@link #appendTo}) or converted ({@link #toResult}). Frames
- * are ordered as in {@link LookupResult}: deepest inlined frame first. Not thread-safe: use one
- * per thread.
+ * indexes, resolved only when printed ({@link #appendTo}: llvm-gsymutil's text, with names and
+ * paths copied as bytes straight from the file's string table) or converted ({@link #toResult}).
+ * Frames are ordered as in {@link LookupResult}: deepest inlined frame first. This is the batch
+ * symbolication API (the command line's lookups use it): one instance per thread, reused for every
+ * address, allocates nothing once the caches are warm. Not thread-safe.
  */
 public final class LookupFrames {
   /** File index of a frame without a source file. */
-  static final long NO_FILE = -1;
+  private static final long NO_FILE = -1;
 
   private GsymReader reader;
   private long address;
@@ -46,17 +49,56 @@ public final class LookupFrames {
     return reader;
   }
 
-  void begin(GsymReader r, long addr, long start, long end, int nameStrp) {
+  /** Binds these frames to the reader about to fill them. */
+  void reset(GsymReader r) {
     reader = r;
-    address = addr;
-    functionStart = start;
-    functionEnd = end;
-    functionName = nameStrp;
-    count = 0;
-    regexCount = 0;
   }
 
-  void add(int nameStrp, long file, int line, long offset) {
+  /** The writing side, for the lookup code of {@code dev.gsym.read.internal}. */
+  FrameSink sink() {
+    return sink;
+  }
+
+  private final FrameSink sink = new FrameSink() {
+    @Override
+    public void begin(long addr, long start, long end, int nameStrp) {
+      address = addr;
+      functionStart = start;
+      functionEnd = end;
+      functionName = nameStrp;
+      count = 0;
+      regexCount = 0;
+    }
+
+    @Override
+    public void addRow(int nameStrp, long file, int line, long offset) {
+      reader.fileIsUnnamed(file); // only checks that the entry exists
+      add(nameStrp, file, line, offset);
+    }
+
+    @Override
+    public void addNoFile(int nameStrp, long offset) {
+      add(nameStrp, NO_FILE, 0, offset);
+    }
+
+    @Override
+    public InlineInfo.InlineFrames inlineFrames() {
+      return inline;
+    }
+
+    @Override
+    public void clearRegex() {
+      regexCount = 0;
+    }
+
+    @Override
+    public void addRegex(int strp) {
+      if (regexCount == regex.length) regex = Arrays.copyOf(regex, Math.max(4, regexCount * 2));
+      regex[regexCount++] = strp;
+    }
+  };
+
+  private void add(int nameStrp, long file, int line, long offset) {
     if (count == names.length) {
       int n = count * 2;
       names = Arrays.copyOf(names, n);
@@ -71,19 +113,11 @@ public final class LookupFrames {
     count++;
   }
 
-  void clearRegex() {
-    regexCount = 0;
-  }
-
   /**
    * Receives inline frames for this lookup (LLVM's lookup loop): a frame whose call file is {0, 0}
    * is skipped; otherwise the last frame becomes the inlined function and its caller is added at
    * the call site.
    */
-  InlineInfo.InlineFrames inlineFrames() {
-    return inline;
-  }
-
   private final InlineInfo.InlineFrames inline = (name, callFile, callLine, firstStart) -> {
     long cfIndex = Integer.toUnsignedLong(callFile);
     if (reader.fileIsUnnamed(cfIndex)) return;
@@ -93,11 +127,6 @@ public final class LookupFrames {
     offsets[count - 1] = address - firstStart;
     add(lastName, cfIndex, callLine, lastOffset);
   };
-
-  void addRegex(int strp) {
-    if (regexCount == regex.length) regex = Arrays.copyOf(regex, Math.max(4, regexCount * 2));
-    regex[regexCount++] = strp;
-  }
 
   /**
    * Appends llvm-gsymutil's text for this result, as {@link LookupResult#appendTo} does: the

@@ -8,7 +8,7 @@ import java.util.List;
  * The answer for one address: the containing function and its source locations, deepest inlined
  * frame first and the concrete function last.
  *
- * <p>Names and paths are the file's bytes decoded by {@link dev.gsym.io.ByteStrings}: UTF-8
+ * <p>Names and paths are the file's bytes decoded by {@link dev.gsym.ByteStrings}: UTF-8
  * decoded, each byte that is not part of well-formed UTF-8 appearing as U+DC80 + byte;
  * {@code ByteStrings.encode} gives the exact bytes back (what llvm-gsymutil prints). {@link
  * #toString()} and {@link #appendTo} produce such Strings too.

@@ -3,7 +3,7 @@ package dev.gsym.read;
 import dev.gsym.format.FileTable;
 
 /**
- * One frame of a lookup result. Names and paths are decoded by {@link dev.gsym.io.ByteStrings}
+ * One frame of a lookup result. Names and paths are decoded by {@link dev.gsym.ByteStrings}
  * (UTF-8; a byte that is not part of well-formed UTF-8 appears as U+DC80 + byte, and {@code
  * ByteStrings.encode} gives the exact bytes back).
  *

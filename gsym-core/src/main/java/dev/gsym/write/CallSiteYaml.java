@@ -1,6 +1,6 @@
 package dev.gsym.write;
 
-import dev.gsym.io.ByteStrings;
+import dev.gsym.ByteStrings;
 import dev.gsym.write.YamlTree.Alias;
 import dev.gsym.write.YamlTree.Entry;
 import dev.gsym.write.YamlTree.Map;

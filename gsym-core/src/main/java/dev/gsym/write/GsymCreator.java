@@ -1,5 +1,6 @@
 package dev.gsym.write;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.format.AddressInfoTable;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.AddressRanges;
@@ -15,7 +16,6 @@ import dev.gsym.format.IndexMap;
 import dev.gsym.format.MergedFunctionsInfo;
 import dev.gsym.format.StringTable;
 import dev.gsym.io.AtomicFile;
-import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.GsymWriter;
 import dev.gsym.read.GsymReader;
 import java.io.BufferedOutputStream;
@@ -35,10 +35,11 @@ import java.util.function.IntUnaryOperator;
 
 /**
  * Builds a GSYM file in three stages, as LLVM's GsymCreator: add strings, files and
- * FunctionInfos (thread-safe, from any number of producers); {@link #finalize(Diagnostics)} once
- * (sort, de-duplicate, resolve overlaps); then {@link #save} or {@link #encode}.
+ * FunctionInfos (thread-safe, from any number of producers); {@link #finish(Diagnostics)} once
+ * (sort, de-duplicate, resolve overlaps: LLVM's {@code finalize}); then {@link #save} or {@link
+ * #encode}. Calls out of this order throw {@link IllegalStateException}.
  *
- * <p>Strings are stored as the bytes {@link dev.gsym.io.ByteStrings#encode} gives: UTF-8, with
+ * <p>Strings are stored as the bytes {@link dev.gsym.ByteStrings#encode} gives: UTF-8, with
  * each U+DC80..U+DCFF that {@code ByteStrings.decode} made from a byte that is not UTF-8 written as
  * that byte, so names and paths read from DWARF, Breakpad or a GSYM file are written back
  * unchanged. Strings with the same bytes are one entry.
@@ -60,7 +61,7 @@ public final class GsymCreator {
   private byte[] uuid = new byte[0];
   /** Set once before producers start; read without the lock (a copy nobody else can change). */
   private volatile AddressRanges validTextRanges;
-  private boolean finalized;
+  private boolean finished;
   private boolean isSegment;
 
   public GsymCreator() {
@@ -154,7 +155,7 @@ public final class GsymCreator {
   public void addAll(GsymCreator part) {
     synchronized (part.lock) {
       synchronized (lock) {
-        if (finalized) throw new IllegalStateException("GsymCreator already finalized");
+        if (finished) throw new IllegalStateException("GsymCreator already finished");
         // the part's strings in its table order (as a sequential conversion adds them), then its
         // files; then its functions, their encoded bytes relocated to this creator's tables
         StringTableBuilder ps = part.strings;
@@ -186,7 +187,7 @@ public final class GsymCreator {
   public void addFunctionInfo(FunctionInfo fi) {
     StoredFunction sf = StoredFunction.of(fi); // encoding needs no lock
     synchronized (lock) {
-      if (finalized) throw new IllegalStateException("GsymCreator already finalized");
+      if (finished) throw new IllegalStateException("GsymCreator already finished");
       funcs.add(sf);
     }
   }
@@ -197,7 +198,7 @@ public final class GsymCreator {
     }
   }
 
-  /** A snapshot of the FunctionInfos (sorted and de-duplicated once finalized), decoded. */
+  /** A snapshot of the FunctionInfos (sorted and de-duplicated once finished), decoded. */
   public List<FunctionInfo> functionInfos() {
     synchronized (lock) {
       List<FunctionInfo> out = new ArrayList<>(funcs.size());
@@ -279,7 +280,7 @@ public final class GsymCreator {
 
   /**
    * Attaches call sites read from a call-site YAML file ({@link CallSiteYaml}) as llvm's
-   * {@code GsymCreator::loadCallSitesFromYAML} does, before {@link #finalize}: each entry's name
+   * {@code GsymCreator::loadCallSitesFromYAML} does, before {@link #finish}: each entry's name
    * is looked up among the names of all FunctionInfos and of their merged functions, in the order
    * they were added (the first with that name wins; a name listed twice adds to the same
    * function). The function gets a CallSiteInfo chunk even if the entry lists no call sites; call
@@ -287,12 +288,12 @@ public final class GsymCreator {
    * regexes added to the string table in file order. Return offsets are not checked against the
    * function's size, as in llvm.
    *
-   * @throws IllegalArgumentException with llvm's message (ending in a newline, as llvm's) for an
+   * @throws IllegalArgumentException with llvm's message (without llvm's final newline) for an
    *     unknown function name or flag; the FunctionInfos are unchanged then
    */
   public void loadCallSites(List<CallSiteYaml.Function> functions) {
     synchronized (lock) {
-      if (finalized) throw new IllegalStateException("GsymCreator already finalized");
+      if (finished) throw new IllegalStateException("GsymCreator already finished");
       record Target(int func, int child) {}
       HashMap<String, Target> byName = new HashMap<>();
       for (int i = 0; i < funcs.size(); i++) {
@@ -307,7 +308,7 @@ public final class GsymCreator {
       for (CallSiteYaml.Function f : functions) {
         Target t = byName.get(f.name());
         if (t == null) {
-          throw new IllegalArgumentException("Can't find function '" + f.name() + "' specified in callsite YAML\n");
+          throw new IllegalArgumentException("Can't find function '" + f.name() + "' specified in callsite YAML");
         }
         List<CallSiteInfo> list = sites.computeIfAbsent(t, k -> {
           FunctionInfo fi = funcs.get(k.func()).info();
@@ -322,7 +323,7 @@ public final class GsymCreator {
             switch (flag) {
               case "InternalCall" -> flags |= CallSiteInfo.INTERNAL_CALL;
               case "ExternalCall" -> flags |= CallSiteInfo.EXTERNAL_CALL;
-              default -> throw new IllegalArgumentException("Unknown flag in callsite YAML: " + flag + "\n");
+              default -> throw new IllegalArgumentException("Unknown flag in callsite YAML: " + flag);
             }
           }
           list.add(new CallSiteInfo(cs.returnOffset(), flags, regex));
@@ -353,12 +354,14 @@ public final class GsymCreator {
    * duplicate is dropped; of two entries with the same range the later-sorting (richer) wins;
    * overlapping different ranges are both kept (with a warning); a size-0 entry is replaced by a
    * following entry that contains its start; a trailing size-0 function is extended to the end of
-   * its text range.
+   * its text range. LLVM calls this step {@code finalize}.
+   *
+   * @throws IllegalStateException if called twice
    */
-  public void finalize(Diagnostics out) {
+  public void finish(Diagnostics out) {
     synchronized (lock) {
-      if (finalized) throw new IllegalStateException("already finalized");
-      finalized = true;
+      if (finished) throw new IllegalStateException("GsymCreator already finished");
+      finished = true;
       if (isSegment) return;
       int before = funcs.size();
       if (before > 1) {
@@ -422,12 +425,12 @@ public final class GsymCreator {
     return 8;
   }
 
-  /** Encodes the finalized GSYM to bytes, little endian. */
+  /** Encodes the finished GSYM to bytes, little endian. */
   public byte[] encode() {
     return encode(ByteOrder.LITTLE_ENDIAN);
   }
 
-  /** Encodes the finalized GSYM to bytes. */
+  /** Encodes the finished GSYM to bytes. */
   public byte[] encode(ByteOrder order) {
     try {
       ByteArrayOutputStream records = new ByteArrayOutputStream();
@@ -452,7 +455,7 @@ public final class GsymCreator {
   }
 
   /**
-   * Writes the finalized GSYM to {@code path} with {@link AtomicFile}: a regular file through a
+   * Writes the finished GSYM to {@code path} with {@link AtomicFile}: a regular file through a
    * temporary file in the same directory that is renamed into place, so a failure never leaves a
    * partial file; a symbolic link's target likewise; a device or FIFO in place.
    */
@@ -464,7 +467,7 @@ public final class GsymCreator {
   }
 
   /**
-   * Writes the finalized GSYM to {@code out} (flushed, not closed). The file is assembled in an
+   * Writes the finished GSYM to {@code out} (flushed, not closed). The file is assembled in an
    * unlinked temporary file first (the header and tables are written after the records), so nothing
    * reaches {@code out} if encoding fails.
    */
@@ -476,7 +479,7 @@ public final class GsymCreator {
   }
 
   /**
-   * Writes the finalized GSYM into the empty channel {@code ch} (for instance an {@link
+   * Writes the finished GSYM into the empty channel {@code ch} (for instance an {@link
    * AtomicFile#scratch} file to read back with {@code GsymReader.open(FileChannel, String)}).
    */
   public void save(FileChannel ch, ByteOrder order) throws IOException {
@@ -498,7 +501,7 @@ public final class GsymCreator {
   }
 
   /**
-   * Splits the finalized functions into GSYM files of about {@code segmentSize} bytes named
+   * Splits the finished functions into GSYM files of about {@code segmentSize} bytes named
    * {@code <path>-0x<first function address>} (llvm's {@code --segment-size}). Merged functions
    * and call sites are not copied into segments, as in llvm.
    *
@@ -508,7 +511,7 @@ public final class GsymCreator {
     if (segmentSize <= 0) throw new IllegalArgumentException("invalid segment size zero");
     List<GsymCreator> segments = new ArrayList<>();
     synchronized (lock) {
-      if (!finalized) throw new IllegalStateException("GsymCreator wasn't finalized prior to encoding");
+      if (!finished) throw notFinished();
       int idx = 0;
       while (idx < funcs.size()) {
         GsymCreator seg = new GsymCreator();
@@ -527,7 +530,7 @@ public final class GsymCreator {
           }
           funcBytes += align4(seg.copyFunctionInfo(this, funcs.get(idx).info()));
         }
-        seg.finalize(Diagnostics.silent());
+        seg.finish(Diagnostics.silent());
         segments.add(seg);
       }
     }
@@ -571,7 +574,7 @@ public final class GsymCreator {
   /**
    * A creator holding everything in {@code r}: its strings in table order, its files in index
    * order, base address, UUID and every FunctionInfo with string offsets and file indexes
-   * translated. For a file written by LLVM the translation is the identity, so finalizing and
+   * translated. For a file written by LLVM the translation is the identity, so finishing and
    * encoding reproduces the file byte for byte (in either byte order).
    */
   public static GsymCreator from(GsymReader r) {
@@ -614,11 +617,14 @@ public final class GsymCreator {
 
   private record Layout(Header header, long prefixSize, long recordsStart) {}
 
+  /** Encoding or saving before {@link #finish}: a misuse (LLVM words it as an encoding error). */
+  private static IllegalStateException notFinished() {
+    return new IllegalStateException("GsymCreator wasn't finished (finish()) prior to encoding");
+  }
+
   private Layout layout() {
     if (funcs.isEmpty()) throw new GsymFormatException("GsymCreator", -1, "no functions to encode");
-    if (!finalized) {
-      throw new GsymFormatException("GsymCreator", -1, "GsymCreator wasn't finalized prior to encoding");
-    }
+    if (!finished) throw notFinished();
     if (uuid.length > Header.MAX_UUID_SIZE) {
       throw new GsymFormatException("GsymCreator", -1, "invalid UUID size " + uuid.length);
     }

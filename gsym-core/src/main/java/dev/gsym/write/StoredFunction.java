@@ -1,12 +1,14 @@
 package dev.gsym.write;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.IndexMap;
+import dev.gsym.format.InlineInfo;
 import dev.gsym.format.LineTable;
-import dev.gsym.io.ByteArrayReader;
+import dev.gsym.format.Reading;
 import dev.gsym.io.ByteView;
-import dev.gsym.io.GsymFormatException;
+import dev.gsym.io.Cursor;
 import dev.gsym.io.GsymWriter;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -35,7 +37,7 @@ final class StoredFunction {
   final boolean hasMerged;
   private final byte[] bytes; // null when obj is kept instead
   private final FunctionInfo obj;
-  /** Decoded form, kept only while {@link GsymCreator#finalize} compares equal ranges. */
+  /** Decoded form, kept only while {@link GsymCreator#finish} compares equal ranges. */
   private FunctionInfo memo;
 
   private StoredFunction(FunctionInfo fi, byte[] bytes) {
@@ -103,57 +105,56 @@ final class StoredFunction {
    */
   StoredFunction relocated(int[] strings, int[] files) {
     if (bytes == null) return null;
-    Relocation r = new Relocation(bytes, strings, files);
-    byte[] out = r.run();
+    byte[] out;
+    try {
+      out = new Relocation(strings, files, range.start(), bytes.length).run(bytes);
+    } catch (GsymFormatException e) {
+      out = null;
+    }
     return out == null ? null : new StoredFunction(this, strings[name], out);
   }
 
+  private static Cursor cursor(byte[] record) {
+    return ByteView.of(record, ORDER, "GsymCreator").cursor(0);
+  }
+
   /**
-   * The byte walk of {@link #relocated}: copies the record, rewriting names and file indexes. Null
-   * for a chunk it does not handle or bytes it cannot walk (the caller translates the object).
+   * The walk of {@link #relocated}: the record read by {@link FunctionInfo#parse}, its line table
+   * and inline tree by theirs (all in {@link Reading#EXACT} mode), and written again with names and
+   * file indexes rewritten. The creator's own records hold minimal LEB128s only, so writing the
+   * values read gives back the same bytes wherever nothing is rewritten. Null for a chunk it does
+   * not handle or a value it cannot translate (the caller translates the object instead).
    */
-  private static final class Relocation {
-    private final ByteArrayReader r;
+  private static final class Relocation implements FunctionInfo.RecordVisitor,
+      LineTable.LineProgramVisitor, InlineInfo.InlineVisitor {
     private final int[] strings;
     private final int[] files;
+    private final long start;
     private final GsymWriter w;
+    private boolean ok = true;
+    /** Line table: the file of the rows that follow, before and after translation. */
+    private long localFile;
+    private int emitted;
 
-    Relocation(byte[] in, int[] strings, int[] files) {
-      this.r = new ByteArrayReader(in, 0);
+    Relocation(int[] strings, int[] files, long start, int size) {
       this.strings = strings;
       this.files = files;
-      this.w = new GsymWriter(ORDER, 0, in.length + 16);
+      this.start = start;
+      this.w = new GsymWriter(ORDER, 0, size + 16);
     }
 
-    byte[] run() {
-      w.u32(Integer.toUnsignedLong(r.u32le())); // size
-      w.u32(Integer.toUnsignedLong(string(r.u32le())));
-      while (!r.bad) {
-        int type = r.u32le();
-        int len = r.u32le();
-        w.u32(type);
-        if (type == FunctionInfo.END_OF_LIST) {
-          w.u32(len);
-          break;
-        }
-        int lenAt = w.reserveU32();
-        int end = r.i + len;
-        if (type == FunctionInfo.LINE_TABLE_INFO) {
-          lineTable();
-        } else if (type == FunctionInfo.INLINE_INFO) {
-          inline(0);
-        } else {
-          return null;
-        }
-        if (r.bad || r.i != end) return null;
-        w.patchU32(lenAt, w.length() - lenAt - 4);
-      }
-      return r.bad || r.i != r.b.length ? null : w.toByteArray();
+    byte[] run(byte[] in) {
+      Cursor c = cursor(in);
+      FunctionInfo.parse(c, Reading.EXACT, this);
+      if (!ok || c.remaining() != 0) return null;
+      w.u32(FunctionInfo.END_OF_LIST);
+      w.u32(0);
+      return w.toByteArray();
     }
 
     private int string(int offset) {
       if (offset < 0 || offset >= strings.length) {
-        r.bad = true;
+        ok = false;
         return 0;
       }
       return strings[offset];
@@ -162,86 +163,109 @@ final class StoredFunction {
     private int file(long index) {
       if (index == 0) return 0;
       if (index < 0 || index >= files.length) {
-        r.bad = true;
+        ok = false;
         return 0;
       }
       return files[(int) index];
     }
 
-    /**
-     * LineTable.encode writes SetFile where a row's (translated) file differs from the previous
-     * row's, starting from file 1. The map is one-to-one, so consecutive rows differ after
-     * translation exactly when they differ before, except against that start value: SetFile ops are
-     * therefore re-derived, before the first op of each row (AdvanceLine, AdvancePC or special).
-     */
-    private void lineTable() {
-      copyLeb(); // min delta
-      copyLeb(); // max delta
-      copyLeb(); // first line
-      long localFile = 1;
-      int emitted = 1;
-      while (!r.bad) {
-        if (r.i >= r.b.length) {
-          r.bad = true;
-          return;
-        }
-        int op = r.b[r.i] & 0xff;
-        if (op == LineTable.SET_FILE) {
-          r.i++;
-          localFile = r.uleb();
-          continue;
-        }
-        if (op != LineTable.END_SEQUENCE) {
-          int g = file(localFile);
-          if (g != emitted) {
-            w.u8(LineTable.SET_FILE);
-            w.uleb(Integer.toUnsignedLong(g));
-            emitted = g;
-          }
-        }
-        w.u8(op);
-        r.i++;
-        if (op == LineTable.END_SEQUENCE) return;
-        if (op == LineTable.ADVANCE_PC || op == LineTable.ADVANCE_LINE) copyLeb();
-      }
+    @Override
+    public boolean header(long size, int name) {
+      w.u32(size);
+      w.u32(Integer.toUnsignedLong(string(name)));
+      return ok;
     }
 
-    private void inline(int depth) {
-      if (depth > dev.gsym.format.InlineInfo.MAX_DEPTH) {
-        r.bad = true;
-        return;
+    @Override
+    public boolean chunk(int type, Cursor body) {
+      if (type != FunctionInfo.LINE_TABLE_INFO && type != FunctionInfo.INLINE_INFO) {
+        ok = false; // merged functions and call sites hold strings elsewhere
+        return false;
       }
-      long ranges = r.uleb();
-      w.uleb(ranges);
-      for (long k = 0; k < 2 * ranges && !r.bad; k++) copyLeb();
-      if (r.bad || r.i >= r.b.length) {
-        r.bad = true;
-        return;
-      }
-      int hasChildren = r.b[r.i++];
-      w.u8(hasChildren);
-      w.u32(Integer.toUnsignedLong(string(r.u32le())));
-      w.uleb(Integer.toUnsignedLong(file(r.uleb())));
-      copyLeb(); // call line
-      if (hasChildren == 0) return;
-      while (!r.bad) {
-        if (r.i >= r.b.length) {
-          r.bad = true;
-          return;
-        }
-        if (r.b[r.i] == 0) { // a child with no ranges: the end of the children
-          w.u8(0);
-          r.i++;
-          return;
-        }
-        inline(depth + 1);
-      }
+      w.u32(type);
+      int lenAt = w.reserveU32();
+      if (type == FunctionInfo.LINE_TABLE_INFO) LineTable.parse(body, Reading.EXACT, this);
+      else InlineInfo.parse(body, start, Reading.EXACT, this);
+      if (body.remaining() != 0) ok = false;
+      w.patchU32(lenAt, w.length() - lenAt - 4);
+      return ok;
     }
 
-    /** Copies one LEB128 as it is (any length). */
-    private void copyLeb() {
-      int from = r.i;
-      if (r.skipLeb()) w.bytes(r.b, from, r.i - from);
+    // The line table: LineTable.encode writes SetFile where a row's (translated) file differs from
+    // the previous row's, starting from file 1. The map is one-to-one, so consecutive rows differ
+    // after translation exactly when they differ before, except against that start value: SetFile
+    // ops are therefore re-derived, before the first op of each row (AdvanceLine, AdvancePC or
+    // special).
+
+    @Override
+    public void header(long minDelta, long maxDelta, long firstLine) {
+      w.sleb(minDelta);
+      w.sleb(maxDelta);
+      w.uleb(firstLine);
+      localFile = 1;
+      emitted = 1;
+    }
+
+    @Override
+    public boolean setFile(long file) {
+      localFile = file;
+      return true;
+    }
+
+    private boolean op(int op) {
+      int g = file(localFile);
+      if (g != emitted) {
+        w.u8(LineTable.SET_FILE);
+        w.uleb(Integer.toUnsignedLong(g));
+        emitted = g;
+      }
+      w.u8(op);
+      return ok;
+    }
+
+    @Override
+    public boolean advancePc(long delta) {
+      if (op(LineTable.ADVANCE_PC)) w.uleb(delta);
+      return ok;
+    }
+
+    @Override
+    public boolean advanceLine(long delta) {
+      if (op(LineTable.ADVANCE_LINE)) w.sleb(delta);
+      return ok;
+    }
+
+    @Override
+    public boolean special(int op, long lineDelta, long addrDelta) {
+      return op(op);
+    }
+
+    @Override
+    public void end() {
+      w.u8(LineTable.END_SEQUENCE);
+    }
+
+    // The inline tree, node by node: offsets are written back relative to the same bases.
+
+    @Override
+    public boolean node(int depth, InlineInfo.Ranges r, boolean hasChildren, int name, int callFile,
+        int callLine) {
+      w.uleb(r.count());
+      for (int i = 0; i < r.count(); i++) {
+        w.uleb(r.start(i) - r.base());
+        w.uleb(r.size(i));
+      }
+      w.u8(hasChildren ? 1 : 0);
+      w.u32(Integer.toUnsignedLong(string(name)));
+      w.uleb(Integer.toUnsignedLong(file(Integer.toUnsignedLong(callFile))));
+      w.uleb(Integer.toUnsignedLong(callLine));
+      return ok;
+    }
+
+    @Override
+    public boolean endChildren(int depth) {
+      w.u8(0); // the terminator: a range count of 0
+      return true;
     }
   }
 
@@ -253,7 +277,7 @@ final class StoredFunction {
   FunctionInfo info() {
     if (obj != null) return obj;
     if (memo != null) return memo;
-    return FunctionInfo.decode(ByteView.of(bytes, ORDER, "GsymCreator").cursor(0), range.start());
+    return FunctionInfo.decode(cursor(bytes), range.start());
   }
 
   private FunctionInfo memoized() {
@@ -307,13 +331,31 @@ final class StoredFunction {
    * the same start address their addresses, are equal.
    */
   private static boolean sameLineTableBytes(byte[] a, byte[] b) {
-    if (a.length < 16 || b.length < 16 || a[8] != FunctionInfo.LINE_TABLE_INFO || b[8] != FunctionInfo.LINE_TABLE_INFO) {
-      return false;
+    Cursor x = firstLineTable(a);
+    Cursor y = firstLineTable(b);
+    return x != null && y != null && x.size() == y.size() && x.sameBytes(0, y, 0, x.size());
+  }
+
+  /** The payload of the record's first chunk if that is a line table, else null. */
+  private static Cursor firstLineTable(byte[] record) {
+    Cursor[] first = new Cursor[1];
+    try {
+      FunctionInfo.parse(cursor(record), Reading.EXACT, new FunctionInfo.RecordVisitor() {
+        @Override
+        public boolean header(long size, int name) {
+          return true;
+        }
+
+        @Override
+        public boolean chunk(int type, Cursor body) {
+          if (type == FunctionInfo.LINE_TABLE_INFO) first[0] = body;
+          return false;
+        }
+      });
+    } catch (GsymFormatException e) {
+      return null;
     }
-    long lenA = (a[12] & 0xffL) | (a[13] & 0xffL) << 8 | (a[14] & 0xffL) << 16 | (a[15] & 0xffL) << 24;
-    long lenB = (b[12] & 0xffL) | (b[13] & 0xffL) << 8 | (b[14] & 0xffL) << 16 | (b[15] & 0xffL) << 24;
-    if (lenA != lenB || 16 + lenA > a.length || 16 + lenB > b.length) return false;
-    return Arrays.equals(a, 16, (int) (16 + lenA), b, 16, (int) (16 + lenB));
+    return first[0];
   }
 
   /** {@link FunctionInfo#sameAs}: range, name, line table and inline info equal. */

@@ -1,8 +1,8 @@
 package dev.gsym.write;
 
-import dev.gsym.io.GsymFormatException;
+import dev.gsym.ByteStrings;
+import dev.gsym.GsymFormatException;
 import dev.gsym.io.GsymWriter;
-import dev.gsym.io.ByteStrings;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

@@ -80,7 +80,7 @@ final class YamlTree {
     if (src.endsWith("\r")) src = src.substring(0, src.length() - 1);
     int col = pos - ls;
     // columns count bytes, as LLVM's
-    int byteCol = dev.gsym.io.ByteStrings.encode(text.substring(ls, pos)).length;
+    int byteCol = dev.gsym.ByteStrings.encode(text.substring(ls, pos)).length;
     StringBuilder sb = new StringBuilder();
     sb.append(name).append(':').append(line).append(':').append(byteCol + 1).append(": error: ").append(msg).append('\n');
     boolean ascii = src.chars().allMatch(c -> c < 0x80);

@@ -3,14 +3,14 @@ package dev.gsym.format;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.io.ByteView;
-import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.GsymWriter;
 import java.nio.ByteOrder;
 import java.util.HexFormat;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /** AddressTable and AddressInfoTable. */
 class AddressTableTest {
@@ -43,11 +43,13 @@ class AddressTableTest {
     AddressInfoTable it = AddressInfoTable.decode(v, t);
     assertThat(it.offset()).isEqualTo(infoStart);
     for (int i = 0; i < 5; i++) assertThat(it.get(i)).isEqualTo(infos[i]);
-    // upper_bound semantics, unsigned
-    assertThat(t.upperBound(0)).isEqualTo(1);
-    assertThat(t.upperBound(1)).isEqualTo(3);
-    assertThat(t.upperBound(max)).isEqualTo(5);
-    assertThat(t.upperBound(max - 1)).isEqualTo(4);
+    // lower_bound semantics, unsigned
+    assertThat(t.lowerBound(0)).isEqualTo(0);
+    assertThat(t.lowerBound(1)).isEqualTo(1);
+    assertThat(t.lowerBound(2)).isEqualTo(3);
+    assertThat(t.lowerBound(max)).isEqualTo(4);
+    assertThat(t.lowerBound(max - 1)).isEqualTo(4);
+    assertThat(t.lowerBound(max >>> 1)).isEqualTo(3);
   }
 
   @Test

@@ -3,8 +3,8 @@ package dev.gsym.format;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.io.ByteView;
-import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.GsymWriter;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.TestData;

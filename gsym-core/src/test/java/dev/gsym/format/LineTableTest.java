@@ -1,11 +1,12 @@
 package dev.gsym.format;
 
+import dev.gsym.read.LookupException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.Cursor;
-import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.GsymWriter;
 import java.nio.ByteOrder;
 import java.util.ArrayList;

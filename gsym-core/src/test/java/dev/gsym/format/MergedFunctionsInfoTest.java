@@ -3,9 +3,9 @@ package dev.gsym.format;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.Cursor;
-import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.GsymWriter;
 import dev.gsym.testing.TestData;
 import java.nio.ByteBuffer;

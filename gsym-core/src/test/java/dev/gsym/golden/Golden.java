@@ -1,8 +1,8 @@
 package dev.gsym.golden;
 
 import dev.gsym.format.Hex;
-import dev.gsym.format.LookupException;
 import dev.gsym.read.GsymReader;
+import dev.gsym.read.LookupException;
 import dev.gsym.read.LookupResult;
 import dev.gsym.testing.TestData;
 import java.nio.file.Path;

@@ -12,11 +12,11 @@ import dev.gsym.format.LineEntry;
 import dev.gsym.format.LineTable;
 import dev.gsym.format.MergedFunctionsInfo;
 import dev.gsym.read.GsymReader;
+import dev.gsym.testing.Llvm;
+import dev.gsym.testing.TestData;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import dev.gsym.write.PathStyle;
-import dev.gsym.testing.Llvm;
-import dev.gsym.testing.TestData;
 import java.io.IOException;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -88,7 +88,7 @@ class LlvmDifferentialTest {
   }
 
   static void save(GsymCreator c, Path p, ByteOrder order) throws IOException {
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     c.save(p, order);
   }
 

@@ -7,8 +7,8 @@ import dev.gsym.format.AddressRange;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.LineEntry;
 import dev.gsym.format.LineTable;
-import dev.gsym.format.LookupException;
 import dev.gsym.read.GsymReader;
+import dev.gsym.read.LookupException;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.nio.ByteOrder;
@@ -28,7 +28,7 @@ class LookupRegressionTest {
     int f = c.insertFile("/odd/x.c");
     c.addFunctionInfo(new FunctionInfo(new AddressRange(0x20, 0x30), c.insertString("file0"),
         new LineTable(List.of(new LineEntry(0x20, 0, 5), new LineEntry(0x24, f, 6))), null, null, null));
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     try (GsymReader r = GsymReader.of(c.encode(ByteOrder.LITTLE_ENDIAN), "mem")) {
       assertThatThrownBy(() -> r.lookup(0x22)).isInstanceOf(LookupException.class)
           .hasMessage("address 0x22 is not in the line table");

@@ -19,7 +19,7 @@ final class Rebuild {
   /** A finalized creator holding {@code r}'s content. */
   static GsymCreator creatorFor(GsymReader r) {
     GsymCreator c = GsymCreator.from(r);
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     return c;
   }
 }

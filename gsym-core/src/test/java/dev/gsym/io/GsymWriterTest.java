@@ -1,5 +1,6 @@
 package dev.gsym.io;
 
+import dev.gsym.GsymFormatException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

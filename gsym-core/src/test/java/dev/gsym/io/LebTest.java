@@ -1,14 +1,15 @@
 package dev.gsym.io;
 
+import dev.gsym.GsymFormatException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteOrder;
 import java.util.HexFormat;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** LEB128 encoding (GsymWriter) and decoding (Cursor), including 64-bit extremes and overflow. */
 class LebTest {

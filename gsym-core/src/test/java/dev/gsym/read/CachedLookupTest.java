@@ -2,14 +2,13 @@ package dev.gsym.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gsym.GsymFormatException;
+import dev.gsym.TextBuffer;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.InlineInfo;
 import dev.gsym.format.LineEntry;
 import dev.gsym.format.LineTable;
-import dev.gsym.format.LookupException;
-import dev.gsym.io.GsymFormatException;
-import dev.gsym.io.TextBuffer;
 import dev.gsym.testing.TestData;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
@@ -145,7 +144,7 @@ class CachedLookupTest {
     for (int i = 0; i < 0x3000; i += 7) rows.add(new LineEntry(start + i, file, 1 + i / 7));
     c.addFunctionInfo(new FunctionInfo(new AddressRange(start, start + 0x3000), top,
         new LineTable(rows), root, null, null));
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     for (ByteOrder order : new ByteOrder[] {ByteOrder.LITTLE_ENDIAN, ByteOrder.BIG_ENDIAN}) {
       try (GsymReader r = GsymReader.of(c.encode(order), "wide " + order)) {
         List<Long> addrs = new ArrayList<>();

@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.format.FunctionInfo;
-import dev.gsym.format.LookupException;
-import dev.gsym.io.GsymFormatException;
 import dev.gsym.testing.TestData;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;

@@ -2,8 +2,7 @@ package dev.gsym.read;
 
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import dev.gsym.format.LookupException;
-import dev.gsym.io.GsymFormatException;
+import dev.gsym.GsymFormatException;
 import dev.gsym.testing.TestData;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

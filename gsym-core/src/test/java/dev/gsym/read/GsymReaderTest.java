@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gsym.format.Hex;
-import dev.gsym.format.LookupException;
 import dev.gsym.testing.TestData;
 import java.nio.ByteOrder;
 import java.nio.file.Files;

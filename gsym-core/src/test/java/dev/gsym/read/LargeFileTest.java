@@ -31,7 +31,7 @@ class LargeFileTest {
     c.addFunctionInfo(new FunctionInfo(new AddressRange(0x1000, 0x1040), c.insertString("far_away"),
         new LineTable(List.of(new LineEntry(0x1000, file, 7), new LineEntry(0x1010, file, 8))),
         null, null, null));
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     byte[] small = c.encode(ByteOrder.LITTLE_ENDIAN);
     ByteBuffer bb = ByteBuffer.wrap(small).order(ByteOrder.LITTLE_ENDIAN);
     int infoAt = 52; // 48-byte header + one 1-byte address offset, aligned to 4

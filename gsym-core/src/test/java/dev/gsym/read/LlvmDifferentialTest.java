@@ -2,10 +2,9 @@ package dev.gsym.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gsym.ByteStrings;
+import dev.gsym.GsymFormatException;
 import dev.gsym.format.Hex;
-import dev.gsym.format.LookupException;
-import dev.gsym.io.ByteStrings;
-import dev.gsym.io.GsymFormatException;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
 import java.nio.file.Files;

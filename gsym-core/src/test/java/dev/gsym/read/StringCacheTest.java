@@ -7,12 +7,12 @@ import dev.gsym.format.FunctionInfo;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Many more names than string-cache slots: every lookup must still return its own name. */
@@ -25,7 +25,7 @@ class StringCacheTest {
       c.addFunctionInfo(new FunctionInfo(new AddressRange(0x1000 + 16L * i, 0x1000 + 16L * i + 16),
           c.insertString("function_number_" + i)));
     }
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     return GsymReader.of(c.encode(ByteOrder.LITTLE_ENDIAN), "many-names");
   }
 

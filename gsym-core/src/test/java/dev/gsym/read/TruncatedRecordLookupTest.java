@@ -3,7 +3,6 @@ package dev.gsym.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.gsym.format.LookupException;
 import dev.gsym.testing.TestData;
 import java.nio.file.Files;
 import java.util.Arrays;

@@ -3,8 +3,8 @@ package dev.gsym.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.gsym.format.LookupException;
 import dev.gsym.read.GsymReader;
+import dev.gsym.read.LookupException;
 import dev.gsym.read.LookupResult;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package dev.gsym.testing;
 
-import dev.gsym.io.ByteStrings;
+import dev.gsym.ByteStrings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -216,10 +216,10 @@ class CallSiteYamlTest {
     c.addFunctionInfo(fi(c, 0x100, 0x10, "f"));
     assertThatThrownBy(() -> c.loadCallSites(List.of(new Function("g", List.of()))))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Can't find function 'g' specified in callsite YAML\n");
+        .hasMessage("Can't find function 'g' specified in callsite YAML");
     assertThatThrownBy(() -> c.loadCallSites(List.of(new Function("f", List.of(site(1, List.of(), "internalcall"))))))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Unknown flag in callsite YAML: internalcall\n");
+        .hasMessage("Unknown flag in callsite YAML: internalcall");
     assertThat(c.functionInfos().getFirst().callSites()).isNull();
   }
 }

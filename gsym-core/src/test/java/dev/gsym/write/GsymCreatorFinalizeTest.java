@@ -7,16 +7,16 @@ import static dev.gsym.write.GsymCreatorTest.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.AddressRanges;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.InlineInfo;
-import dev.gsym.io.GsymFormatException;
 import java.nio.ByteOrder;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The finalize() rules of spec section 8.3, one at a time, and encode errors. */
+/** The finish() rules (LLVM's finalize, spec section 8.3), one at a time, and encode errors. */
 class GsymCreatorFinalizeTest {
   private final GsymCreator c = new GsymCreator();
   private final StringBuilder log = new StringBuilder();
@@ -34,7 +34,7 @@ class GsymCreatorFinalizeTest {
   void identicalDuplicateIsDroppedSilently() {
     c.addFunctionInfo(fi(c, 0x100, 0x10, "a"));
     c.addFunctionInfo(fi(c, 0x100, 0x10, "a"));
-    c.finalize(diag);
+    c.finish(diag);
     assertThat(names()).containsExactly(n("a", 0x100, 0x110));
     assertThat(log.toString()).isEqualTo("Pruned 1 functions, ended with 1 total\n");
     assertThat(diag.categories()).isEmpty();
@@ -45,7 +45,7 @@ class GsymCreatorFinalizeTest {
     c.addFunctionInfo(fi(c, 0x100, 0x10, "first"));
     c.addFunctionInfo(fi(c, 0x100, 0x10, "second"));
     c.addFunctionInfo(fi(c, 0x100, 0x10, "third"));
-    c.finalize(diag);
+    c.finish(diag);
     assertThat(names()).containsExactly(n("third", 0x100, 0x110));
     assertThat(log.toString()).isEqualTo("Pruned 2 functions, ended with 1 total\n");
   }
@@ -55,7 +55,7 @@ class GsymCreatorFinalizeTest {
     int f = c.insertFile("/a/b.c");
     c.addFunctionInfo(new FunctionInfo(r(0x100, 0x10), c.insertString("dwarf"), lt(row(0x100, f, 1)), null, null, null));
     c.addFunctionInfo(fi(c, 0x100, 0x10, "symbol"));
-    c.finalize(diag);
+    c.finish(diag);
     assertThat(names()).containsExactly(n("dwarf", 0x100, 0x110));
     assertThat(log.toString()).doesNotContain("warning");
   }
@@ -65,7 +65,7 @@ class GsymCreatorFinalizeTest {
     int f = c.insertFile("/a/b.c");
     c.addFunctionInfo(new FunctionInfo(r(0x100, 0x10), c.insertString("one"), lt(row(0x100, f, 1)), null, null, null));
     c.addFunctionInfo(new FunctionInfo(r(0x100, 0x10), c.insertString("two"), lt(row(0x100, f, 2)), null, null, null));
-    c.finalize(diag);
+    c.finish(diag);
     assertThat(names()).containsExactly(n("two", 0x100, 0x110));
     assertThat(log.toString())
         .contains("warning: same address range contains different debug info. Removing:\n")
@@ -81,7 +81,7 @@ class GsymCreatorFinalizeTest {
         List.of(new InlineInfo(List.of(r(0x104, 4)), c.insertString("x"), f, 3, List.of())));
     c.addFunctionInfo(new FunctionInfo(r(0x100, 0x10), c.insertString("big"), null, big, null, null));
     c.addFunctionInfo(new FunctionInfo(r(0x100, 0x10), c.insertString("lt_only"), lt(row(0x100, f, 1)), null, null, null));
-    c.finalize(diag);
+    c.finish(diag);
     assertThat(names()).containsExactly(n("big", 0x100, 0x110));
     assertThat(log.toString()).contains("different debug info");
   }
@@ -92,7 +92,7 @@ class GsymCreatorFinalizeTest {
     c.addFunctionInfo(fi(c, 0x110, 0x10, "inner"));
     c.addFunctionInfo(fi(c, 0x200, 0x40, "x"));
     c.addFunctionInfo(fi(c, 0x220, 0x40, "y"));
-    c.finalize(diag);
+    c.finish(diag);
     assertThat(names()).containsExactly(n("outer", 0x100, 0x140), n("inner", 0x110, 0x120),
         n("x", 0x200, 0x240), n("y", 0x220, 0x260));
     assertThat(log.toString().split("warning: function ranges overlap:\n", -1)).hasSize(3);
@@ -105,7 +105,7 @@ class GsymCreatorFinalizeTest {
     c.addFunctionInfo(fi(c, 0x400, 0, "zero"));
     c.addFunctionInfo(fi(c, 0x500, 0, "zero_kept"));
     c.addFunctionInfo(fi(c, 0x4f0, 0x40, "container"));
-    c.finalize(diag);
+    c.finish(diag);
     assertThat(names()).containsExactly(n("real", 0x400, 0x410), n("container", 0x4f0, 0x530),
         n("zero_kept", 0x500, 0x500));
     assertThat(log.toString()).endsWith("Pruned 1 functions, ended with 3 total\n");
@@ -120,7 +120,7 @@ class GsymCreatorFinalizeTest {
     c.addFunctionInfo(fi(c, 0x1000, 0, "first_zero"));
     c.addFunctionInfo(fi(c, 0x1100, 0x10, "sized"));
     c.addFunctionInfo(fi(c, 0x1900, 0, "last_zero"));
-    c.finalize(diag);
+    c.finish(diag);
     assertThat(names()).containsExactly(n("first_zero", 0x1000, 0x1000), n("sized", 0x1100, 0x1110),
         n("last_zero", 0x1900, 0x2000));
     assertThat(c.isValidTextAddress(0x1fff)).isTrue();
@@ -133,22 +133,22 @@ class GsymCreatorFinalizeTest {
     text.insert(new AddressRange(0x1000, 0x2000));
     c.setValidTextRanges(text);
     c.addFunctionInfo(fi(c, 0x3000, 0, "outside"));
-    c.finalize(diag);
+    c.finish(diag);
     assertThat(names()).containsExactly(n("outside", 0x3000, 0x3000));
   }
 
   @Test
   void trailingSizeZeroWithoutTextRangesIsUnchanged() {
     c.addFunctionInfo(fi(c, 0x3000, 0, "z"));
-    c.finalize(diag);
+    c.finish(diag);
     assertThat(names()).containsExactly(n("z", 0x3000, 0x3000));
   }
 
   @Test
-  void finalizeOnlyOnceAndNoAddsAfter() {
+  void finishOnlyOnceAndNoAddsAfter() {
     c.addFunctionInfo(fi(c, 0x3000, 4, "z"));
-    c.finalize(diag);
-    assertThatThrownBy(() -> c.finalize(diag)).isInstanceOf(IllegalStateException.class);
+    c.finish(diag);
+    assertThatThrownBy(() -> c.finish(diag)).isInstanceOf(IllegalStateException.class);
     assertThatThrownBy(() -> c.addFunctionInfo(fi(c, 0, 4, "late"))).isInstanceOf(IllegalStateException.class);
   }
 
@@ -157,10 +157,13 @@ class GsymCreatorFinalizeTest {
     assertThatThrownBy(() -> c.encode(ByteOrder.LITTLE_ENDIAN)).isInstanceOf(GsymFormatException.class)
         .hasMessageContaining("no functions to encode");
     c.addFunctionInfo(fi(c, 0x3000, 4, "z"));
-    assertThatThrownBy(() -> c.encode(ByteOrder.LITTLE_ENDIAN)).isInstanceOf(GsymFormatException.class)
-        .hasMessageContaining("GsymCreator wasn't finalized prior to encoding");
+    // a misuse, not malformed input
+    assertThatThrownBy(() -> c.encode(ByteOrder.LITTLE_ENDIAN)).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("GsymCreator wasn't finished (finish()) prior to encoding");
+    assertThatThrownBy(() -> c.saveSegments(java.nio.file.Path.of("unused"), ByteOrder.LITTLE_ENDIAN, 1000))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("wasn't finished");
     c.setUUID(new byte[21]);
-    c.finalize(diag);
+    c.finish(diag);
     assertThatThrownBy(() -> c.encode(ByteOrder.LITTLE_ENDIAN)).isInstanceOf(GsymFormatException.class)
         .hasMessageContaining("invalid UUID size 21");
     c.setUUID(new byte[20]);
@@ -168,8 +171,8 @@ class GsymCreatorFinalizeTest {
   }
 
   @Test
-  void finalizedButEmptyIsNoFunctions() {
-    c.finalize(diag);
+  void finishedButEmptyIsNoFunctions() {
+    c.finish(diag);
     assertThat(log.toString()).isEqualTo("Pruned 0 functions, ended with 0 total\n");
     assertThatThrownBy(() -> c.encode(ByteOrder.LITTLE_ENDIAN)).isInstanceOf(GsymFormatException.class)
         .hasMessageContaining("no functions to encode");
@@ -179,7 +182,7 @@ class GsymCreatorFinalizeTest {
   void functionBelowBaseAddressIsAnEncodeError() {
     c.setBaseAddress(0x2000);
     c.addFunctionInfo(fi(c, 0x1000, 4, "low"));
-    c.finalize(diag);
+    c.finish(diag);
     assertThatThrownBy(() -> c.encode(ByteOrder.LITTLE_ENDIAN)).isInstanceOf(GsymFormatException.class);
   }
 
@@ -191,7 +194,7 @@ class GsymCreatorFinalizeTest {
       g.setBaseAddress(0);
       g.addFunctionInfo(fi(g, 0, 0x1000000, "big"));
       g.addFunctionInfo(fi(g, t[0], 1, "last"));
-      g.finalize(Diagnostics.silent());
+      g.finish(Diagnostics.silent());
       assertThat(g.encode(ByteOrder.BIG_ENDIAN)[6]).as(Long.toHexString(t[0])).isEqualTo((byte) t[1]);
     }
   }

@@ -29,7 +29,7 @@ class GsymCreatorFromTest {
     byte[] orig = Files.readAllBytes(TestData.path("vectors", "t2.gsym"));
     try (GsymReader r = GsymReader.of(orig, "t2.gsym")) {
       GsymCreator c = GsymCreator.from(r);
-      c.finalize(Diagnostics.silent());
+      c.finish(Diagnostics.silent());
       assertThat(c.encode(ByteOrder.LITTLE_ENDIAN)).isEqualTo(orig);
       assertThat(c.encode()).as("little endian by default").isEqualTo(orig);
     }
@@ -44,7 +44,7 @@ class GsymCreatorFromTest {
     try (GsymReader patched = GsymReader.of(bytes, "patched")) {
       assertThat(lookups(patched, 0x1141)).isEqualTo("0x0000000000001141: dd + 1 @ /tmp/specwork/v1/t1.c:3\n");
       GsymCreator c = GsymCreator.from(patched);
-      c.finalize(Diagnostics.silent());
+      c.finish(Diagnostics.silent());
       byte[] copy = c.encode(ByteOrder.BIG_ENDIAN);
       try (GsymReader r = GsymReader.of(copy, "copy")) {
         assertThat(r.byteOrder()).isEqualTo(ByteOrder.BIG_ENDIAN);
@@ -82,12 +82,12 @@ class GsymCreatorFromTest {
     addGappy(c);
     assertThat(c.insertNoFile()).as("added once").isEqualTo(2);
     assertThat(c.getFile(2)).isEqualTo(FileEntry.NONE);
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     byte[] bytes = c.encode();
     try (GsymReader r = GsymReader.of(bytes, "gappy")) {
       assertThat(lookups(r, 0x102, 0x108, 0x118)).isEqualTo(GAPPY);
       GsymCreator copy = GsymCreator.from(r);
-      copy.finalize(Diagnostics.silent());
+      copy.finish(Diagnostics.silent());
       assertThat(copy.encode()).isEqualTo(bytes);
       for (Path seg : copy.saveSegments(tmp.resolve("s.gsym"), ByteOrder.LITTLE_ENDIAN, 1000)) {
         try (GsymReader s = GsymReader.open(seg)) {
@@ -100,7 +100,7 @@ class GsymCreatorFromTest {
     GsymCreator part = whole.scratch();
     addGappy(part);
     whole.addAll(part);
-    whole.finalize(Diagnostics.silent());
+    whole.finish(Diagnostics.silent());
     try (GsymReader r = GsymReader.of(whole.encode(), "merged")) {
       assertThat(lookups(r, 0x102, 0x108, 0x118)).isEqualTo(GAPPY);
     }

@@ -77,7 +77,7 @@ class GsymCreatorMergeTest {
   }
 
   private static byte[] bytes(GsymCreator c) {
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     return c.encode();
   }
 

@@ -4,10 +4,10 @@ import static dev.gsym.write.GsymCreatorTest.fi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.LineEntry;
 import dev.gsym.format.LineTable;
-import dev.gsym.io.GsymFormatException;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupResult;
 import dev.gsym.testing.TestData;
@@ -46,14 +46,14 @@ class GsymCreatorSaveTest {
   @Test
   void t2RoundTripsThroughTheCreator() throws Exception {
     GsymCreator c = fromT2();
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     assertThat(c.encode(ByteOrder.LITTLE_ENDIAN)).isEqualTo(Files.readAllBytes(TestData.path("vectors", "t2.gsym")));
   }
 
   @Test
   void segmentsMatchLlvm() throws Exception {
     GsymCreator c = fromT2();
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     Path out = dir.resolve("t2seg.gsym");
     List<Path> written = c.saveSegments(out, ByteOrder.LITTLE_ENDIAN, 200);
     assertThat(written).extracting(p -> p.getFileName().toString())
@@ -68,7 +68,7 @@ class GsymCreatorSaveTest {
   @Test
   void segmentTooSmall() throws Exception {
     GsymCreator c = fromT2();
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     assertThatThrownBy(() -> c.saveSegments(dir.resolve("x"), ByteOrder.LITTLE_ENDIAN, 50))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("to small to fit any function infos");
     assertThat(listing()).isEmpty();
@@ -78,7 +78,7 @@ class GsymCreatorSaveTest {
   void saveWritesTheEncodedBytes() throws Exception {
     GsymCreator c = new GsymCreator();
     c.addFunctionInfo(fi(c, 0x1000, 0x10, "f"));
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     Path p = dir.resolve("out.gsym");
     c.save(p, ByteOrder.BIG_ENDIAN);
     assertThat(Files.readAllBytes(p)).isEqualTo(c.encode(ByteOrder.BIG_ENDIAN));
@@ -92,14 +92,14 @@ class GsymCreatorSaveTest {
   @Test
   void failedSaveLeavesNothingBehind() throws Exception {
     GsymCreator empty = new GsymCreator();
-    empty.finalize(Diagnostics.silent());
+    empty.finish(Diagnostics.silent());
     Path p = dir.resolve("out.gsym");
     assertThatThrownBy(() -> empty.save(p, ByteOrder.LITTLE_ENDIAN)).isInstanceOf(GsymFormatException.class)
         .hasMessageContaining("no functions to encode");
     assertThat(listing()).isEmpty();
     GsymCreator notFinal = new GsymCreator();
     notFinal.addFunctionInfo(fi(notFinal, 0, 4, "f"));
-    assertThatThrownBy(() -> notFinal.save(p, ByteOrder.LITTLE_ENDIAN)).isInstanceOf(GsymFormatException.class);
+    assertThatThrownBy(() -> notFinal.save(p, ByteOrder.LITTLE_ENDIAN)).isInstanceOf(IllegalStateException.class);
     assertThat(listing()).isEmpty();
   }
 
@@ -108,19 +108,19 @@ class GsymCreatorSaveTest {
     Path p = dir.resolve("keep.gsym");
     Files.writeString(p, "precious");
     GsymCreator empty = new GsymCreator();
-    empty.finalize(Diagnostics.silent());
+    empty.finish(Diagnostics.silent());
     assertThatThrownBy(() -> empty.save(p, ByteOrder.LITTLE_ENDIAN)).isInstanceOf(GsymFormatException.class);
     // a failure while the records are being written (Name 0 cannot be encoded)
     GsymCreator bad = new GsymCreator();
     bad.addFunctionInfo(fi(bad, 0x10, 4, "ok"));
     bad.addFunctionInfo(new FunctionInfo(GsymCreatorTest.r(0x20, 4), 0));
-    bad.finalize(Diagnostics.silent());
+    bad.finish(Diagnostics.silent());
     assertThatThrownBy(() -> bad.save(p, ByteOrder.LITTLE_ENDIAN)).isInstanceOf(GsymFormatException.class)
         .hasMessageContaining("attempted to encode invalid FunctionInfo object");
     GsymCreator uuid = new GsymCreator();
     uuid.addFunctionInfo(fi(uuid, 0x10, 4, "ok"));
     uuid.setUUID(new byte[32]);
-    uuid.finalize(Diagnostics.silent());
+    uuid.finish(Diagnostics.silent());
     assertThatThrownBy(() -> uuid.save(p, ByteOrder.LITTLE_ENDIAN)).isInstanceOf(GsymFormatException.class);
     assertThat(Files.readString(p)).isEqualTo("precious");
     assertThat(listing()).containsExactly("keep.gsym");
@@ -172,7 +172,7 @@ class GsymCreatorSaveTest {
     }
     assertThat(byOffset).hasSize(300 + threads * perThread);
     assertThat(c.numFunctionInfos()).isEqualTo(threads * perThread);
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     byte[] bytes = c.encode(ByteOrder.LITTLE_ENDIAN);
     try (GsymReader r = GsymReader.of(bytes, "concurrent")) {
       assertThat(r.numFunctions()).isEqualTo(threads * perThread);

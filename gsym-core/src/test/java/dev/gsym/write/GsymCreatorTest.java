@@ -43,7 +43,7 @@ class GsymCreatorTest {
 
   static String finalizeAndLog(GsymCreator c) {
     StringBuilder log = new StringBuilder();
-    c.finalize(new Diagnostics(log));
+    c.finish(new Diagnostics(log));
     return log.toString();
   }
 

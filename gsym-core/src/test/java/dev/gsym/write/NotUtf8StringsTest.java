@@ -2,13 +2,13 @@ package dev.gsym.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gsym.ByteStrings;
+import dev.gsym.TextBuffer;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.InlineInfo;
 import dev.gsym.format.LineEntry;
 import dev.gsym.format.LineTable;
-import dev.gsym.io.ByteStrings;
-import dev.gsym.io.TextBuffer;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupFrames;
 import dev.gsym.read.LookupResult;
@@ -58,7 +58,7 @@ class NotUtf8StringsTest {
     c.addFunctionInfo(new FunctionInfo(new AddressRange(0x1000, 0x1020), name,
         new LineTable(List.of(new LineEntry(0x1000, f, 1), new LineEntry(0x1008, f, 2))), tree, null, null));
     c.addFunctionInfo(new FunctionInfo(new AddressRange(0x1020, 0x1030), utf8));
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     return c.encode();
   }
 
@@ -101,7 +101,7 @@ class NotUtf8StringsTest {
       assertThat(contains(out.toByteArray(), latin1("\"h\u00e9lper\"\n"))).isTrue();
       // and a copy through the creator gives the same file
       GsymCreator copy = GsymCreator.from(r);
-      copy.finalize(Diagnostics.silent());
+      copy.finish(Diagnostics.silent());
       assertThat(copy.encode()).isEqualTo(build());
     }
   }

@@ -3,6 +3,7 @@ package dev.gsym.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.CallSiteInfo;
 import dev.gsym.format.CallSiteInfoCollection;
@@ -10,7 +11,6 @@ import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.InlineInfo;
 import dev.gsym.format.LineEntry;
 import dev.gsym.format.LineTable;
-import dev.gsym.io.GsymFormatException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -73,7 +73,7 @@ class StoredFunctionTest {
     assertThat(sf.info()).isSameAs(bad);
     GsymCreator c = new GsymCreator();
     c.addFunctionInfo(bad); // no error yet, as LLVM's addFunctionInfo
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     assertThatThrownBy(c::encode).isInstanceOf(GsymFormatException.class)
         .hasMessageContaining("attempted to encode invalid FunctionInfo object");
   }
@@ -85,7 +85,7 @@ class StoredFunctionTest {
     c.addFunctionInfo(new FunctionInfo(new AddressRange(0x1000, 0x1000), 0)); // size 0, replaced below
     c.addFunctionInfo(new FunctionInfo(new AddressRange(0x1000, 0x1010), name,
         new LineTable(List.of(new LineEntry(0x1000, 0, 3))), null, null, null));
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     assertThat(c.functionInfos()).hasSize(1);
     assertThat(c.encode()).isNotEmpty();
   }

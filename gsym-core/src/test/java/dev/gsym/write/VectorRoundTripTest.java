@@ -34,7 +34,7 @@ class VectorRoundTripTest {
     try (GsymReader r = GsymReader.of(bytes, name)) {
       GsymCreator c = rebuild(r);
       StringBuilder log = new StringBuilder();
-      c.finalize(new Diagnostics(log));
+      c.finish(new Diagnostics(log));
       assertThat(log.toString()).endsWith("Pruned 0 functions, ended with " + r.numFunctions() + " total\n");
       assertThat(c.encode(r.byteOrder())).isEqualTo(bytes);
       ByteOrder other = r.byteOrder() == ByteOrder.LITTLE_ENDIAN ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
@@ -48,13 +48,13 @@ class VectorRoundTripTest {
           String expect;
           try {
             expect = r.lookupAll(a).toString();
-          } catch (dev.gsym.format.LookupException e) {
+          } catch (dev.gsym.read.LookupException e) {
             expect = e.getMessage();
           }
           String got;
           try {
             got = s.lookupAll(a).toString();
-          } catch (dev.gsym.format.LookupException e) {
+          } catch (dev.gsym.read.LookupException e) {
             got = e.getMessage();
           }
           assertThat(got).isEqualTo(expect);

@@ -1,6 +1,6 @@
 package dev.gsym.demangle;
 
-import dev.gsym.io.ByteStrings;
+import dev.gsym.ByteStrings;
 import java.util.Optional;
 
 /**

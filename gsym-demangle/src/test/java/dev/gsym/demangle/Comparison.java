@@ -1,6 +1,6 @@
 package dev.gsym.demangle;
 
-import dev.gsym.io.ByteStrings;
+import dev.gsym.ByteStrings;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

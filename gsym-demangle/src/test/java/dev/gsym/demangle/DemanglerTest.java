@@ -2,7 +2,7 @@ package dev.gsym.demangle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gsym.io.ByteStrings;
+import dev.gsym.ByteStrings;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -3,7 +3,7 @@ package dev.gsym.demangle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.gsym.io.ByteStrings;
+import dev.gsym.ByteStrings;
 import dev.gsym.testing.TestData;
 import java.nio.file.Files;
 import java.util.List;

@@ -228,7 +228,7 @@ class HostileInputTest {
     for (byte[] n : names) {
       long t0 = System.nanoTime();
       String s = new String(n, StandardCharsets.ISO_8859_1);
-      if (s.length() <= Demangler.MAX_NAME_BYTES) gnu.get().demangle(dev.gsym.io.ByteStrings.decode(n));
+      if (s.length() <= Demangler.MAX_NAME_BYTES) gnu.get().demangle(dev.gsym.ByteStrings.decode(n));
       assertThat(System.nanoTime() - t0).as(describe(n)).isLessThan(MAX_NANOS);
     }
   }

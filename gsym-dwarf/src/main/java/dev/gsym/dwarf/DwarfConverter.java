@@ -22,14 +22,14 @@ public final class DwarfConverter {
    * propagates.
    */
   public record Options(boolean quiet, boolean mergedFunctions, boolean dwarfCallSites, int threads,
-      dev.gsym.io.Progress progress, java.util.function.Consumer<GsymCreator> beforeFinalize) {
+      dev.gsym.Progress progress, java.util.function.Consumer<GsymCreator> beforeFinalize) {
     public Options(boolean quiet, boolean mergedFunctions, boolean dwarfCallSites, int threads,
-        dev.gsym.io.Progress progress) {
+        dev.gsym.Progress progress) {
       this(quiet, mergedFunctions, dwarfCallSites, threads, progress, null);
     }
 
     public Options(boolean quiet, boolean mergedFunctions, boolean dwarfCallSites, int threads) {
-      this(quiet, mergedFunctions, dwarfCallSites, threads, dev.gsym.io.Progress.NONE);
+      this(quiet, mergedFunctions, dwarfCallSites, threads, dev.gsym.Progress.NONE);
     }
 
     public Options(boolean quiet) {
@@ -80,7 +80,7 @@ public final class DwarfConverter {
       int ns = ObjectFileTransformer.convert(elf, out, diag);
       diag.log("Loaded " + ns + " functions from symbol table.\n");
       if (options.beforeFinalize() != null) options.beforeFinalize().accept(out);
-      out.finalize(diag);
+      out.finish(diag);
       return new Summary(nd, ns, elf.byteOrder(), arch(elf));
     }
   }

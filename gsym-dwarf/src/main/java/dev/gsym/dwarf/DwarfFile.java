@@ -1,16 +1,16 @@
 package dev.gsym.dwarf;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.io.ByteView;
-import dev.gsym.io.GsymFormatException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Optional;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**

@@ -31,7 +31,7 @@ public final class DwarfTransformer {
 
   private final boolean quiet;
   private boolean dwarfCallSites;
-  private dev.gsym.io.Progress progress = dev.gsym.io.Progress.NONE;
+  private dev.gsym.Progress progress = dev.gsym.Progress.NONE;
 
   public DwarfTransformer(DwarfFile dwarf, GsymCreator gsym, Diagnostics out) {
     this(dwarf, gsym, out, false);
@@ -44,7 +44,7 @@ public final class DwarfTransformer {
   }
 
   /** Receives (units converted, units to convert) after each unit, on the calling thread. */
-  public DwarfTransformer progress(dev.gsym.io.Progress p) {
+  public DwarfTransformer progress(dev.gsym.Progress p) {
     this.progress = p;
     return this;
   }

@@ -53,7 +53,7 @@ public final class DwarfVerifier {
    * Verifies {@code gsym}; appends llvm's header (naming {@code gsymPath}) and mismatch reports to
    * {@code out}; returns the number of mismatch reports.
    *
-   * @throws dev.gsym.format.LookupException for an address of a function that {@code gsym} does not
+   * @throws dev.gsym.read.LookupException for an address of a function that {@code gsym} does not
    *     resolve (llvm's verify fails there, after the reports so far)
    */
   public int verify(GsymReader gsym, String gsymPath, StringBuilder out) {

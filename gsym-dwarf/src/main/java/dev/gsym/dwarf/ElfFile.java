@@ -1,9 +1,9 @@
 package dev.gsym.dwarf;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.AddressRanges;
 import dev.gsym.io.ByteView;
-import dev.gsym.io.GsymFormatException;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -1,7 +1,7 @@
 package dev.gsym.dwarf;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.io.ByteView;
-import dev.gsym.io.GsymFormatException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -1,7 +1,7 @@
 package dev.gsym.dwarf;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.io.ByteView;
-import dev.gsym.io.GsymFormatException;
 import io.airlift.compress.v3.zstd.ZstdInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,7 +1,7 @@
 package dev.gsym.dwarf;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.io.ByteView;
-import dev.gsym.io.GsymFormatException;
 
 /**
  * An ELF symbol table section ({@code Elf32_Sym} / {@code Elf64_Sym} entries) and its linked string

@@ -15,7 +15,7 @@ import java.util.List;
  *
  * <p>Read as llvm's DWARFUnitIndex reads it ({@link #find} is its {@code getFromHash}: open
  * addressing with llvm's probe sequence), but everything llvm would crash on, loop on or silently
- * ignore is a {@link dev.gsym.io.GsymFormatException} naming the package, the section and the
+ * ignore is a {@link dev.gsym.GsymFormatException} naming the package, the section and the
  * offset: a short section, an unknown version, row numbers past U or used twice, units no slot
  * names, no or two info columns, and probe sequences that never end.
  */
@@ -186,7 +186,7 @@ public final class UnitIndex {
     this.entries = Collections.unmodifiableList(es);
   }
 
-  private dev.gsym.io.GsymFormatException fail(long at, String detail) {
+  private dev.gsym.GsymFormatException fail(long at, String detail) {
     return data.error(at, what + " at 0x" + Long.toHexString(at) + ": " + detail);
   }
 

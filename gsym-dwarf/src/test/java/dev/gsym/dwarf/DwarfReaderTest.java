@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.format.AddressRange;
 import dev.gsym.io.ByteView;
-import dev.gsym.io.GsymFormatException;
 import java.nio.ByteOrder;
 import java.util.List;
 import org.junit.jupiter.api.Test;

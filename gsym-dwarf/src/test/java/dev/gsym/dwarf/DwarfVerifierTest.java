@@ -83,7 +83,7 @@ class DwarfVerifierTest {
         return fi;
       });
     }
-    c.finalize(Diagnostics.silent());
+    c.finish(Diagnostics.silent());
     StringBuilder out = new StringBuilder();
     int n;
     try (GsymReader r = GsymReader.of(c.encode(), "bad")) {

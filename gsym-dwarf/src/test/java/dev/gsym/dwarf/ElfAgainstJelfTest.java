@@ -49,6 +49,6 @@ class ElfAgainstJelfTest {
   }
 
   private static String asJelfDecodes(String name) {
-    return new String(dev.gsym.io.ByteStrings.encode(name), java.nio.charset.StandardCharsets.UTF_8);
+    return new String(dev.gsym.ByteStrings.encode(name), java.nio.charset.StandardCharsets.UTF_8);
   }
 }

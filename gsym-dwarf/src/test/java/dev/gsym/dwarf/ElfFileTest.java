@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.format.AddressRange;
-import dev.gsym.io.GsymFormatException;
 import dev.gsym.testing.TestData;
 import java.nio.ByteOrder;
 import java.util.HexFormat;

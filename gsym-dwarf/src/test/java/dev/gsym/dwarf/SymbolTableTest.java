@@ -3,7 +3,7 @@ package dev.gsym.dwarf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.gsym.io.GsymFormatException;
+import dev.gsym.GsymFormatException;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.write.Diagnostics;

@@ -3,8 +3,8 @@ package dev.gsym.dwarf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.io.ByteView;
-import dev.gsym.io.GsymFormatException;
 import java.nio.ByteOrder;
 import org.junit.jupiter.api.Test;
 

@@ -6,7 +6,7 @@ import dev.gsym.breakpad.ElfModule;
 import dev.gsym.dwarf.DwarfConverter;
 import dev.gsym.dwarf.ElfFile;
 import dev.gsym.io.ByteView;
-import dev.gsym.io.GsymFormatException;
+import dev.gsym.GsymFormatException;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.io.IOException;
@@ -161,7 +161,7 @@ final class ConverterAdapter {
     if (creator.numFunctionInfos() == 0) {
       throw new GsymFormatException(in.toString(), -1, "no FUNC or PUBLIC records");
     }
-    creator.finalize(Diagnostics.silent());
+    creator.finish(Diagnostics.silent());
     creator.save(out, ByteOrder.LITTLE_ENDIAN);
   }
 

@@ -1,6 +1,6 @@
 package dev.gsym.symbolize;
 
-import dev.gsym.format.LookupException;
+import dev.gsym.read.LookupException;
 import dev.gsym.io.AtomicFile;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupResult;
@@ -26,7 +26,7 @@ final class GsymCoreAdapter implements AutoCloseable {
   /**
    * Maps and validates a GSYM file.
    *
-   * @throws dev.gsym.io.GsymFormatException if it is not a valid GSYM file
+   * @throws dev.gsym.GsymFormatException if it is not a valid GSYM file
    */
   static GsymCoreAdapter open(Path path) throws IOException {
     return new GsymCoreAdapter(GsymReader.open(path));
@@ -58,7 +58,7 @@ final class GsymCoreAdapter implements AutoCloseable {
    * The frames at {@code fileAddress}, deepest first.
    *
    * @throws NotCovered with llvm-gsymutil's message if no function covers the address
-   * @throws dev.gsym.io.GsymFormatException if the function's record is malformed
+   * @throws dev.gsym.GsymFormatException if the function's record is malformed
    */
   List<Frame> lookup(long fileAddress) throws NotCovered {
     LookupResult r;

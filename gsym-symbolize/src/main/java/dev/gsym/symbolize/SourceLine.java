@@ -2,7 +2,7 @@ package dev.gsym.symbolize;
 
 /**
  * A position in a source file. Names and paths are the module's bytes decoded by {@code
- * dev.gsym.io.ByteStrings} (UTF-8; a byte that is not part of well-formed UTF-8 appears as U+DC80 +
+ * dev.gsym.ByteStrings} (UTF-8; a byte that is not part of well-formed UTF-8 appears as U+DC80 +
  * byte).
  *
  * @param directory the file's directory, "" if unknown or if the file name is the whole path

@@ -1,6 +1,6 @@
 package dev.gsym.symbolize;
 
-import dev.gsym.io.GsymFormatException;
+import dev.gsym.GsymFormatException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import dev.gsym.format.FunctionInfo;
-import dev.gsym.format.LookupException;
+import dev.gsym.read.LookupException;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupResult;
 import dev.gsym.read.SourceLocation;

@@ -1,7 +1,8 @@
-package dev.gsym.format;
+package dev.gsym.read.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gsym.format.InlineInfo;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.GsymWriter;
 import java.nio.ByteOrder;

@@ -1,4 +1,4 @@
-package dev.gsym.io;
+package dev.gsym;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;

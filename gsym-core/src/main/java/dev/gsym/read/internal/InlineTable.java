@@ -1,5 +1,7 @@
-package dev.gsym.format;
+package dev.gsym.read.internal;
 
+import dev.gsym.format.InlineInfo;
+import dev.gsym.format.Reading;
 import dev.gsym.io.Cursor;
 import java.util.Arrays;
 
@@ -82,16 +84,17 @@ public final class InlineTable {
   private static final ThreadLocal<Builder> BUILDER = ThreadLocal.withInitial(Builder::new);
 
   /**
-   * Reads the tree at {@code c} ({@code base} is the function start).
+   * Reads the tree at {@code c} ({@code base} is the function start) with {@link InlineInfo#parse}
+   * in {@link Reading#LOOKUP} mode: every node, as LLVM's lookup would read it wherever it skips.
    *
-   * @throws dev.gsym.io.GsymFormatException where {@link InlineInfo#lookup} could fail (nesting
+   * @throws dev.gsym.GsymFormatException where {@link InlineInfo#lookup} could fail (nesting
    *     deeper than {@link InlineInfo#MAX_DEPTH}), even in parts a given lookup would not reach
    */
   public static InlineTable read(Cursor c, long base) {
     Builder b = BUILDER.get();
-    b.reset(c);
-    int root = b.readNode(base, 0);
-    return new InlineTable(b, root, base);
+    b.reset();
+    InlineInfo.parse(c, base, Reading.LOOKUP, b);
+    return new InlineTable(b, b.nodes == 0 ? NONE : 0, base);
   }
 
   /** Approximate heap size in bytes. */
@@ -186,8 +189,8 @@ public final class InlineTable {
     }
   }
 
-  /** Per-thread scratch space, reused from one tree to the next. */
-  private static final class Builder {
+  /** Per-thread scratch space, reused from one tree to the next; a visitor of the walk. */
+  private static final class Builder implements InlineInfo.InlineVisitor {
     int[] node = new int[64 * STRIDE];
     long[] firstStart = new long[64];
     boolean[] allEmpty = new boolean[64];
@@ -202,82 +205,29 @@ public final class InlineTable {
     int[] idxChild = new int[32];
     int idxCount;
 
-    /** The tree's bytes (a copy of the cursor's window from its position) and the read position. */
-    private byte[] b;
-    private int pos;
-    private Cursor origin;
-    private long originPos;
-    private boolean bigEndian;
+    /**
+     * Per depth of the walk: the node whose children are being read, its last linked child, and
+     * whether its list is still open (a lookup stops scanning siblings at a node whose ranges are
+     * all empty: later siblings are read but not linked).
+     */
+    private int[] current = new int[64];
+    private int[] lastChild = new int[64];
+    private boolean[] open = new boolean[64];
 
-    void reset(Cursor c) {
+    void reset() {
       nodes = 0;
       rangeCount = 0;
       idxCount = 0;
-      origin = c;
-      originPos = c.position();
-      bigEndian = c.view().order() == java.nio.ByteOrder.BIG_ENDIAN;
-      b = c.copyRemaining();
-      pos = 0;
     }
 
-    // Cursor's lenient reads, on the copied bytes
-
-    /** Cursor.ulebOrZero: an unreadable value (end of data, too big, too long) is 0, no move. */
-    private long ulebOrZero() {
-      long result = 0;
-      int shift = 0;
-      int p = pos;
-      while (true) {
-        if (p >= b.length) return 0;
-        int x = b[p++] & 0xff;
-        long slice = x & 0x7f;
-        if (shift >= 64 && slice != 0 || shift == 63 && slice > 1) return 0;
-        if (shift < 64) result |= slice << shift;
-        shift += 7;
-        if ((x & 0x80) == 0) {
-          pos = p;
-          return result;
-        }
-        if (shift > 70) return 0;
-      }
-    }
-
-    private int u8OrZero() {
-      return pos < b.length ? b[pos++] & 0xff : 0;
-    }
-
-    private int s32OrZero() {
-      if (b.length - pos < 4) return 0;
-      int v = (b[pos] & 0xff) | (b[pos + 1] & 0xff) << 8 | (b[pos + 2] & 0xff) << 16 | (b[pos + 3] & 0xff) << 24;
-      pos += 4;
-      return bigEndian ? Integer.reverseBytes(v) : v;
-    }
-
-    /** Reads a node and its subtree like InlineInfo's skipNode; NONE for a range count of 0. */
-    int readNode(long base, int depth) {
-      if (depth > InlineInfo.MAX_DEPTH) {
-        long at = originPos + pos;
-        throw origin.errorAt(at, String.format("0x%08x: InlineInfo nested deeper than %d levels", at,
-            InlineInfo.MAX_DEPTH));
-      }
-      long n = ulebOrZero();
-      if (n == 0) return NONE;
+    @Override
+    public boolean node(int depth, InlineInfo.Ranges r, boolean hasChildren, int name, int callFile,
+        int callLine) {
       int from = rangeCount;
-      boolean firstSet = false;
-      long first = 0;
-      for (long i = 0; Long.compareUnsigned(i, n) < 0; i++) { // n is an unsigned ULEB
-        int before = pos;
-        long start = base + ulebOrZero();
-        long size = ulebOrZero();
-        if (pos == before) break;
-        if (size == 0) continue;
-        if (!firstSet || Long.compareUnsigned(start, first) < 0) {
-          first = start;
-          firstSet = true;
-        }
+      for (int i = 0; i < r.count(); i++) {
         if (2 * rangeCount + 2 > ranges.length) ranges = Arrays.copyOf(ranges, ranges.length * 2);
-        ranges[2 * rangeCount] = start;
-        ranges[2 * rangeCount + 1] = size;
+        ranges[2 * rangeCount] = r.start(i);
+        ranges[2 * rangeCount + 1] = r.size(i);
         rangeCount++;
       }
       int me = addNode();
@@ -285,35 +235,45 @@ public final class InlineTable {
       int at = me * STRIDE;
       node[at + RANGE_FROM] = from;
       node[at + RANGE_COUNT] = rangeCount - from;
-      firstStart[me] = first;
-      allEmpty[me] = !firstSet;
-      boolean hasChildren = u8OrZero() != 0;
-      node[at + NAME] = s32OrZero();
-      node[at + CALL_FILE] = (int) ulebOrZero();
-      node[at + CALL_LINE] = (int) ulebOrZero();
+      firstStart[me] = r.firstStart();
+      allEmpty[me] = r.count() == 0;
+      node[at + NAME] = name;
+      node[at + CALL_FILE] = callFile;
+      node[at + CALL_LINE] = callLine;
       node[at + FIRST_CHILD] = NONE;
       node[at + NEXT_SIBLING] = NONE;
       node[at + IDX_FROM] = 0;
       node[at + IDX_COUNT] = 0;
-      if (hasChildren) {
-        int last = NONE;
-        boolean open = true; // a lookup stops scanning siblings at a node with only empty ranges
-        while (true) {
-          int child = readNode(first, depth + 1);
-          if (child == NONE) break;
-          if (!open) continue;
-          if (allEmpty[child]) {
-            open = false;
-            continue;
-          }
-          parent[child] = me;
-          if (last == NONE) node[at + FIRST_CHILD] = child;
-          else node[last * STRIDE + NEXT_SIBLING] = child;
-          last = child;
+      if (depth > 0 && open[depth - 1]) {
+        int p = depth - 1;
+        if (allEmpty[me]) {
+          open[p] = false;
+        } else {
+          parent[me] = current[p];
+          if (lastChild[p] == NONE) node[current[p] * STRIDE + FIRST_CHILD] = me;
+          else node[lastChild[p] * STRIDE + NEXT_SIBLING] = me;
+          lastChild[p] = me;
         }
       }
-      subtreeEnd[me] = nodes;
-      return me;
+      if (hasChildren) {
+        if (depth == current.length) {
+          current = Arrays.copyOf(current, 2 * depth);
+          lastChild = Arrays.copyOf(lastChild, 2 * depth);
+          open = Arrays.copyOf(open, 2 * depth);
+        }
+        current[depth] = me;
+        lastChild[depth] = NONE;
+        open[depth] = true;
+      } else {
+        subtreeEnd[me] = nodes;
+      }
+      return true;
+    }
+
+    @Override
+    public boolean endChildren(int depth) {
+      subtreeEnd[current[depth]] = nodes;
+      return true;
     }
 
     private int addNode() {

@@ -1,4 +1,4 @@
-package dev.gsym.io;
+package dev.gsym;
 
 /**
  * The one error type for malformed input: names the source (a file or section), the absolute byte

@@ -1,4 +1,4 @@
-package dev.gsym.io;
+package dev.gsym;
 
 /**
  * Receives how far a long job is (units converted, bytes parsed). Called on one thread at a time,

@@ -1,4 +1,4 @@
-package dev.gsym.io;
+package dev.gsym;
 
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;

@@ -1,9 +1,12 @@
-package dev.gsym.format;
+package dev.gsym.read.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gsym.format.LineEntry;
+import dev.gsym.format.LineTable;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.GsymWriter;
+import dev.gsym.read.LookupException;
 import java.nio.ByteOrder;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -53,6 +56,10 @@ class LineIndexTest {
     }
   }
 
+  private static LineIndex build(byte[] program, long base) {
+    return LineIndex.build(ByteView.of(program, ByteOrder.LITTLE_ENDIAN, "t").cursor(0), base);
+  }
+
   /** LineTable's answer as "file:line", or "none" (no row at or below, or a row with file 0). */
   private static String expected(byte[] program, long addr) {
     try {
@@ -71,7 +78,7 @@ class LineIndexTest {
 
   /** Compares at every row's address and its neighbours, at 200 random addresses and at the far ends. */
   private static LineIndex compare(byte[] program, long lastAddr, Random rnd) {
-    LineIndex index = LineIndex.build(program, BASE);
+    LineIndex index = build(program, BASE);
     assertThat(index).isNotNull();
     java.util.List<Long> probes = new java.util.ArrayList<>(java.util.List.of(0L, BASE - 1, BASE, lastAddr,
         lastAddr + 1, lastAddr + 0x1_0000_0000L, -1L, Long.MIN_VALUE));
@@ -120,8 +127,8 @@ class LineIndexTest {
     p.advancePc(4).setFile(9).advanceLine(-12).advancePc(0).setFile(1).advancePc(0); // three at BASE+4
     byte[] program = p.end();
     compare(program, BASE + 4, new Random(1));
-    assertThat(LineIndex.build(program, BASE).lookup(BASE + 2)).isEqualTo(2L << 32 | 15);
-    assertThat(LineIndex.build(program, BASE).lookup(BASE + 9)).isEqualTo(1L << 32 | 3);
+    assertThat(build(program, BASE).lookup(BASE + 2)).isEqualTo(2L << 32 | 15);
+    assertThat(build(program, BASE).lookup(BASE + 9)).isEqualTo(1L << 32 | 3);
   }
 
   @Test
@@ -131,7 +138,7 @@ class LineIndexTest {
     p.setFile(0xFFFF_FFFFL).advancePc(1).advanceLine(3).setFile(0x8000_0001L).advancePc(0x2_0000_0000L);
     p.setFile(5).advanceLine(-0x7FFF_FFFFL).advancePc(3);
     byte[] program = p.end();
-    LineIndex index = LineIndex.build(program, BASE);
+    LineIndex index = build(program, BASE);
     assertThat(index.packed()).isFalse();
     for (long a : new long[] {BASE, BASE + 1, BASE + 2, BASE + 0x2_0000_0000L, BASE + 0x2_0000_0001L,
         BASE + 0x2_0000_0004L, BASE + 0x2_0000_0005L, -1L, BASE - 1}) {
@@ -150,9 +157,9 @@ class LineIndexTest {
     Program unordered = new Program(-1, 1, 1);
     // the second row wraps past 2^64: not in address order
     unordered.advancePc(5).advancePc(-8L);
-    assertThat(LineIndex.build(unordered.end(), BASE)).isNull();
+    assertThat(build(unordered.end(), BASE)).isNull();
     byte[] noEnd = new Program(0, 0, 1).advancePc(1).out.toByteArray();
-    assertThat(LineIndex.build(noEnd, BASE)).isNull();
-    assertThat(LineIndex.build(new byte[] {(byte) 0x80}, BASE)).isNull();
+    assertThat(build(noEnd, BASE)).isNull();
+    assertThat(build(new byte[] {(byte) 0x80}, BASE)).isNull();
   }
 }

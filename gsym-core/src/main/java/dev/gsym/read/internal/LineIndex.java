@@ -1,7 +1,9 @@
-package dev.gsym.format;
+package dev.gsym.read.internal;
 
-import dev.gsym.io.ByteArrayReader;
-
+import dev.gsym.GsymFormatException;
+import dev.gsym.format.LineTable;
+import dev.gsym.format.Reading;
+import dev.gsym.io.Cursor;
 import java.util.Arrays;
 
 /**
@@ -11,8 +13,8 @@ import java.util.Arrays;
  * from the address's position in the function (rows are spread fairly evenly over the code), then
  * gallops and binary-searches from there: a few probes, mostly in one or two cache lines. Built
  * only for tables that decode completely without any of the lenient fallbacks of
- * {@link LineTable#parse} (every LEB128 complete and at most 9 bytes, a non-zero delta range, an
- * EndSequence) and whose rows are in address order: for those, {@link #lookup} finds the same row
+ * {@link LineTable#parse} (every LEB128 complete, a non-zero delta range, an EndSequence) and
+ * whose rows are in address order: for those, {@link #lookup} finds the same row
  * as {@link LineTable#lookup}. Immutable once built.
  */
 public final class LineIndex {
@@ -63,75 +65,65 @@ public final class LineIndex {
   }
 
   /** Per-thread scratch rows, reused from one table to the next. */
-  private static final class Rows {
+  private static final class Rows implements LineTable.RowVisitor {
     long[] off = new long[256];
     int[] file = new int[256];
     int[] line = new int[256];
+    long base;
+    int n;
+    int fileOr;
+    int lineOr;
+    /** False once a row is out of address order (or the table too large): not indexed. */
+    boolean ok;
+
+    void reset(long base) {
+      this.base = base;
+      n = 0;
+      fileOr = 0;
+      lineOr = 0;
+      ok = true;
+    }
+
+    @Override
+    public boolean row(long addr, int f, int l) {
+      long o = addr - base; // rows never go below base: they only advance, and may not wrap
+      if (Long.compareUnsigned(addr, base) < 0 || n > 0 && Long.compareUnsigned(o, off[n - 1]) < 0
+          || n >= Integer.MAX_VALUE / 2) {
+        ok = false;
+        return false;
+      }
+      if (n == off.length) {
+        off = Arrays.copyOf(off, n * 2);
+        file = Arrays.copyOf(file, n * 2);
+        line = Arrays.copyOf(line, n * 2);
+      }
+      off[n] = o;
+      file[n] = f;
+      line[n] = l;
+      fileOr |= f;
+      lineOr |= l;
+      n++;
+      return true;
+    }
   }
 
   private static final ThreadLocal<Rows> ROWS = ThreadLocal.withInitial(Rows::new);
 
   /**
-   * Prepares the line program {@code program} (the whole LineTable payload) of a function starting
-   * at {@code base}, or returns null if it is not one this index handles (see the class comment).
+   * Prepares the line program at {@code program} (a cursor over the LineTable payload) of a
+   * function starting at {@code base}, or returns null if it is not one this index handles (see the
+   * class comment): it is read by {@link LineTable#parse} in {@link Reading#EXACT} mode.
    */
-  public static LineIndex build(byte[] program, long base) {
-    ByteArrayReader r = new ByteArrayReader(program, 0);
-    long minDelta = r.sleb();
-    long maxDelta = r.sleb();
-    int line = (int) r.uleb();
-    if (r.bad) return null;
-    long lineRange = maxDelta - minDelta + 1;
-    long addr = base;
-    int file = 1;
-    int n = 0;
+  public static LineIndex build(Cursor program, long base) {
     Rows rows = ROWS.get();
-    long[] offs = rows.off;
-    int[] fs = rows.file;
-    int[] ls = rows.line;
-    int fileOr = 0;
-    int lineOr = 0;
-    while (true) {
-      if (r.i >= program.length) return null;
-      int op = program[r.i++] & 0xff;
-      boolean row = false;
-      switch (op) {
-        case LineTable.END_SEQUENCE -> {
-          return pack(base, offs, fs, ls, n, fileOr, lineOr);
-        }
-        case LineTable.SET_FILE -> file = (int) r.uleb();
-        case LineTable.ADVANCE_PC -> {
-          addr += r.uleb();
-          row = true;
-        }
-        case LineTable.ADVANCE_LINE -> line += (int) r.sleb();
-        default -> {
-          if (lineRange == 0) return null;
-          long adj = op - LineTable.FIRST_SPECIAL;
-          line += (int) (minDelta + adj % lineRange);
-          addr += adj / lineRange;
-          row = true;
-        }
-      }
-      if (r.bad) return null;
-      if (!row) continue;
-      long off = addr - base; // rows never go below base: they only advance, and may not wrap
-      if (Long.compareUnsigned(addr, base) < 0 || n > 0 && Long.compareUnsigned(off, offs[n - 1]) < 0) {
-        return null;
-      }
-      if (n == offs.length) {
-        if (n >= Integer.MAX_VALUE / 2) return null;
-        offs = rows.off = Arrays.copyOf(offs, n * 2);
-        fs = rows.file = Arrays.copyOf(fs, n * 2);
-        ls = rows.line = Arrays.copyOf(ls, n * 2);
-      }
-      offs[n] = off;
-      fs[n] = file;
-      ls[n] = line;
-      fileOr |= file;
-      lineOr |= line;
-      n++;
+    rows.reset(base);
+    try {
+      LineTable.parse(program, base, Reading.EXACT, rows);
+    } catch (GsymFormatException e) {
+      return null;
     }
+    if (!rows.ok) return null;
+    return pack(base, rows.off, rows.file, rows.line, rows.n, rows.fileOr, rows.lineOr);
   }
 
   private static LineIndex pack(long base, long[] offs, int[] fs, int[] ls, int n, int fileOr,

@@ -1,4 +1,4 @@
-package dev.gsym.io;
+package dev.gsym;
 
 import java.io.IOException;
 import java.io.OutputStream;

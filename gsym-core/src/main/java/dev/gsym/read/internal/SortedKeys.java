@@ -1,4 +1,4 @@
-package dev.gsym.format;
+package dev.gsym.read.internal;
 
 /**
  * Searches in arrays of sort keys that hold an address offset in their top bits and a payload in

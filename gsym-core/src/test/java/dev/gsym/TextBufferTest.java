@@ -1,5 +1,6 @@
-package dev.gsym.io;
+package dev.gsym;
 
+import dev.gsym.io.ByteView;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;

@@ -1,4 +1,4 @@
-package dev.gsym.format;
+package dev.gsym.read;
 
 /**
  * An address that cannot be symbolicated (not in the GSYM, not in a line table, bad file index).

@@ -140,7 +140,7 @@ public class DwarfConversionBenchmark {
   public byte[] convertAll() throws IOException {
     GsymCreator c = new GsymCreator();
     DwarfConverter.Summary s = DwarfConverter.convert(path, c, Diagnostics.silent(),
-        new DwarfConverter.Options(true, false, false, 1));
+        DwarfConverter.Options.builder().quiet(true).threads(1).build());
     return c.encode(s.byteOrder());
   }
 }

@@ -106,9 +106,10 @@ final class Convert {
       DwarfConverter.Summary summary;
       Progress progress = ProgressBar.forTerminal(s.err, "units", o.quiet);
       try {
-        summary = DwarfConverter.convert(elf, creator, diag,
-            new DwarfConverter.Options(o.quiet, o.mergedFunctions, o.dwarfCallSites, threads, progress,
-                o.callSitesYamlFile == null ? null : c -> loadCallSites(s, c, o.callSitesYamlFile)));
+        summary = DwarfConverter.convert(elf, creator, diag, DwarfConverter.Options.builder().quiet(o.quiet)
+            .mergedFunctions(o.mergedFunctions).dwarfCallSites(o.dwarfCallSites).threads(threads)
+            .listener(listener(progress, o.callSitesYamlFile == null ? null : c -> loadCallSites(s, c, o.callSitesYamlFile)))
+            .build());
       } finally {
         if (progress instanceof ProgressBar bar) bar.close();
       }
@@ -266,6 +267,21 @@ final class Convert {
           + "' value invalid for uint argument!");
     }
     return v;
+  }
+
+  /** A conversion listener showing {@code progress} and calling {@code beforeFinalize} (if not null). */
+  private static DwarfConverter.Listener listener(Progress progress, java.util.function.Consumer<GsymCreator> beforeFinalize) {
+    return new DwarfConverter.Listener() {
+      @Override
+      public void unitsConverted(int done, int total) {
+        progress.update(done, total);
+      }
+
+      @Override
+      public void beforeFinalize(GsymCreator creator) {
+        if (beforeFinalize != null) beforeFinalize.accept(creator);
+      }
+    };
   }
 
   private static int fromBreakpad(Session s, ConvertOptions o) {
@@ -441,7 +457,8 @@ final class Convert {
           m.debugId(), m.codeId(), true);
       Progress progress = ProgressBar.forTerminal(s.err, "units", o.quiet);
       try {
-        DwarfConverter.convert(elf, creator, diag, new DwarfConverter.Options(o.quiet, false, false, 0, progress));
+        DwarfConverter.convert(elf, creator, diag,
+            DwarfConverter.Options.builder().quiet(o.quiet).listener(listener(progress, null)).build());
       } finally {
         if (progress instanceof ProgressBar bar) bar.close();
       }

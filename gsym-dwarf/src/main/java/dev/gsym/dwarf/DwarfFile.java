@@ -1,5 +1,6 @@
 package dev.gsym.dwarf;
 
+import dev.gsym.internal.concurrent.Forked;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.GsymFormatException;
 import java.io.IOException;
@@ -141,22 +142,21 @@ public final class DwarfFile implements AutoCloseable {
   }
 
   /**
-   * Starts parsing every abbreviation set of {@code elf}'s .debug_abbrev on another thread (it
+   * Starts parsing every abbreviation set of {@code elf}'s .debug_abbrev on {@code executor} (it
    * inflates the section if nobody has yet), so that it overlaps the inflation of .debug_info;
-   * null when there is nothing to overlap (one processor, no section).
+   * null when there is nothing to overlap (one processor, no section). A set that does not parse is
+   * left out, to be parsed again, and reported, when a unit needs it.
    */
-  static java.util.concurrent.FutureTask<Map<Long, Map<Long, Abbreviation>>> parseAbbreviationsInBackground(ElfFile elf) {
+  static Forked<Map<Long, Map<Long, Abbreviation>>> parseAbbreviationsInBackground(ElfFile elf, java.util.concurrent.Executor executor) {
     ElfFile.Section s = elf.section(".debug_abbrev");
     if (s == null || Runtime.getRuntime().availableProcessors() < 2) return null;
-    var task = new java.util.concurrent.FutureTask<Map<Long, Map<Long, Abbreviation>>>(() -> {
+    return Forked.fork(executor, () -> {
       try {
         return Abbreviation.parseAll(elf.data(s));
       } catch (RuntimeException | Error e) {
-        return Map.of(); // parsed again, and reported, when a unit needs it
+        return Map.of();
       }
     });
-    Thread.ofPlatform().daemon().name("gsym-abbrev").start(task);
-    return task;
   }
 
   /** The abbreviation table at {@code offset} of .debug_abbrev (parsed once, shared by units). */

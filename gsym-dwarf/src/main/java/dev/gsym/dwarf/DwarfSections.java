@@ -1,5 +1,6 @@
 package dev.gsym.dwarf;
 
+import dev.gsym.internal.concurrent.Forked;
 import dev.gsym.io.ByteView;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
@@ -19,27 +20,56 @@ public record DwarfSections(ByteView info, ByteView abbrev, ByteView str, ByteVi
     this(info, abbrev, str, lineStr, line, addr, strOffsets, ranges, rnglists, offset -> -1);
   }
 
-  /** The sections of an ELF file, by their standard names. */
+  /** The sections of an ELF file, by their standard names (compressed ones inflated on this thread). */
   public static DwarfSections of(ElfFile elf) {
+    return of(elf, null);
+  }
+
+  /**
+   * As {@link #of(ElfFile)}; compressed sections other than .debug_info (usually most of the bytes)
+   * inflate on {@code executor} meanwhile (null: on this thread). Nothing runs on the executor
+   * for this call once it returns or throws.
+   */
+  static DwarfSections of(ElfFile elf, java.util.concurrent.Executor executor) {
     ByteOrder o = elf.byteOrder();
-    // Compressed sections: .debug_info (usually most of the bytes) inflates on this thread while
-    // the others inflate on a second one.
-    Thread others = elf.inflateInBackground(java.util.List.of(".debug_abbrev", ".debug_str", ".debug_line_str",
-        ".debug_line", ".debug_addr", ".debug_str_offsets", ".debug_ranges", ".debug_rnglists"));
-    // In a relocatable object, the sections llvm keeps relocations for are relocated (llvm has none
-    // for .debug_abbrev, .debug_str and .debug_line_str).
-    DwarfSections d = new DwarfSections(rel(elf, ".debug_info", o), get(elf, ".debug_abbrev", o), get(elf, ".debug_str", o),
-        get(elf, ".debug_line_str", o), rel(elf, ".debug_line", o), rel(elf, ".debug_addr", o),
-        rel(elf, ".debug_str_offsets", o), rel(elf, ".debug_ranges", o), rel(elf, ".debug_rnglists", o),
-        lineRelocations(elf));
-    if (others != null) {
-      try {
-        others.join();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+    Forked<Void> others = executor == null ? null : inflateInBackground(elf, java.util.List.of(".debug_abbrev", ".debug_str",
+        ".debug_line_str", ".debug_line", ".debug_addr", ".debug_str_offsets", ".debug_ranges", ".debug_rnglists"), executor);
+    try {
+      // In a relocatable object, the sections llvm keeps relocations for are relocated (llvm has none
+      // for .debug_abbrev, .debug_str and .debug_line_str).
+      return new DwarfSections(rel(elf, ".debug_info", o), get(elf, ".debug_abbrev", o), get(elf, ".debug_str", o),
+          get(elf, ".debug_line_str", o), rel(elf, ".debug_line", o), rel(elf, ".debug_addr", o),
+          rel(elf, ".debug_str_offsets", o), rel(elf, ".debug_ranges", o), rel(elf, ".debug_rnglists", o),
+          lineRelocations(elf));
+    } finally {
+      if (others != null) others.cancelOrAwait();
     }
-    return d;
+  }
+
+  /**
+   * Inflates the compressed sections among {@code names} on {@code executor} while the caller goes
+   * on (the caller's own {@link ElfFile#data} calls then wait for a section in progress or inflate
+   * it themselves); returns the task to await, or null when there is nothing to overlap. A section
+   * that does not inflate is left for the caller's own {@code data} call to report.
+   */
+  private static Forked<Void> inflateInBackground(ElfFile elf, java.util.List<String> names, java.util.concurrent.Executor executor) {
+    if (Runtime.getRuntime().availableProcessors() < 2) return null;
+    java.util.List<ElfFile.Section> todo = new java.util.ArrayList<>();
+    for (String n : names) {
+      ElfFile.Section s = elf.section(n);
+      if (s != null && (s.flags() & ElfFile.SHF_COMPRESSED) != 0) todo.add(s);
+    }
+    if (todo.isEmpty()) return null;
+    return Forked.fork(executor, () -> {
+      for (ElfFile.Section s : todo) {
+        try {
+          elf.data(s);
+        } catch (RuntimeException | Error e) {
+          // reported by the caller's own data() call for this section (no stack trace from here)
+        }
+      }
+      return null;
+    });
   }
 
   /**

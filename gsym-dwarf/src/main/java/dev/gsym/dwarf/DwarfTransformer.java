@@ -10,6 +10,7 @@ import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.InlineInfo;
 import dev.gsym.format.LineEntry;
 import dev.gsym.format.LineTable;
+import dev.gsym.internal.concurrent.OrderedPipeline;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ public final class DwarfTransformer {
 
   private final boolean quiet;
   private boolean dwarfCallSites;
-  private dev.gsym.io.Progress progress = dev.gsym.io.Progress.NONE;
+  private DwarfConverter.Listener listener = DwarfConverter.Listener.NONE;
 
   public DwarfTransformer(DwarfFile dwarf, GsymCreator gsym, Diagnostics out) {
     this(dwarf, gsym, out, false);
@@ -43,9 +44,9 @@ public final class DwarfTransformer {
     return this;
   }
 
-  /** Receives (units converted, units to convert) after each unit, on the calling thread. */
-  public DwarfTransformer progress(dev.gsym.io.Progress p) {
-    this.progress = p;
+  /** Hears (units converted, units to convert) after each unit, on the calling thread. */
+  public DwarfTransformer listener(DwarfConverter.Listener l) {
+    this.listener = l;
     return this;
   }
 
@@ -93,126 +94,58 @@ public final class DwarfTransformer {
 
   /** Converts every unit on this thread; returns the number of FunctionInfos added. */
   public int convert() {
-    int before = gsym.numFunctionInfos();
-    List<DwarfUnit> units = units();
-    int done = 0;
-    for (DwarfUnit u : units) {
-      convertUnit(u);
-      progress.update(++done, units.size());
-    }
-    return gsym.numFunctionInfos() - before;
+    return convert(1, null);
   }
 
   /**
-   * Converts every unit on {@code threads} threads (0: one per core): the calling thread and
-   * {@code threads - 1} workers. Units are handed to the creator and the log in .debug_info order,
-   * so the output is the same as {@link #convert()}'s for any thread count. The calling thread
-   * converts the next unit in order itself, straight into the creator, unless a worker has taken
-   * it; a worker's unit goes into a scratch creator and log that are merged when its turn comes.
-   * While the next unit is on a worker, the calling thread converts a later one into a scratch
-   * creator rather than wait. At most a few units per thread are in flight; a unit's state is
-   * dropped once it is handed over.
+   * Converts every unit on {@code threads} threads: the calling thread and at most {@code threads -
+   * 1} tasks on {@code executor}, through an {@link OrderedPipeline}. Units are handed to the
+   * creator and the log in .debug_info order, so the output is the same as {@link #convert()}'s for
+   * any thread count. The calling thread converts the next unit in order itself, straight into the
+   * creator, unless a worker has taken it; a worker's unit goes into a scratch creator and log that
+   * are merged when its turn comes. While the next unit is on a worker, the calling thread converts
+   * a later one into a scratch creator rather than wait. At most four units per thread are in
+   * flight; a unit's state is dropped once it is handed over. When this returns or throws, no unit
+   * is being converted on the executor.
    */
-  public int convert(int threads) {
-    if (threads <= 0) threads = Runtime.getRuntime().availableProcessors();
+  public int convert(int threads, java.util.concurrent.Executor executor) {
     List<DwarfUnit> units = units();
-    if (threads <= 1 || units.size() <= 1) return convert();
     int before = gsym.numFunctionInfos();
-    int window = threads * 4;
-    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads - 1, r -> {
-      Thread t = new Thread(r, "gsym-dwarf");
-      t.setDaemon(true);
-      return t;
-    });
-    try {
-      java.util.ArrayDeque<UnitTask> inFlight = new java.util.ArrayDeque<>();
-      int next = 0;
-      for (int done = 0; done < units.size(); ) {
-        while (next < units.size() && inFlight.size() < window) {
-          UnitTask t = new UnitTask(units.get(next++));
-          inFlight.add(t);
-          pool.execute(t);
-        }
-        UnitTask head = inFlight.peek();
-        if (head.claim()) { // nobody started it: convert it here, as the sequential loop would
-          inFlight.poll();
-          convertUnit(head.unit);
-        } else if (head.result.isDone() || !helpAhead(inFlight)) {
-          inFlight.poll();
-          Part p = head.join();
-          if (!p.log().isEmpty()) out.log(p.log().toString());
-          out.merge(p.diag());
-          gsym.addAll(p.creator());
-        } else {
-          continue; // converted a later unit here; look at the head again
-        }
-        progress.update(++done, units.size());
+    int workers = threads <= 1 || units.size() <= 1 ? 0 : threads - 1;
+    int[] done = {0};
+    OrderedPipeline.Stage<DwarfUnit, Part> stage = new OrderedPipeline.Stage<>() {
+      @Override
+      public Part compute(DwarfUnit u) {
+        GsymCreator part = gsym.scratch();
+        StringBuilder log = new StringBuilder();
+        Diagnostics d = out.isVerbose() ? new Diagnostics(log) : Diagnostics.silent();
+        new DwarfTransformer(dwarf, part, d, quiet).dwarfCallSites(dwarfCallSites).convertUnit(u);
+        return new Part(part, log, d);
       }
-    } finally {
-      pool.shutdownNow();
+
+      @Override
+      public void consume(DwarfUnit u, Part p) {
+        if (!p.log().isEmpty()) out.log(p.log().toString());
+        out.merge(p.diag());
+        gsym.addAll(p.creator());
+        listener.unitsConverted(++done[0], units.size());
+      }
+
+      @Override
+      public void computeAndConsume(DwarfUnit u) { // as the sequential loop would
+        convertUnit(u);
+        listener.unitsConverted(++done[0], units.size());
+      }
+    };
+    try (var pipeline = new OrderedPipeline<>(executor, workers, Math.max(1, threads * 4), stage)) {
+      for (DwarfUnit u : units) pipeline.submit(u);
+      pipeline.drain();
     }
     return gsym.numFunctionInfos() - before;
-  }
-
-  /** Converts the first unit of {@code inFlight} that no thread has started; false if there is none. */
-  private boolean helpAhead(java.util.ArrayDeque<UnitTask> inFlight) {
-    for (UnitTask t : inFlight) {
-      if (t.claim()) {
-        t.compute();
-        return true;
-      }
-    }
-    return false;
   }
 
   /** A unit converted into a scratch creator and log, for the in-order merge. */
   private record Part(GsymCreator creator, StringBuilder log, Diagnostics diag) {}
-
-  /** One unit's conversion: run by whichever thread claims it first (a worker, or the merging thread). */
-  private final class UnitTask implements Runnable {
-    final DwarfUnit unit;
-    final java.util.concurrent.CompletableFuture<Part> result = new java.util.concurrent.CompletableFuture<>();
-    private final java.util.concurrent.atomic.AtomicBoolean claimed = new java.util.concurrent.atomic.AtomicBoolean();
-
-    UnitTask(DwarfUnit unit) {
-      this.unit = unit;
-    }
-
-    boolean claim() {
-      return claimed.compareAndSet(false, true);
-    }
-
-    @Override
-    public void run() {
-      if (claim()) compute();
-    }
-
-    void compute() {
-      try {
-        GsymCreator part = gsym.scratch();
-        StringBuilder log = new StringBuilder();
-        Diagnostics d = out.isVerbose() ? new Diagnostics(log) : Diagnostics.silent();
-        new DwarfTransformer(dwarf, part, d, quiet).dwarfCallSites(dwarfCallSites).convertUnit(unit);
-        result.complete(new Part(part, log, d));
-      } catch (Throwable e) {
-        result.completeExceptionally(e);
-      }
-    }
-
-    /** The part; a failure of the conversion is rethrown as it was thrown. */
-    Part join() {
-      try {
-        return result.get();
-      } catch (java.util.concurrent.ExecutionException e) {
-        if (e.getCause() instanceof RuntimeException re) throw re;
-        if (e.getCause() instanceof Error err) throw err;
-        throw new IllegalStateException(e.getCause());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted", e);
-      }
-    }
-  }
 
   private List<DwarfUnit> units() {
     List<DwarfUnit> list = new ArrayList<>();

@@ -263,30 +263,6 @@ public final class ElfFile implements AutoCloseable {
     }
   }
 
-  /**
-   * Inflates the compressed sections among {@code names} on a second thread while the caller goes
-   * on (the caller's own {@link #data} calls then wait for a section in progress or inflate it
-   * themselves); returns the thread to join, or null when there is nothing to overlap.
-   */
-  public Thread inflateInBackground(java.util.List<String> names) {
-    if (Runtime.getRuntime().availableProcessors() < 2) return null;
-    java.util.List<Section> todo = new java.util.ArrayList<>();
-    for (String n : names) {
-      Section s = section(n);
-      if (s != null && (s.flags() & SHF_COMPRESSED) != 0) todo.add(s);
-    }
-    if (todo.isEmpty()) return null;
-    return Thread.ofPlatform().daemon().name("gsym-inflate").start(() -> {
-      for (Section s : todo) {
-        try {
-          data(s);
-        } catch (RuntimeException | Error e) {
-          // reported by the caller's own data() call for this section (no stack trace from here)
-        }
-      }
-    });
-  }
-
   private ByteView inflate(Section s, ByteView raw, boolean zdebug) {
     SectionDecompressor.Kind kind;
     long declared;

@@ -1,11 +1,13 @@
 package dev.gsym.dwarf;
 
+import dev.gsym.internal.concurrent.Forked;
 import dev.gsym.io.ByteView;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 
 /**
- * Parses the line tables of .debug_line one after the other on another thread while the main
+ * Parses the line tables of .debug_line one after the other on an executor while the main
  * thread inflates .debug_info (one zlib stream, ~1 s for a large binary, during which the second
  * core is mostly idle), until {@link #finish} is called. A unit's line table does not depend on the
  * unit (the address size in a DWARF 2-4 unit header is not used to read its program), so a table
@@ -16,19 +18,22 @@ import java.util.concurrent.ConcurrentHashMap;
 final class LineTablePreparser {
   private final Map<Long, LineTable> tables = new ConcurrentHashMap<>();
   private volatile boolean stop;
-  private final Thread thread;
+  private final Forked<Void> task;
 
-  private LineTablePreparser(ElfFile elf) {
-    thread = Thread.ofPlatform().daemon().name("gsym-lines").start(() -> run(elf));
+  private LineTablePreparser(ElfFile elf, Executor executor) {
+    task = Forked.fork(executor, () -> {
+      run(elf);
+      return null;
+    });
   }
 
-  /** Starts parsing, or returns null when there is nothing to overlap. */
-  static LineTablePreparser start(ElfFile elf) {
+  /** Starts parsing on {@code executor}, or returns null when there is nothing to overlap. */
+  static LineTablePreparser start(ElfFile elf, Executor executor) {
     if (Runtime.getRuntime().availableProcessors() < 2 || elf.type() == ElfFile.ET_REL
         || elf.section(".debug_line") == null) {
       return null;
     }
-    return new LineTablePreparser(elf);
+    return new LineTablePreparser(elf, executor);
   }
 
   private void run(ElfFile elf) {
@@ -55,20 +60,19 @@ final class LineTablePreparser {
     }
   }
 
-  /** Waits until every table is parsed (for tests) and returns them, by offset. */
-  Map<Long, LineTable> awaitAll() throws InterruptedException {
-    thread.join();
+  /** Parses every table (here, if the executor has not started) and returns them, by offset (for tests). */
+  Map<Long, LineTable> awaitAll() {
+    task.join();
     return tables;
   }
 
-  /** Stops parsing (after the table in progress) and returns the tables parsed so far, by offset. */
+  /**
+   * Stops parsing (after the table in progress; nothing is parsed if it has not started) and returns
+   * the tables parsed so far, by offset. May be called more than once.
+   */
   Map<Long, LineTable> finish() {
     stop = true;
-    try {
-      thread.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    task.cancelOrAwait();
     return tables;
   }
 }

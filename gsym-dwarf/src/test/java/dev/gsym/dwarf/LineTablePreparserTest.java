@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.testing.TestData;
 import java.util.Map;
+import dev.gsym.internal.concurrent.ScopedPool;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,8 +18,8 @@ class LineTablePreparserTest {
         "one processor: nothing is parsed ahead");
     int tables = 0;
     for (String bin : new String[] {"cpp-gcc-O2", "cpp-clang-O2", "rust-O2", "c-gcc-O2-gz-zstd", "fs-i386-O2-d4", "fs-ppc64-O2-d5"}) {
-      try (ElfFile elf = ElfFile.open(TestData.path("bin", bin))) {
-        LineTablePreparser p = LineTablePreparser.start(elf);
+      try (ElfFile elf = ElfFile.open(TestData.path("bin", bin)); ScopedPool pool = new ScopedPool(1, "test")) {
+        LineTablePreparser p = LineTablePreparser.start(elf, pool);
         assertThat(p).as(bin).isNotNull();
         Map<Long, LineTable> ahead = p.awaitAll();
         try (DwarfFile dwarf = new DwarfFile(DwarfSections.of(elf), null)) {

@@ -251,7 +251,7 @@ class LlvmConvertDifferentialTest {
       try {
         GsymCreator c = new GsymCreator();
         DwarfConverter.Summary s = DwarfConverter.convert(bin, c, Diagnostics.silent(),
-            new DwarfConverter.Options(false, variant >= 1, variant == 2));
+            DwarfConverter.Options.builder().mergedFunctions(variant >= 1).dwarfCallSites(variant == 2).build());
         byte[] ours = c.encode(s.byteOrder());
         if (variant == 0) {
           // --verify: our reports equal llvm's (from its header up to the category summary)

@@ -34,7 +34,7 @@ class SplitDwarfTest {
     StringBuilder log = new StringBuilder();
     Diagnostics d = new Diagnostics(log);
     GsymCreator c = new GsymCreator();
-    DwarfConverter.Summary s = DwarfConverter.convert(bin, c, d, new DwarfConverter.Options(false, false, false, 1));
+    DwarfConverter.Summary s = DwarfConverter.convert(bin, c, d, DwarfConverter.Options.builder().threads(1).build());
     return new Result(s, log + d.summary(), c.encode(s.byteOrder()));
   }
 

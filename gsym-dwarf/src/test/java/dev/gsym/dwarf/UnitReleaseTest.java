@@ -7,6 +7,7 @@ import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.util.ArrayList;
 import java.util.List;
+import dev.gsym.internal.concurrent.ScopedPool;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,8 +25,15 @@ class UnitReleaseTest {
         assertThat(dwarf.units()).anyMatch(DwarfUnit::isLoaded);
         GsymCreator c = new GsymCreator();
         List<String> progress = new ArrayList<>();
-        int n = new DwarfTransformer(dwarf, c, Diagnostics.silent())
-            .progress((done, total) -> progress.add(done + "/" + total)).convert(threads);
+        int n;
+        try (ScopedPool pool = new ScopedPool(1, "test")) {
+          n = new DwarfTransformer(dwarf, c, Diagnostics.silent()).listener(new DwarfConverter.Listener() {
+            @Override
+            public void unitsConverted(int done, int total) {
+              progress.add(done + "/" + total);
+            }
+          }).convert(threads, pool);
+        }
         assertThat(n).isGreaterThan(5);
         long cus = dwarf.units().stream().filter(u -> u.unitType() == DwarfUnit.UT_COMPILE).count();
         assertThat(progress).hasSize((int) cus).last().isEqualTo(cus + "/" + cus);

@@ -53,7 +53,7 @@ public record Abbreviation(long code, int tag, boolean hasChildren, int[] attrib
         long at = c.uleb();
         long form = c.uleb();
         if (at == 0 && form == 0) break;
-        long ic = form == DwarfConstants.FORM_IMPLICIT_CONST ? c.sleb() : 0;
+        long ic = form == Form.IMPLICIT_CONST.code ? c.sleb() : 0;
         if (specs.size() >= MAX_ATTRIBUTES) throw c.errorAt(codeAt, "too many attributes in abbreviation " + code);
         specs.add(new long[] {at, form, ic});
       }

@@ -339,7 +339,7 @@ public final class DwarfTransformer {
       // llvm's DWARFDie::getDeclFile: a DW_FORM_implicit_const value carries no unit, so it names no
       // file (gcc's DWARF 5 abbreviations use it; seen whenever the line table has no rows for the
       // function, as in every relocatable object).
-      if (f != null && f.value().asUnsigned() != null && f.value().form() != DwarfConstants.FORM_IMPLICIT_CONST) {
+      if (f != null && f.value().asUnsigned() != null && f.value().form() != Form.IMPLICIT_CONST.code) {
         CuInfo declCu = f.die().unit() == die.unit() ? cui : new CuInfo(f.die().unit());
         if (declCu.lineTable != null) path = declCu.lineTable.filePath(f.value().asUnsigned(), declCu.compDir);
       }

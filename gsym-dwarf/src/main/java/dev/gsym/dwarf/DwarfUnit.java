@@ -29,6 +29,7 @@ public final class DwarfUnit {
   private final int addressSize;
   /** 4 for 32-bit DWARF, 8 for 64-bit DWARF. */
   private final int offsetSize;
+  private final Form.Params formParams;
   private final DwarfFile.AbbreviationSet abbrevs;
   /** .debug_info up to this unit's end: cursors over it have absolute positions and stop at the unit end. */
   private final ByteView unitView;
@@ -114,6 +115,7 @@ public final class DwarfUnit {
       if (abbrev == null) throw info.error(offset, unit + " missing abbreviation column (" + entry.describe() + ")");
       abbrevOffset = abbrev.offset();
     }
+    this.formParams = new Form.Params(version, addressSize, offsetSize);
     this.headerDwoId = dwoId;
     this.abbrevs = dwarf.abbreviations(abbrevOffset);
     this.unitView = info.slice(0, end);
@@ -263,51 +265,26 @@ public final class DwarfUnit {
     return t;
   }
 
+  /** What the sizes of this unit's attribute values depend on. */
+  Form.Params formParams() {
+    return formParams;
+  }
+
   /** 4 for 32-bit DWARF units, 8 for 64-bit ones. */
   public int offsetSize() {
     return offsetSize;
   }
 
-  private int refAddrSize() {
-    return version <= 2 ? addressSize : offsetSize();
-  }
-
-  /** Skips one attribute value of {@code form}; indirect forms are resolved. */
+  /** Skips one attribute value of form code {@code form} ({@link Form#skip}). */
   private void skipForm(Cursor c, int form) {
-    switch (form) {
-      case FORM_ADDR -> c.skip(addressSize);
-      case FORM_DATA1, FORM_REF1, FORM_FLAG, FORM_STRX1, FORM_ADDRX1 -> c.skip(1);
-      case FORM_DATA2, FORM_REF2, FORM_STRX2, FORM_ADDRX2 -> c.skip(2);
-      case FORM_STRX3, FORM_ADDRX3 -> c.skip(3);
-      case FORM_DATA4, FORM_REF4, FORM_STRX4, FORM_ADDRX4, FORM_REF_SUP4 -> c.skip(4);
-      case FORM_DATA8, FORM_REF8, FORM_REF_SIG8, FORM_REF_SUP8 -> c.skip(8);
-      case FORM_DATA16 -> c.skip(16);
-      case FORM_SDATA -> c.sleb();
-      case FORM_UDATA, FORM_REF_UDATA, FORM_STRX, FORM_ADDRX, FORM_LOCLISTX, FORM_RNGLISTX, FORM_GNU_ADDR_INDEX,
-          FORM_GNU_STR_INDEX -> c.uleb();
-      case FORM_STRP, FORM_LINE_STRP, FORM_SEC_OFFSET, FORM_STRP_SUP, FORM_GNU_REF_ALT, FORM_GNU_STRP_ALT -> c.skip(offsetSize);
-      case FORM_REF_ADDR -> c.skip(refAddrSize());
-      case FORM_STRING -> {
-        while (c.u8() != 0) {}
-      }
-      case FORM_BLOCK1 -> c.skip(c.u8());
-      case FORM_BLOCK2 -> c.skip(c.u16());
-      case FORM_BLOCK4 -> c.skip(c.u32());
-      case FORM_BLOCK, FORM_EXPRLOC -> c.skip(checkLen(c, c.uleb()));
-      case FORM_FLAG_PRESENT, FORM_IMPLICIT_CONST -> {}
-      case FORM_INDIRECT -> {
-        long at = c.position();
-        long f = c.uleb();
-        if (f == FORM_INDIRECT || f > 0xffff) throw c.errorAt(at, "bad indirect form 0x" + Long.toHexString(f));
-        skipForm(c, (int) f);
-      }
-      default -> throw c.errorHere("unknown form 0x" + Integer.toHexString(form));
-    }
+    form(c, form).skip(c, formParams);
   }
 
-  private static long checkLen(Cursor c, long len) {
-    if (len < 0 || len > c.remaining()) throw c.errorHere("block length 0x" + Long.toHexString(len) + " past end of unit");
-    return len;
+  /** The {@link Form} of a form code from an abbreviation; an unknown code is an error at {@code c}. */
+  private static Form form(Cursor c, int code) {
+    Form f = Form.of(code);
+    if (f == null) throw c.errorHere("unknown form 0x" + Integer.toHexString(code));
+    return f;
   }
 
   /** Total size of {@code ab}'s attribute values if none has a variable size, else -1. */
@@ -336,84 +313,19 @@ public final class DwarfUnit {
     return offs;
   }
 
-  /** The size of a value of {@code form} in this unit, or -1 if it varies (LEB128, strings, blocks...). */
+  /** The size of a value of form code {@code form} in this unit, or -1 if it varies or the form is unknown. */
   private int formSize(int form) {
-    return switch (form) {
-      case FORM_ADDR -> addressSize;
-      case FORM_DATA1, FORM_REF1, FORM_FLAG, FORM_STRX1, FORM_ADDRX1 -> 1;
-      case FORM_DATA2, FORM_REF2, FORM_STRX2, FORM_ADDRX2 -> 2;
-      case FORM_STRX3, FORM_ADDRX3 -> 3;
-      case FORM_DATA4, FORM_REF4, FORM_STRX4, FORM_ADDRX4, FORM_REF_SUP4 -> 4;
-      case FORM_DATA8, FORM_REF8, FORM_REF_SIG8, FORM_REF_SUP8 -> 8;
-      case FORM_DATA16 -> 16;
-      case FORM_STRP, FORM_LINE_STRP, FORM_SEC_OFFSET, FORM_STRP_SUP, FORM_GNU_REF_ALT, FORM_GNU_STRP_ALT -> offsetSize;
-      case FORM_REF_ADDR -> refAddrSize();
-      case FORM_FLAG_PRESENT, FORM_IMPLICIT_CONST -> 0;
-      default -> -1; // LEB128, strings, blocks, indirect, unknown: skipped form by form
-    };
+    Form f = Form.of(form);
+    return f == null ? -1 : f.size(formParams); // unknown: skipped form by form, which reports it
   }
-
 
   private void skipAttributes(Cursor c, Abbreviation ab) {
     for (int f : ab.forms()) skipForm(c, f);
   }
 
-  /** Reads one attribute value at the cursor. */
+  /** Reads one attribute value of form code {@code form} at the cursor ({@link Form#read}). */
   private AttributeValue readForm(Cursor c, int form, long implicitConst) {
-    ByteView info = dwarf.sections().info();
-    return switch (form) {
-      case FORM_ADDR -> new AttributeValue.Address(form, readN(c, addressSize));
-      case FORM_DATA1, FORM_FLAG -> new AttributeValue.Unsigned(form, c.u8());
-      case FORM_DATA2 -> new AttributeValue.Unsigned(form, c.u16());
-      case FORM_DATA4 -> new AttributeValue.Unsigned(form, c.u32());
-      case FORM_DATA8 -> new AttributeValue.Unsigned(form, c.u64());
-      case FORM_UDATA -> new AttributeValue.Unsigned(form, c.uleb());
-      case FORM_SDATA -> new AttributeValue.Signed(form, c.sleb());
-      case FORM_IMPLICIT_CONST -> new AttributeValue.Signed(form, implicitConst);
-      case FORM_FLAG_PRESENT -> new AttributeValue.Unsigned(form, 1);
-      case FORM_DATA16 -> new AttributeValue.Block(form, blockAt(c, 16));
-      case FORM_STRING -> {
-        long at = c.position();
-        if (!c.has(1)) throw c.errorHere("string past end of unit");
-        String s = c.view().cString(at);
-        skipForm(c, form);
-        yield new AttributeValue.Str(form, s);
-      }
-      case FORM_STRP -> new AttributeValue.Str(form, dwarf.string(dwarf.sections().str(), readN(c, offsetSize)));
-      case FORM_LINE_STRP -> new AttributeValue.Str(form, dwarf.string(dwarf.sections().lineStr(), readN(c, offsetSize)));
-      case FORM_STRX, FORM_GNU_STR_INDEX -> new AttributeValue.Str(form, strx(c.uleb()));
-      case FORM_STRX1 -> new AttributeValue.Str(form, strx(c.u8()));
-      case FORM_STRX2 -> new AttributeValue.Str(form, strx(c.u16()));
-      case FORM_STRX3 -> new AttributeValue.Str(form, strx(readN(c, 3)));
-      case FORM_STRX4 -> new AttributeValue.Str(form, strx(c.u32()));
-      case FORM_ADDRX, FORM_GNU_ADDR_INDEX -> new AttributeValue.Address(form, addrx(c.uleb()));
-      case FORM_ADDRX1 -> new AttributeValue.Address(form, addrx(c.u8()));
-      case FORM_ADDRX2 -> new AttributeValue.Address(form, addrx(c.u16()));
-      case FORM_ADDRX3 -> new AttributeValue.Address(form, addrx(readN(c, 3)));
-      case FORM_ADDRX4 -> new AttributeValue.Address(form, addrx(c.u32()));
-      case FORM_REF1 -> new AttributeValue.Ref(form, offset + c.u8());
-      case FORM_REF2 -> new AttributeValue.Ref(form, offset + c.u16());
-      case FORM_REF4 -> new AttributeValue.Ref(form, offset + c.u32());
-      case FORM_REF8 -> new AttributeValue.Ref(form, offset + c.u64());
-      case FORM_REF_UDATA -> new AttributeValue.Ref(form, offset + c.uleb());
-      case FORM_REF_ADDR -> new AttributeValue.Ref(form, readN(c, refAddrSize()));
-      case FORM_SEC_OFFSET -> new AttributeValue.SecOffset(form, readN(c, offsetSize));
-      case FORM_RNGLISTX, FORM_LOCLISTX -> new AttributeValue.ListIndex(form, c.uleb());
-      case FORM_BLOCK1 -> new AttributeValue.Block(form, blockAt(c, c.u8()));
-      case FORM_BLOCK2 -> new AttributeValue.Block(form, blockAt(c, c.u16()));
-      case FORM_BLOCK4 -> new AttributeValue.Block(form, blockAt(c, c.u32()));
-      case FORM_BLOCK, FORM_EXPRLOC -> new AttributeValue.Block(form, blockAt(c, checkLen(c, c.uleb())));
-      case FORM_INDIRECT -> {
-        long at = c.position();
-        long f = c.uleb();
-        if (f == FORM_INDIRECT || f == FORM_IMPLICIT_CONST || f > 0xffff) throw c.errorAt(at, "bad indirect form 0x" + Long.toHexString(f));
-        yield readForm(c, (int) f, 0);
-      }
-      case FORM_REF_SIG8, FORM_REF_SUP8 -> new AttributeValue.Other(form, c.u64());
-      case FORM_REF_SUP4 -> new AttributeValue.Other(form, c.u32());
-      case FORM_STRP_SUP, FORM_GNU_REF_ALT, FORM_GNU_STRP_ALT -> new AttributeValue.Other(form, readN(c, offsetSize));
-      default -> throw c.errorHere("unknown form 0x" + Integer.toHexString(form));
-    };
+    return form(c, form).read(c, this, implicitConst);
   }
 
   private static long readN(Cursor c, int n) {
@@ -421,14 +333,6 @@ public final class DwarfUnit {
     if (!c.has(n)) throw c.errorAt(at, "unexpected end of data reading " + n + " bytes");
     long v = uN(c.view(), at, n);
     c.skip(n);
-    return v;
-  }
-
-  private static ByteView blockAt(Cursor c, long len) {
-    long at = c.position();
-    if (!c.has(len)) throw c.errorAt(at, "block of 0x" + Long.toHexString(len) + " bytes past end of unit");
-    ByteView v = c.view().slice(at, len);
-    c.skip(len);
     return v;
   }
 
@@ -497,8 +401,8 @@ public final class DwarfUnit {
     Cursor c = unitView.cursor(t.attrOffset[0]);
     int[] attrs = ab.attributes();
     for (int i = 0; i < attrs.length; i++) {
-      if (attrs[i] == at && ab.forms()[i] == FORM_SEC_OFFSET) return readN(c, offsetSize);
-      if (attrs[i] == at && ab.forms()[i] == FORM_DATA4) return c.u32();
+      if (attrs[i] == at && ab.forms()[i] == Form.SEC_OFFSET.code) return readN(c, offsetSize);
+      if (attrs[i] == at && ab.forms()[i] == Form.DATA4.code) return c.u32();
       skipForm(c, ab.forms()[i]);
     }
     return dflt;
@@ -608,7 +512,7 @@ public final class DwarfUnit {
   /** The address ranges of a DW_AT_ranges value (rnglistx, or an offset in .debug_rnglists / .debug_ranges). */
   List<AddressRange> ranges(AttributeValue v) {
     long base = unitBaseAddress();
-    if (v instanceof AttributeValue.ListIndex li && li.form() == FORM_RNGLISTX) {
+    if (v instanceof AttributeValue.ListIndex li && li.form() == Form.RNGLISTX.code) {
       ByteView rl = dwarf.sections().rnglists();
       long b = rnglistsBase();
       long at = b + li.index() * offsetSize();
@@ -635,6 +539,11 @@ public final class DwarfUnit {
   /** Decodes an address index (DW_FORM_addrx) through this unit's .debug_addr base. */
   long address(long index) {
     return addrx(index);
+  }
+
+  /** Decodes a string index (DW_FORM_strx) through this unit's .debug_str_offsets base. */
+  String string(long index) {
+    return strx(index);
   }
 
   /** An unsigned integer of 1 to 8 bytes in the view's byte order. */

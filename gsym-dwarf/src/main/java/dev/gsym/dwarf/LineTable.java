@@ -190,8 +190,9 @@ public final class LineTable {
     List<String> dirs = new ArrayList<>();
     List<FileEntry> files = new ArrayList<>();
     if (version >= 5) {
-      for (String[] e : entries(dwarf, c, true, offsetSize)) dirs.add(e[0] == null ? "" : e[0]); // no DW_LNCT_path: empty
-      for (String[] e : entries(dwarf, c, false, offsetSize)) files.add(new FileEntry(e[0], Long.parseLong(e[1])));
+      Form.Params forms = new Form.Params(version, addressSize, offsetSize);
+      for (String[] e : entries(dwarf, c, true, forms)) dirs.add(e[0] == null ? "" : e[0]); // no DW_LNCT_path: empty
+      for (String[] e : entries(dwarf, c, false, forms)) files.add(new FileEntry(e[0], Long.parseLong(e[1])));
     } else {
       while (true) {
         String d = c.view().cString(c.position());
@@ -250,18 +251,12 @@ public final class LineTable {
     return new LineTable(version, List.copyOf(dirs), List.copyOf(files), rows, List.copyOf(seqs));
   }
 
-  private static long readOffset(Cursor c, int offsetSize) {
-    long v = DwarfUnit.uN(c.view(), c.position(), offsetSize);
-    c.skip(offsetSize);
-    return v;
-  }
-
   private static void skipCString(Cursor c) {
     while (c.u8() != 0) {}
   }
 
   /** DWARF 5 directory or file entries: [path, directory index]. */
-  private static List<String[]> entries(DwarfFile dwarf, Cursor c, boolean dirs, int offsetSize) {
+  private static List<String[]> entries(DwarfFile dwarf, Cursor c, boolean dirs, Form.Params forms) {
     long fmtAt = c.position();
     int nfmt = c.u8();
     long[][] fmt = new long[nfmt][];
@@ -279,7 +274,7 @@ public final class LineTable {
       for (long[] f : fmt) {
         int form = (int) f[1];
         long at = c.position();
-        Object v = readEntryForm(dwarf, c, form, offsetSize);
+        Object v = readEntryForm(dwarf, c, form, forms);
         if (f[0] == DW_LNCT_PATH) {
           if (!(v instanceof String s)) throw c.errorAt(at, "DW_LNCT_path with non-string form 0x" + Integer.toHexString(form));
           path = s;
@@ -292,31 +287,27 @@ public final class LineTable {
     return out;
   }
 
-  private static Object readEntryForm(DwarfFile dwarf, Cursor c, int form, int offsetSize) {
-    return switch (form) {
-      case FORM_STRING -> {
+  /**
+   * One value of a DWARF 5 entry format ({@link Form}): a String for string forms, a Long for
+   * unsigned constants, null for blocks (skipped); other forms are not supported here.
+   */
+  private static Object readEntryForm(DwarfFile dwarf, Cursor c, int code, Form.Params p) {
+    Form f = Form.of(code);
+    Form.Meaning m = f == null ? Form.Meaning.OTHER : f.meaning;
+    return switch (m) {
+      case STRING -> {
         String s = c.view().cString(c.position());
-        skipCString(c);
+        f.skip(c, p);
         yield s;
       }
-      case FORM_LINE_STRP -> dwarf.string(dwarf.sections().lineStr(), readOffset(c, offsetSize));
-      case FORM_STRP -> dwarf.string(dwarf.sections().str(), readOffset(c, offsetSize));
-      case FORM_UDATA -> c.uleb();
-      case FORM_DATA1 -> (long) c.u8();
-      case FORM_DATA2 -> (long) c.u16();
-      case FORM_DATA4 -> c.u32();
-      case FORM_DATA8 -> c.u64();
-      case FORM_DATA16 -> {
-        c.skip(16);
+      case STRP -> dwarf.string(dwarf.sections().str(), f.number(c, p));
+      case LINE_STRP -> dwarf.string(dwarf.sections().lineStr(), f.number(c, p));
+      case UNSIGNED -> f.number(c, p);
+      case BLOCK -> {
+        f.skip(c, p);
         yield null;
       }
-      case FORM_BLOCK -> {
-        long len = c.uleb();
-        if (len > c.remaining()) throw c.errorHere("block past end of line table header");
-        c.skip(len);
-        yield null;
-      }
-      default -> throw c.errorHere("unsupported form 0x" + Integer.toHexString(form) + " in line table header");
+      default -> throw c.errorHere("unsupported form 0x" + Integer.toHexString(code) + " in line table header");
     };
   }
 

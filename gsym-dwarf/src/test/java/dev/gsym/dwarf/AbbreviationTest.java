@@ -62,7 +62,7 @@ class AbbreviationTest {
         long at = c.uleb();
         long form = c.uleb();
         if (at == 0 && form == 0) break;
-        if (form == DwarfConstants.FORM_IMPLICIT_CONST) c.sleb();
+        if (form == Form.IMPLICIT_CONST.code) c.sleb();
       }
     }
   }

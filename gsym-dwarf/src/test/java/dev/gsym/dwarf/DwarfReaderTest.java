@@ -36,35 +36,35 @@ class DwarfReaderTest {
   static byte[] abbrev() {
     return new Bytes()
         .uleb(1).uleb(TAG_COMPILE_UNIT).u8(1)
-        .uleb(AT_STR_OFFSETS_BASE).uleb(FORM_SEC_OFFSET)
-        .uleb(AT_ADDR_BASE).uleb(FORM_SEC_OFFSET)
-        .uleb(AT_RNGLISTS_BASE).uleb(FORM_SEC_OFFSET)
-        .uleb(AT_NAME).uleb(FORM_STRX1)
-        .uleb(AT_LOW_PC).uleb(FORM_ADDRX)
-        .uleb(AT_LANGUAGE).uleb(FORM_DATA2)
-        .uleb(0x3e).uleb(FORM_DATA1)
-        .uleb(0x3f).uleb(FORM_DATA4)
-        .uleb(0x40).uleb(FORM_DATA8)
-        .uleb(0x41).uleb(FORM_SDATA)
-        .uleb(0x42).uleb(FORM_UDATA)
-        .uleb(0x43).uleb(FORM_STRING)
-        .uleb(0x44).uleb(FORM_STRP)
-        .uleb(0x45).uleb(FORM_FLAG_PRESENT)
-        .uleb(0x46).uleb(FORM_IMPLICIT_CONST).sleb(-7)
-        .uleb(0x48).uleb(FORM_EXPRLOC)
-        .uleb(0x49).uleb(FORM_BLOCK1)
-        .uleb(0x4a).uleb(FORM_DATA16)
-        .uleb(0x4b).uleb(FORM_LINE_STRP)
-        .uleb(0x4c).uleb(FORM_ADDRX2)
-        .uleb(0x4d).uleb(FORM_STRX3)
+        .uleb(AT_STR_OFFSETS_BASE).uleb(Form.SEC_OFFSET.code)
+        .uleb(AT_ADDR_BASE).uleb(Form.SEC_OFFSET.code)
+        .uleb(AT_RNGLISTS_BASE).uleb(Form.SEC_OFFSET.code)
+        .uleb(AT_NAME).uleb(Form.STRX1.code)
+        .uleb(AT_LOW_PC).uleb(Form.ADDRX.code)
+        .uleb(AT_LANGUAGE).uleb(Form.DATA2.code)
+        .uleb(0x3e).uleb(Form.DATA1.code)
+        .uleb(0x3f).uleb(Form.DATA4.code)
+        .uleb(0x40).uleb(Form.DATA8.code)
+        .uleb(0x41).uleb(Form.SDATA.code)
+        .uleb(0x42).uleb(Form.UDATA.code)
+        .uleb(0x43).uleb(Form.STRING.code)
+        .uleb(0x44).uleb(Form.STRP.code)
+        .uleb(0x45).uleb(Form.FLAG_PRESENT.code)
+        .uleb(0x46).uleb(Form.IMPLICIT_CONST.code).sleb(-7)
+        .uleb(0x48).uleb(Form.EXPRLOC.code)
+        .uleb(0x49).uleb(Form.BLOCK1.code)
+        .uleb(0x4a).uleb(Form.DATA16.code)
+        .uleb(0x4b).uleb(Form.LINE_STRP.code)
+        .uleb(0x4c).uleb(Form.ADDRX2.code)
+        .uleb(0x4d).uleb(Form.STRX3.code)
         .uleb(0).uleb(0)
         .uleb(2).uleb(TAG_SUBPROGRAM).u8(1)
-        .uleb(AT_NAME).uleb(FORM_STRX)
-        .uleb(AT_RANGES).uleb(FORM_RNGLISTX)
+        .uleb(AT_NAME).uleb(Form.STRX.code)
+        .uleb(AT_RANGES).uleb(Form.RNGLISTX.code)
         .uleb(0).uleb(0)
         .uleb(3).uleb(TAG_LEXICAL_BLOCK).u8(0)
-        .uleb(AT_ABSTRACT_ORIGIN).uleb(FORM_REF4)
-        .uleb(AT_HIGH_PC).uleb(FORM_INDIRECT)
+        .uleb(AT_ABSTRACT_ORIGIN).uleb(Form.REF4.code)
+        .uleb(AT_HIGH_PC).uleb(Form.INDIRECT.code)
         .uleb(0).uleb(0)
         .uleb(0)
         .get();
@@ -89,7 +89,7 @@ class DwarfReaderTest {
     int sub = 12 + die.size();
     die.uleb(2).uleb(1).uleb(0);
     int lex = 12 + die.size();
-    die.uleb(3).u32(sub).uleb(FORM_DATA1).u8(0x30);
+    die.uleb(3).u32(sub).uleb(Form.DATA1.code).u8(0x30);
     die.uleb(0).uleb(0);
     byte[] info = new Bytes().u16(5).u8(DwarfUnit.UT_COMPILE).u8(8).u32(0).bytes(die.get()).withLength();
     assertEquals(12, 4 + 8);
@@ -187,9 +187,9 @@ class DwarfReaderTest {
         .u8(14) // line_range
         .u8(13) // opcode_base
         .u8(0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1)
-        .u8(1).uleb(1).uleb(FORM_STRING) // directory format: path/string
+        .u8(1).uleb(1).uleb(Form.STRING.code) // directory format: path/string
         .uleb(2).str("/comp").str("inc")
-        .u8(2).uleb(1).uleb(FORM_STRING).uleb(2).uleb(FORM_UDATA) // file format: path, dir index
+        .u8(2).uleb(1).uleb(Form.STRING.code).uleb(2).uleb(Form.UDATA.code) // file format: path, dir index
         .uleb(3).str("a.c").uleb(0).str("b.h").uleb(1).str("/abs/c.c").uleb(1);
     Bytes prog = new Bytes()
         .u8(0).uleb(9).u8(2).u64(0x1000) // set_address 0x1000
@@ -258,9 +258,9 @@ class DwarfReaderTest {
   @Test
   void lineV5DirectoryWithoutPath() {
     Bytes hdr = new Bytes().u8(1).u8(1).u8(1).u8(-5 & 0xff).u8(14).u8(13).u8(0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1)
-        .u8(1).uleb(2).uleb(FORM_UDATA) // directory format: only a directory index (no path)
+        .u8(1).uleb(2).uleb(Form.UDATA.code) // directory format: only a directory index (no path)
         .uleb(1).uleb(0)
-        .u8(2).uleb(1).uleb(FORM_STRING).uleb(2).uleb(FORM_UDATA)
+        .u8(2).uleb(1).uleb(Form.STRING.code).uleb(2).uleb(Form.UDATA.code)
         .uleb(1).str("a.c").uleb(0);
     byte[] h = hdr.get();
     byte[] line = new Bytes().u16(5).u8(8).u8(0).u32(h.length).bytes(h).withLength();

@@ -1,11 +1,11 @@
 package dev.gsym.bench;
 
 import dev.gsym.dwarf.DwarfConverter;
-import dev.gsym.dwarf.DwarfFile;
-import dev.gsym.dwarf.DwarfSections;
-import dev.gsym.dwarf.DwarfTransformer;
-import dev.gsym.dwarf.ElfFile;
-import dev.gsym.dwarf.ObjectFileTransformer;
+import dev.gsym.dwarf.read.DwarfFile;
+import dev.gsym.dwarf.read.DwarfSections;
+import dev.gsym.dwarf.transform.DwarfTransformer;
+import dev.gsym.dwarf.transform.ObjectFileTransformer;
+import dev.gsym.elf.ElfFile;
 import dev.gsym.testing.TestData;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;

@@ -1,6 +1,6 @@
 package dev.gsym.breakpad;
 
-import dev.gsym.dwarf.ElfFile;
+import dev.gsym.elf.ElfFile;
 import dev.gsym.io.ByteStrings;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.GsymFormatException;

@@ -3,7 +3,7 @@ package dev.gsym.breakpad;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.gsym.dwarf.ElfFile;
+import dev.gsym.elf.ElfFile;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.testing.Llvm;

@@ -5,10 +5,7 @@ import dev.gsym.breakpad.BreakpadTransformer;
 import dev.gsym.breakpad.BreakpadWriter;
 import dev.gsym.breakpad.ElfModule;
 import dev.gsym.dwarf.DwarfConverter;
-import dev.gsym.dwarf.DwarfFile;
-import dev.gsym.dwarf.DwarfSections;
-import dev.gsym.dwarf.DwarfVerifier;
-import dev.gsym.dwarf.ElfFile;
+import dev.gsym.elf.ElfFile;
 import dev.gsym.io.AtomicFile;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.Progress;
@@ -20,14 +17,14 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -133,9 +130,8 @@ final class Convert {
       }
       int mismatches = 0;
       if (o.verify) {
-        try (GsymReader written = GsymReader.open(Path.of(out));
-            DwarfFile dwarf = new DwarfFile(DwarfSections.of(elf), inPath)) {
-          mismatches = new DwarfVerifier(dwarf).verify(written, out, sb);
+        try (GsymReader written = GsymReader.open(Path.of(out))) {
+          mismatches = DwarfConverter.verify(elf, written, out, sb);
         } catch (dev.gsym.format.LookupException e) {
           // llvm's verify stops at the first address the GSYM does not resolve (seen with the
           // overlapping functions of relocatable objects) and the conversion fails

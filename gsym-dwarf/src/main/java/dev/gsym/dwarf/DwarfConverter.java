@@ -1,13 +1,17 @@
 package dev.gsym.dwarf;
 
-import dev.gsym.internal.concurrent.Forked;
+import dev.gsym.dwarf.read.DwarfFile;
+import dev.gsym.dwarf.transform.DwarfTransformer;
+import dev.gsym.dwarf.transform.DwarfVerifier;
+import dev.gsym.dwarf.transform.ObjectFileTransformer;
+import dev.gsym.elf.ElfFile;
 import dev.gsym.internal.concurrent.ScopedPool;
+import dev.gsym.read.GsymReader;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.io.IOException;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 
@@ -188,21 +192,10 @@ public final class DwarfConverter {
       // Like llvm-gsymutil: without executable sections every address counts as text.
       if (!elf.textRanges().isEmpty()) out.setValidTextRanges(elf.textRanges());
       int nd;
-      Forked<Map<Long, Map<Long, Abbreviation>>> abbrevs = DwarfFile.parseAbbreviationsInBackground(elf, executor);
-      LineTablePreparser lines = null;
-      try {
-        lines = LineTablePreparser.start(elf, executor);
-        DwarfSections sections = DwarfSections.of(elf, executor);
+      try (DwarfFile dwarf = DwarfFile.load(elf, executor)) {
         for (String w : elf.relocationWarnings()) diag.log("warning: " + w + "\n");
-        Map<Long, Map<Long, Abbreviation>> parsed = abbrevs == null ? Map.of() : abbrevs.join();
-        try (DwarfFile dwarf = new DwarfFile(sections, objectPath(elf), parsed, lines == null ? Map.of() : lines.finish())) {
-          nd = new DwarfTransformer(dwarf, out, diag, options.quiet()).dwarfCallSites(options.dwarfCallSites())
-              .listener(options.listener()).convert(threads, executor);
-        }
-      } finally {
-        // on failure too: nothing of this conversion may still run when it returns
-        if (lines != null) lines.finish();
-        if (abbrevs != null) abbrevs.cancelOrAwait();
+        nd = new DwarfTransformer(dwarf, out, diag, options.quiet()).dwarfCallSites(options.dwarfCallSites())
+            .listener(options.listener()).convert(threads, executor);
       }
       diag.log("Loaded " + nd + " functions from DWARF.\n");
       if (options.mergedFunctions()) out.prepareMergedFunctions(diag);
@@ -214,11 +207,19 @@ public final class DwarfConverter {
     }
   }
 
-  private static Path objectPath(ElfFile elf) {
-    try {
-      return Path.of(elf.source());
-    } catch (java.nio.file.InvalidPathException e) {
-      return null;
+  /**
+   * llvm-gsymutil's {@code --verify} after a conversion of {@code elf}: every address of every
+   * function in {@code gsym} is looked up and compared with the DWARF's inlining chain (split units
+   * found as the conversion finds them); llvm's messages are appended to {@code out}, naming the
+   * GSYM file {@code gsymPath}.
+   *
+   * @return the number of mismatches
+   * @throws dev.gsym.format.LookupException at the first address the GSYM does not resolve (llvm
+   *     stops there too)
+   */
+  public static int verify(ElfFile elf, GsymReader gsym, String gsymPath, StringBuilder out) {
+    try (DwarfFile dwarf = DwarfFile.load(elf, null)) {
+      return new DwarfVerifier(dwarf).verify(gsym, gsymPath, out);
     }
   }
 

@@ -3,6 +3,9 @@ package dev.gsym.dwarf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gsym.dwarf.read.DwarfFile;
+import dev.gsym.dwarf.read.DwarfSections;
+import dev.gsym.elf.ElfFile;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.testing.TestData;
 import dev.gsym.write.Diagnostics;

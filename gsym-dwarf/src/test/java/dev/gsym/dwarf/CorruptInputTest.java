@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.gsym.elf.ElfFile;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.testing.TestData;
 import dev.gsym.write.Diagnostics;

@@ -3,11 +3,15 @@ package dev.gsym.dwarf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.gsym.dwarf.read.DwarfFile;
+import dev.gsym.dwarf.read.DwarfSections;
+import dev.gsym.dwarf.transform.DwarfVerifier;
+import dev.gsym.elf.ElfFile;
+import dev.gsym.read.GsymReader;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
-import dev.gsym.read.GsymReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,16 +29,18 @@ import org.junit.jupiter.api.io.TempDir;
  * llvm-gsymutil-22 --convert --num-threads=1. Skipped without the tools; a variant whose compiler
  * is missing is skipped.
  */
-class LlvmConvertDifferentialTest {
+public class LlvmConvertDifferentialTest {
   @TempDir Path tmp;
   private final List<String> verifyReports = new ArrayList<>();
 
-  static boolean run(Path dir, List<String> cmd) throws IOException, InterruptedException {
+  /** Runs {@code cmd} in {@code dir}; true if it exited 0 (output discarded). */
+  public static boolean run(Path dir, List<String> cmd) throws IOException, InterruptedException {
     return run(dir, cmd, null);
   }
 
   /** Runs {@code cmd}; stdout and stderr go to {@code log} (discarded if null). */
-  static boolean run(Path dir, List<String> cmd, Path log) throws IOException, InterruptedException {
+  /** As {@link #run(Path, List)}, with the output in {@code log}. */
+  public static boolean run(Path dir, List<String> cmd, Path log) throws IOException, InterruptedException {
     Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
         .redirectOutput(log == null ? ProcessBuilder.Redirect.DISCARD : ProcessBuilder.Redirect.to(log.toFile())).start();
     if (!p.waitFor(120, TimeUnit.SECONDS)) {

@@ -3,6 +3,7 @@ package dev.gsym.dwarf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.gsym.elf.ElfFile;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupResult;

@@ -13,8 +13,8 @@ public record Abbreviation(long code, int tag, boolean hasChildren, int[] attrib
   static final int MAX_ATTRIBUTES = 4096;
 
   /** Parses the abbreviation set at {@code offset} of .debug_abbrev. */
-  public static Map<Long, Abbreviation> parseSet(ByteView abbrev, long offset) {
-    return parseSet(abbrev, offset, null);
+  public static Map<Long, Abbreviation> parseSet(ByteView abbrev, DebugAbbrevOffset offset) {
+    return parseSet(abbrev, offset.value(), null);
   }
 
   /**
@@ -22,13 +22,13 @@ public record Abbreviation(long code, int tag, boolean hasChildren, int[] attrib
    * to the end or to the first set that does not parse (sets a unit names elsewhere, or after a
    * damaged one, are left to {@link #parseSet}, which reports the damage).
    */
-  static Map<Long, Map<Long, Abbreviation>> parseAll(ByteView abbrev) {
-    Map<Long, Map<Long, Abbreviation>> all = new HashMap<>();
+  static Map<DebugAbbrevOffset, Map<Long, Abbreviation>> parseAll(ByteView abbrev) {
+    Map<DebugAbbrevOffset, Map<Long, Abbreviation>> all = new HashMap<>();
     long[] end = new long[1];
     long off = 0;
     while (off < abbrev.size()) {
       try {
-        all.put(off, parseSet(abbrev, off, end));
+        all.put(new DebugAbbrevOffset(off), parseSet(abbrev, off, end));
       } catch (RuntimeException e) {
         break;
       }

@@ -19,8 +19,11 @@ public sealed interface AttributeValue {
   /** A string (string, strp, line_strp, strx*). */
   record Str(int form, String value) implements AttributeValue {}
 
-  /** A reference to a DIE, as an absolute .debug_info offset. */
-  record Ref(int form, long offset) implements AttributeValue {}
+  /**
+   * A reference to a DIE by its .debug_info offset (unit-relative forms already made absolute). A
+   * primitive long, not a record: references are read for most DIEs a conversion visits.
+   */
+  record Ref(int form, long infoOffset) implements AttributeValue {}
 
   /** An offset into another section (sec_offset). */
   record SecOffset(int form, long offset) implements AttributeValue {}

@@ -40,7 +40,7 @@ public record Die(DwarfUnit unit, int index) {
   public Die ref(int at) {
     AttributeValue v = find(at);
     if (!(v instanceof AttributeValue.Ref r)) return null;
-    return unit.dwarf().dieAt(r.offset());
+    return unit.dwarf().dieAt(r.infoOffset());
   }
 
   /**

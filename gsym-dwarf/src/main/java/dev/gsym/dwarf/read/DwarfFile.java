@@ -29,8 +29,8 @@ public final class DwarfFile implements AutoCloseable {
   private final Map<Path, Optional<DwarfFile>> dwoFiles = new ConcurrentHashMap<>();
   private final List<ElfFile> opened = new ArrayList<>();
   // concurrent: units are converted on several threads (--num-threads)
-  private final Map<Long, AbbreviationSet> abbrevCache = new ConcurrentHashMap<>();
-  private final Map<Long, LineTable> lineTables = new ConcurrentHashMap<>();
+  private final Map<DebugAbbrevOffset, AbbreviationSet> abbrevCache = new ConcurrentHashMap<>();
+  private final Map<DebugLineOffset, LineTable> lineTables = new ConcurrentHashMap<>();
   private final List<DwarfUnit> units;
   /** For a DWARF package with a (non-empty) .debug_cu_index: that index, which maps DWO ids to units. */
   private final UnitIndex cuIndex;
@@ -50,7 +50,7 @@ public final class DwarfFile implements AutoCloseable {
    * As {@link #DwarfFile(DwarfSections, Path)}, with abbreviation sets already parsed from the same
    * .debug_abbrev bytes ({@link #parseAbbreviationsInBackground}), by offset.
    */
-  DwarfFile(DwarfSections sections, Path objectPath, Map<Long, Map<Long, Abbreviation>> abbrevSets) {
+  DwarfFile(DwarfSections sections, Path objectPath, Map<DebugAbbrevOffset, Map<Long, Abbreviation>> abbrevSets) {
     this(sections, objectPath, abbrevSets, Map.of());
   }
 
@@ -59,13 +59,13 @@ public final class DwarfFile implements AutoCloseable {
    * .debug_line ({@link LineTablePreparser}), by offset; each is dropped when its unit is done, as
    * line tables parsed here are.
    */
-  DwarfFile(DwarfSections sections, Path objectPath, Map<Long, Map<Long, Abbreviation>> abbrevSets,
-      Map<Long, LineTable> lineTables) {
+  DwarfFile(DwarfSections sections, Path objectPath, Map<DebugAbbrevOffset, Map<Long, Abbreviation>> abbrevSets,
+      Map<DebugLineOffset, LineTable> lineTables) {
     this(sections, objectPath, abbrevSets, lineTables, null, null);
   }
 
-  private DwarfFile(DwarfSections sections, Path objectPath, Map<Long, Map<Long, Abbreviation>> abbrevSets,
-      Map<Long, LineTable> lineTables, UnitIndex cuIndex, UnitIndex tuIndex) {
+  private DwarfFile(DwarfSections sections, Path objectPath, Map<DebugAbbrevOffset, Map<Long, Abbreviation>> abbrevSets,
+      Map<DebugLineOffset, LineTable> lineTables, UnitIndex cuIndex, UnitIndex tuIndex) {
     this.sections = sections;
     this.objectPath = objectPath;
     abbrevSets.forEach((off, set) -> abbrevCache.put(off, AbbreviationSet.of(set)));
@@ -81,12 +81,12 @@ public final class DwarfFile implements AutoCloseable {
    * {@code elf} came from. None of this call's work runs on the executor once it returns or throws.
    */
   public static DwarfFile load(ElfFile elf, java.util.concurrent.Executor executor) {
-    Forked<Map<Long, Map<Long, Abbreviation>>> abbrevs = executor == null ? null : parseAbbreviationsInBackground(elf, executor);
+    Forked<Map<DebugAbbrevOffset, Map<Long, Abbreviation>>> abbrevs = executor == null ? null : parseAbbreviationsInBackground(elf, executor);
     LineTablePreparser lines = null;
     try {
       lines = executor == null ? null : LineTablePreparser.start(elf, executor);
       DwarfSections sections = DwarfSections.of(elf, executor);
-      Map<Long, Map<Long, Abbreviation>> parsed = abbrevs == null ? Map.of() : abbrevs.join();
+      Map<DebugAbbrevOffset, Map<Long, Abbreviation>> parsed = abbrevs == null ? Map.of() : abbrevs.join();
       return new DwarfFile(sections, objectPath(elf), parsed, lines == null ? Map.of() : lines.finish());
     } finally {
       if (lines != null) lines.finish();
@@ -176,7 +176,7 @@ public final class DwarfFile implements AutoCloseable {
    * null when there is nothing to overlap (one processor, no section). A set that does not parse is
    * left out, to be parsed again, and reported, when a unit needs it.
    */
-  static Forked<Map<Long, Map<Long, Abbreviation>>> parseAbbreviationsInBackground(ElfFile elf, java.util.concurrent.Executor executor) {
+  static Forked<Map<DebugAbbrevOffset, Map<Long, Abbreviation>>> parseAbbreviationsInBackground(ElfFile elf, java.util.concurrent.Executor executor) {
     ElfFile.Section s = elf.section(".debug_abbrev");
     if (s == null || Runtime.getRuntime().availableProcessors() < 2) return null;
     return Forked.fork(executor, () -> {
@@ -189,7 +189,7 @@ public final class DwarfFile implements AutoCloseable {
   }
 
   /** The abbreviation table at {@code offset} of .debug_abbrev (parsed once, shared by units). */
-  AbbreviationSet abbreviations(long offset) {
+  AbbreviationSet abbreviations(DebugAbbrevOffset offset) {
     return abbrevCache.computeIfAbsent(offset, o -> AbbreviationSet.of(Abbreviation.parseSet(sections.abbrev(), o)));
   }
 
@@ -237,7 +237,7 @@ public final class DwarfFile implements AutoCloseable {
   }
 
   /** The line table at {@code offset} of .debug_line (parsed once). */
-  public LineTable lineTable(long offset, int addressSize) {
+  public LineTable lineTable(DebugLineOffset offset, int addressSize) {
     return lineTables.computeIfAbsent(offset, o -> LineTable.parse(this, o, addressSize));
   }
 
@@ -419,7 +419,7 @@ public final class DwarfFile implements AutoCloseable {
   }
 
   /** Forgets the parsed line table at {@code offset} (it is parsed again if asked for). */
-  public void releaseLineTable(long offset) {
+  public void releaseLineTable(DebugLineOffset offset) {
     lineTables.remove(offset);
   }
 }

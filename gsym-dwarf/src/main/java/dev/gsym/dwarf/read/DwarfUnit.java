@@ -16,6 +16,12 @@ import java.util.Map;
  * on demand. The tree is parsed on first use and can be {@link #release released} once the unit is
  * converted (it is parsed again, identically, if something needs it later), so a converter holds
  * the trees of the units in flight, not of the whole file.
+ *
+ * <p>Positions: a DIE is named either by its index in the unit (an int: its place in the pre-order,
+ * what the flat arrays, {@link Die} and the transformer's per-DIE tables use) or by its .debug_info
+ * offset (a long: what references hold and messages print; the unit-relative reference forms are
+ * made absolute when read). Offsets into other sections are typed where they cross an API ({@link
+ * DebugLineOffset}, {@link DebugAbbrevOffset}); per-DIE paths keep primitives.
  */
 public final class DwarfUnit {
   public static final int UT_COMPILE = 1, UT_TYPE = 2, UT_PARTIAL = 3, UT_SKELETON = 4, UT_SPLIT_COMPILE = 5,
@@ -117,7 +123,7 @@ public final class DwarfUnit {
     }
     this.formParams = new Form.Params(version, addressSize, offsetSize);
     this.headerDwoId = dwoId;
-    this.abbrevs = dwarf.abbreviations(abbrevOffset);
+    this.abbrevs = dwarf.abbreviations(new DebugAbbrevOffset(abbrevOffset));
     this.unitView = info.slice(0, end);
     this.firstDie = c.position();
   }
@@ -263,6 +269,16 @@ public final class DwarfUnit {
     }
     if (t.count == 0) throw info.error(offset, "unit has no DIEs");
     return t;
+  }
+
+  /**
+   * Where the unit's line table starts: DW_AT_stmt_list of the unit DIE (sec_offset, or a constant
+   * in DWARF 2 and 3), or null without one.
+   */
+  public DebugLineOffset stmtList() {
+    AttributeValue sl = find(0, AT_STMT_LIST);
+    Long off = sl instanceof AttributeValue.SecOffset so ? Long.valueOf(so.offset()) : sl == null ? null : sl.asUnsigned();
+    return off == null ? null : new DebugLineOffset(off);
   }
 
   /** What the sizes of this unit's attribute values depend on. */

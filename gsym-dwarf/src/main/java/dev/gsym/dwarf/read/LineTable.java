@@ -149,7 +149,8 @@ public final class LineTable {
   }
 
   /** Parses the line program at {@code offset} of .debug_line. */
-  public static LineTable parse(DwarfFile dwarf, long offset, int cuAddressSize) {
+  public static LineTable parse(DwarfFile dwarf, DebugLineOffset at, int cuAddressSize) {
+    long offset = at.value();
     ByteView sec = dwarf.sections().line();
     if (offset < 0 || offset >= sec.size()) throw sec.error(Math.max(0, Math.min(offset, sec.size())), "line table offset 0x" + Long.toHexString(offset) + " past end of section");
     Cursor c = sec.cursor(offset);

@@ -17,7 +17,7 @@ import java.util.concurrent.Executor;
  * relocatable objects or on one processor.
  */
 final class LineTablePreparser {
-  private final Map<Long, LineTable> tables = new ConcurrentHashMap<>();
+  private final Map<DebugLineOffset, LineTable> tables = new ConcurrentHashMap<>();
   private volatile boolean stop;
   private final Forked<Void> task;
 
@@ -53,7 +53,7 @@ final class LineTablePreparser {
           next = off + 4 + length;
         }
         if (next <= off || next > sec.size()) return;
-        tables.put(off, LineTable.parse(lines, off, 8));
+        tables.put(new DebugLineOffset(off), LineTable.parse(lines, new DebugLineOffset(off), 8));
         off = next;
       }
     } catch (RuntimeException | Error e) {
@@ -62,7 +62,7 @@ final class LineTablePreparser {
   }
 
   /** Parses every table (here, if the executor has not started) and returns them, by offset (for tests). */
-  Map<Long, LineTable> awaitAll() {
+  Map<DebugLineOffset, LineTable> awaitAll() {
     task.join();
     return tables;
   }
@@ -71,7 +71,7 @@ final class LineTablePreparser {
    * Stops parsing (after the table in progress; nothing is parsed if it has not started) and returns
    * the tables parsed so far, by offset. May be called more than once.
    */
-  Map<Long, LineTable> finish() {
+  Map<DebugLineOffset, LineTable> finish() {
     stop = true;
     task.cancelOrAwait();
     return tables;

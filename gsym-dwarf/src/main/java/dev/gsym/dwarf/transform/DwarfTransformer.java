@@ -4,6 +4,7 @@ import static dev.gsym.dwarf.read.DwarfConstants.*;
 
 import dev.gsym.dwarf.DwarfConverter;
 import dev.gsym.dwarf.read.AttributeValue;
+import dev.gsym.dwarf.read.DebugLineOffset;
 import dev.gsym.dwarf.read.Die;
 import dev.gsym.dwarf.read.DwarfFile;
 import dev.gsym.dwarf.read.DwarfUnit;
@@ -70,15 +71,13 @@ public final class DwarfTransformer {
     final String compDir;
     final long language;
     final int[] fileCache;
-    /** .debug_line offset of the unit's line table, or -1. */
-    final long lineOffset;
+    /** Where the unit's line table starts, or null. */
+    final DebugLineOffset lineOffset;
 
     CuInfo(DwarfUnit u) {
       Die cu = u.unitDie();
-      AttributeValue sl = cu.find(AT_STMT_LIST);
-      Long off = sl instanceof AttributeValue.SecOffset so ? Long.valueOf(so.offset()) : sl == null ? null : sl.asUnsigned();
-      lineTable = off == null ? null : dwarf.lineTable(off, u.addressSize());
-      lineOffset = off == null ? -1 : off;
+      lineOffset = u.stmtList();
+      lineTable = lineOffset == null ? null : dwarf.lineTable(lineOffset, u.addressSize());
       compDir = cu.find(AT_COMP_DIR) instanceof AttributeValue.Str s ? s.value() : "";
       Long lang = cu.find(AT_LANGUAGE) == null ? null : cu.find(AT_LANGUAGE).asUnsigned();
       language = lang == null ? 0 : lang;
@@ -194,7 +193,7 @@ public final class DwarfTransformer {
       }
       if (dies != u) dies.release();
       u.release();
-      if (cui != null && cui.lineOffset >= 0) dwarf.releaseLineTable(cui.lineOffset);
+      if (cui != null && cui.lineOffset != null) dwarf.releaseLineTable(cui.lineOffset);
     }
   }
 

@@ -3,6 +3,7 @@ package dev.gsym.dwarf.transform;
 import static dev.gsym.dwarf.read.DwarfConstants.*;
 
 import dev.gsym.dwarf.read.AttributeValue;
+import dev.gsym.dwarf.read.DebugLineOffset;
 import dev.gsym.dwarf.read.Die;
 import dev.gsym.dwarf.read.DwarfFile;
 import dev.gsym.dwarf.read.DwarfUnit;
@@ -203,8 +204,7 @@ public final class DwarfVerifier {
 
   private LineTable lineTable(DwarfUnit u) {
     Object v = lineTables.computeIfAbsent(u, k -> {
-      AttributeValue sl = k.unitDie().find(AT_STMT_LIST);
-      Long off = sl instanceof AttributeValue.SecOffset so ? Long.valueOf(so.offset()) : sl == null ? null : sl.asUnsigned();
+      DebugLineOffset off = k.stmtList();
       LineTable t = off == null ? null : dwarf.lineTable(off, k.addressSize());
       return t == null ? Boolean.FALSE : t;
     });

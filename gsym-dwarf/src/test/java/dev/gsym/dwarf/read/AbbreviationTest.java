@@ -33,15 +33,15 @@ class AbbreviationTest {
     for (String bin : new String[] {"cpp-gcc-O2", "cpp-clang-O2", "rust-O2", "c-gcc-O2-gz-zstd", "fs-i386-O2-d4"}) {
       try (ElfFile elf = ElfFile.open(TestData.path("bin", bin))) {
         ByteView abbrev = elf.data(elf.section(".debug_abbrev"));
-        Map<Long, Map<Long, Abbreviation>> all = Abbreviation.parseAll(abbrev);
+        Map<DebugAbbrevOffset, Map<Long, Abbreviation>> all = Abbreviation.parseAll(abbrev);
         assertThat(all).as(bin).isNotEmpty();
         long end = 0;
         for (var e : all.entrySet()) {
-          assertThat(render(e.getValue())).as("%s at 0x%x", bin, e.getKey())
+          assertThat(render(e.getValue())).as("%s at %s", bin, e.getKey())
               .isEqualTo(render(Abbreviation.parseSet(abbrev, e.getKey())));
         }
         // the sets tile the section: each starts where the previous one ended
-        for (long off : new TreeMap<>(all).keySet()) {
+        for (long off : new java.util.TreeSet<>(all.keySet().stream().map(DebugAbbrevOffset::value).toList())) {
           assertThat(off).as(bin).isEqualTo(end);
           end = off + setLength(abbrev, off);
         }
@@ -76,8 +76,8 @@ class AbbreviationTest {
         .uleb(1).uleb(0x2e).u8(0).uleb(0x03)                                  // truncated
         .get();
     ByteView v = ByteView.of(b, ByteOrder.LITTLE_ENDIAN, ".debug_abbrev");
-    Map<Long, Map<Long, Abbreviation>> all = Abbreviation.parseAll(v);
-    assertThat(all.keySet()).containsExactlyInAnyOrder(0L, 8L);
-    assertThat(all.get(8L).get(1L).tag()).isEqualTo(0x2e);
+    Map<DebugAbbrevOffset, Map<Long, Abbreviation>> all = Abbreviation.parseAll(v);
+    assertThat(all.keySet()).containsExactlyInAnyOrder(new DebugAbbrevOffset(0), new DebugAbbrevOffset(8));
+    assertThat(all.get(new DebugAbbrevOffset(8)).get(1L).tag()).isEqualTo(0x2e);
   }
 }

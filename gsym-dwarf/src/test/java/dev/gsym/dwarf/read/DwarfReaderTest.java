@@ -212,7 +212,7 @@ class DwarfReaderTest {
   @Test
   void lineProgramV5() {
     DwarfFile f = new DwarfFile(sections(new byte[0], new byte[] {0}, new byte[0], lineV5(), new byte[0], new byte[0], new byte[0], new byte[0]));
-    LineTable t = f.lineTable(0, 8);
+    LineTable t = f.lineTable(new DebugLineOffset(0), 8);
     assertEquals(5, t.version());
     assertEquals(List.of("/comp", "inc"), t.includeDirectories());
     assertEquals(3, t.files().size());
@@ -245,7 +245,7 @@ class DwarfReaderTest {
     byte[] prog = new Bytes().u8(0).uleb(9).u8(2).u64(0x10).u8(1).u8(0).uleb(1).u8(1).get();
     byte[] line = new Bytes().u16(4).u32(h.length).bytes(h).bytes(prog).withLength();
     DwarfFile f = new DwarfFile(sections(new byte[0], new byte[] {0}, new byte[0], line, new byte[0], new byte[0], new byte[0], new byte[0]));
-    LineTable t = f.lineTable(0, 8);
+    LineTable t = f.lineTable(new DebugLineOffset(0), 8);
     assertNull(t.filePath(0, "/cd"));
     assertEquals("/cd/x.c", t.filePath(1, "/cd"));
     assertEquals("/cd/inc/y.h", t.filePath(2, "/cd"));
@@ -265,7 +265,7 @@ class DwarfReaderTest {
     byte[] h = hdr.get();
     byte[] line = new Bytes().u16(5).u8(8).u8(0).u32(h.length).bytes(h).withLength();
     DwarfFile f = new DwarfFile(sections(new byte[0], new byte[] {0}, new byte[0], line, new byte[0], new byte[0], new byte[0], new byte[0]));
-    LineTable t = f.lineTable(0, 8);
+    LineTable t = f.lineTable(new DebugLineOffset(0), 8);
     assertEquals(List.of(""), t.includeDirectories());
     assertEquals("a.c", t.filePath(0, "/cd"));
   }
@@ -276,7 +276,7 @@ class DwarfReaderTest {
     byte[] cut = java.util.Arrays.copyOf(line, 30);
     cut[0] = 26; // unit length fits, header length does not
     DwarfFile f = new DwarfFile(sections(new byte[0], new byte[] {0}, new byte[0], cut, new byte[0], new byte[0], new byte[0], new byte[0]));
-    GsymFormatException e = assertThrows(GsymFormatException.class, () -> f.lineTable(0, 8));
+    GsymFormatException e = assertThrows(GsymFormatException.class, () -> f.lineTable(new DebugLineOffset(0), 8));
     assertTrue(e.getMessage().contains(".debug_line"), e.getMessage());
   }
 }

@@ -22,16 +22,15 @@ class LineTablePreparserTest {
       try (ElfFile elf = ElfFile.open(TestData.path("bin", bin)); ScopedPool pool = new ScopedPool(1, "test")) {
         LineTablePreparser p = LineTablePreparser.start(elf, pool);
         assertThat(p).as(bin).isNotNull();
-        Map<Long, LineTable> ahead = p.awaitAll();
+        Map<DebugLineOffset, LineTable> ahead = p.awaitAll();
         try (DwarfFile dwarf = new DwarfFile(DwarfSections.of(elf), null)) {
           int units = 0;
           for (DwarfUnit u : dwarf.units()) {
-            AttributeValue sl = u.unitDie().find(DwarfConstants.AT_STMT_LIST);
-            if (sl == null) continue;
-            long off = sl instanceof AttributeValue.SecOffset so ? so.offset() : sl.asUnsigned();
+            DebugLineOffset off = u.stmtList();
+            if (off == null) continue;
             LineTable own = LineTable.parse(dwarf, off, u.addressSize());
             LineTable pre = ahead.get(off);
-            assertThat(pre).as("%s: table at 0x%x parsed ahead", bin, off).isNotNull();
+            assertThat(pre).as("%s: table at %s parsed ahead", bin, off).isNotNull();
             assertThat(pre.rows()).as(bin).isEqualTo(own.rows());
             assertThat(pre.files()).as(bin).isEqualTo(own.files());
             assertThat(pre.sequences()).as(bin).isEqualTo(own.sequences());

@@ -1,6 +1,5 @@
 package dev.gsym.elf;
 
-import dev.gsym.dwarf.transform.ObjectFileTransformer;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.AddressRanges;
 import dev.gsym.io.ByteView;

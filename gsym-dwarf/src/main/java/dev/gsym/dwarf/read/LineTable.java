@@ -2,7 +2,6 @@ package dev.gsym.dwarf.read;
 
 import static dev.gsym.dwarf.read.DwarfConstants.*;
 
-import dev.gsym.dwarf.transform.DwarfTransformer;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.Cursor;
 import java.util.ArrayList;

@@ -33,7 +33,8 @@ final class Batches implements AutoCloseable {
   Batches(Session session, Symbolicator sym, boolean stdinStyle, int threads) {
     this.session = session;
     this.pool = threads <= 1 ? null : new ScopedPool(threads, "gsymutil-lookup");
-    this.pipeline = new OrderedPipeline<>(pool, pool == null ? 0 : threads, Math.max(1, 2 * threads),
+    // The calling thread reads the input: it does not look chunks up ahead of the workers.
+    this.pipeline = new OrderedPipeline<>(pool, pool == null ? 0 : threads, Math.max(1, 2 * threads), false,
         new OrderedPipeline.Stage<>() {
           @Override
           public Chunk compute(Chunk c) {

@@ -11,8 +11,8 @@ import java.util.concurrent.RejectedExecutionException;
  * <p>One thread, the owner, submits items, and every call but {@link #close} must come from it.
  * An item is computed exactly once: by one of at most {@code workers} tasks running on the
  * executor, or by the owner, who takes the oldest item itself when no worker has started it (then
- * {@link Stage#computeAndConsume} may write straight to its destination) and, while the oldest item
- * is still being computed elsewhere, computes a later one rather than wait. At most {@code window}
+ * {@link Stage#computeAndConsume} may write straight to its destination) and, if {@code helpAhead},
+ * while the oldest item is still being computed elsewhere, computes a later one rather than wait. At most {@code window}
  * items are submitted and not yet consumed, so memory stays bounded for any number of items. The
  * results, and so the output, do not depend on {@code workers}; with 0 workers every item is
  * computed and consumed as it is submitted.
@@ -65,6 +65,7 @@ public final class OrderedPipeline<T, R> implements AutoCloseable {
   private final Executor executor;
   private final int workers;
   private final int window;
+  private final boolean helpAhead;
   private final Stage<T, R> stage;
   /** Submitted and not yet consumed, oldest first (owner only). */
   private final ArrayDeque<Slot<T, R>> inFlight = new ArrayDeque<>();
@@ -76,18 +77,27 @@ public final class OrderedPipeline<T, R> implements AutoCloseable {
   private int running;
   private boolean closed;
 
+  /** A pipeline whose owner helps ahead ({@link #OrderedPipeline(Executor, int, int, boolean, Stage)}). */
+  public OrderedPipeline(Executor executor, int workers, int window, Stage<T, R> stage) {
+    this(executor, workers, window, true, stage);
+  }
+
   /**
    * @param executor where worker tasks run (ignored when {@code workers} is 0)
    * @param workers at most this many items are computed off the owner at a time (0: none)
    * @param window at most this many items are submitted and not yet consumed (at least 1)
+   * @param helpAhead whether the owner, while the oldest item is computed elsewhere, computes a
+   *     later one (true: the owner is a full worker; false: it waits, for owners with other work of
+   *     their own such as reading input, so that no more than {@code workers} threads compute)
    */
-  public OrderedPipeline(Executor executor, int workers, int window, Stage<T, R> stage) {
+  public OrderedPipeline(Executor executor, int workers, int window, boolean helpAhead, Stage<T, R> stage) {
     if (workers < 0) throw new IllegalArgumentException("workers must not be negative: " + workers);
     if (window < 1) throw new IllegalArgumentException("window must be at least 1: " + window);
     if (workers > 0) Objects.requireNonNull(executor, "executor");
     this.executor = executor;
     this.workers = workers;
     this.window = window;
+    this.helpAhead = helpAhead;
     this.stage = Objects.requireNonNull(stage, "stage");
   }
 
@@ -174,7 +184,7 @@ public final class OrderedPipeline<T, R> implements AutoCloseable {
           waiting.remove(head); // the oldest waiting item is first: O(1)
           head.state = RUNNING;
         } else if (head.state == RUNNING) {
-          ahead = waiting.poll();
+          ahead = helpAhead ? waiting.poll() : null;
           if (ahead == null) {
             while (head.state != DONE) waitUninterruptibly();
           } else {

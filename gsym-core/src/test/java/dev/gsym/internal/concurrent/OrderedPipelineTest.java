@@ -190,6 +190,60 @@ class OrderedPipelineTest {
     }
   }
 
+  /** With helpAhead the owner computes a later item while the oldest is stuck on a worker; without, it waits. */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void ownerHelpsAheadOnlyWhenAsked(boolean helpAhead) throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    CountDownLatch started = new CountDownLatch(1);
+    Thread owner = Thread.currentThread();
+    AtomicInteger onOwnerBeforeRelease = new AtomicInteger();
+    OrderedPipeline.Stage<Integer, Integer> stage = new OrderedPipeline.Stage<>() {
+      @Override
+      public Integer compute(Integer i) {
+        if (i == 0) {
+          started.countDown();
+          try {
+            release.await(10, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        } else if (Thread.currentThread() == owner && release.getCount() > 0) {
+          onOwnerBeforeRelease.incrementAndGet();
+        }
+        return i;
+      }
+
+      @Override
+      public void consume(Integer i, Integer r) {}
+    };
+    List<Integer> order = new ArrayList<>();
+    try (ScopedPool pool = new ScopedPool(1, "test");
+        var p = new OrderedPipeline<>(pool, 1, 4, helpAhead, new OrderedPipeline.Stage<Integer, Integer>() {
+          @Override
+          public Integer compute(Integer i) {
+            return stage.compute(i);
+          }
+
+          @Override
+          public void consume(Integer i, Integer r) {
+            order.add(r);
+          }
+        })) {
+      p.submit(0);
+      assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+      for (int i = 1; i < 4; i++) p.submit(i);
+      Thread.ofPlatform().start(() -> {
+        LockSupport.parkNanos(200_000_000L);
+        release.countDown();
+      });
+      p.drain();
+    }
+    assertThat(order).containsExactly(0, 1, 2, 3);
+    if (helpAhead) assertThat(onOwnerBeforeRelease.get()).isEqualTo(3);
+    else assertThat(onOwnerBeforeRelease.get()).isZero();
+  }
+
   @Test
   void badArguments() {
     Squares s = new Squares();

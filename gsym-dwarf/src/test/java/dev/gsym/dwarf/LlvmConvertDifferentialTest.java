@@ -3,9 +3,6 @@ package dev.gsym.dwarf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.gsym.dwarf.read.DwarfFile;
-import dev.gsym.dwarf.read.DwarfSections;
-import dev.gsym.dwarf.transform.DwarfVerifier;
 import dev.gsym.elf.ElfFile;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.Llvm;
@@ -265,9 +262,8 @@ public class LlvmConvertDifferentialTest {
           String expected = llvmLog.substring(Math.max(0, llvmLog.indexOf("Verifying GSYM file")))
               .replaceAll("(?m)^.* occurred \\d+ time\\(s\\)\n", "");
           StringBuilder got = new StringBuilder();
-          try (ElfFile elf = ElfFile.open(bin); GsymReader r = GsymReader.of(ours, ref.toString());
-              DwarfFile dwarf = new DwarfFile(DwarfSections.of(elf), bin)) {
-            int errs = new DwarfVerifier(dwarf).verify(r, ref.toString(), got);
+          try (ElfFile elf = ElfFile.open(bin); GsymReader r = GsymReader.of(ours, ref.toString())) {
+            int errs = DwarfConverter.verify(elf, r, ref.toString(), got);
             if (errs > 0) verifyReports.add(out + ":" + errs);
           }
           if (!got.toString().equals(expected)) {

@@ -1,11 +1,11 @@
 package dev.gsym.bench;
 
 import dev.gsym.dwarf.DwarfConverter;
-import dev.gsym.dwarf.DwarfFile;
-import dev.gsym.dwarf.DwarfSections;
-import dev.gsym.dwarf.DwarfTransformer;
-import dev.gsym.dwarf.ElfFile;
-import dev.gsym.dwarf.ObjectFileTransformer;
+import dev.gsym.dwarf.read.DwarfFile;
+import dev.gsym.dwarf.read.DwarfSections;
+import dev.gsym.dwarf.transform.DwarfTransformer;
+import dev.gsym.dwarf.transform.ObjectFileTransformer;
+import dev.gsym.elf.ElfFile;
 import dev.gsym.testing.TestData;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
@@ -140,7 +140,7 @@ public class DwarfConversionBenchmark {
   public byte[] convertAll() throws IOException {
     GsymCreator c = new GsymCreator();
     DwarfConverter.Summary s = DwarfConverter.convert(path, c, Diagnostics.silent(),
-        new DwarfConverter.Options(true, false, false, 1));
+        DwarfConverter.Options.builder().quiet(true).threads(1).build());
     return c.encode(s.byteOrder());
   }
 }

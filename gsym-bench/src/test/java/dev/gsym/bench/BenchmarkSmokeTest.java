@@ -2,7 +2,7 @@ package dev.gsym.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gsym.dwarf.DwarfFile;
+import dev.gsym.dwarf.read.DwarfFile;
 import dev.gsym.read.LookupResult;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -2,7 +2,9 @@ package dev.gsym.breakpad;
 
 import dev.gsym.ByteStrings;
 import dev.gsym.GsymFormatException;
-import dev.gsym.dwarf.ElfFile;
+import dev.gsym.elf.ElfFile;
+import dev.gsym.elf.ElfFile;
+import dev.gsym.ByteStrings;
 import dev.gsym.io.ByteView;
 import java.nio.ByteOrder;
 import java.util.HexFormat;

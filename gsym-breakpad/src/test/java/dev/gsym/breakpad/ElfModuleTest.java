@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gsym.GsymFormatException;
-import dev.gsym.dwarf.ElfFile;
+import dev.gsym.elf.ElfFile;
+import dev.gsym.elf.ElfFile;
 import dev.gsym.io.ByteView;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.ReadelfFacts;

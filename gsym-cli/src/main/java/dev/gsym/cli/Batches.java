@@ -2,21 +2,20 @@ package dev.gsym.cli;
 
 import dev.gsym.GsymFormatException;
 import dev.gsym.TextBuffer;
+import dev.gsym.internal.concurrent.OrderedPipeline;
+import dev.gsym.internal.concurrent.ScopedPool;
+import dev.gsym.GsymFormatException;
+import dev.gsym.TextBuffer;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupFrames;
 import java.util.ArrayDeque;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Batch lookups: addresses are gathered into {@link Chunk}s of up to {@value #CHUNK_SIZE}, each
- * chunk is symbolicated into its own byte buffer (on a pool of {@code threads} workers, or on the
- * calling thread for one), and the buffers are written to stdout strictly in submission order. At
- * most {@code 2 * threads} chunks are in flight, so memory stays flat for any input size; the output
- * is the same for any number of threads.
+ * chunk is symbolicated into its own byte buffer by an {@link OrderedPipeline} (on {@code threads}
+ * workers, or on the calling thread for one), and the buffers are written to stdout strictly in
+ * submission order. At most {@code 2 * threads} chunks are in flight, so memory stays flat for any
+ * input size; the output is the same for any number of threads.
  *
  * <p>Only the calling thread submits, writes and recycles chunks. A lookup that fails with a
  * {@link GsymFormatException} and an error found while gathering input ({@link Chunk#endError})
@@ -27,24 +26,28 @@ final class Batches implements AutoCloseable {
   static final int CHUNK_SIZE = 2048;
 
   private final Session session;
-  private final Symbolicator sym;
-  /** --addresses-from-stdin: an empty line after each result; a failed lookup prints nothing. */
-  private final boolean stdinStyle;
-  private final ExecutorService pool;
-  private final int maxPending;
-  private final ArrayDeque<Future<Chunk>> pending = new ArrayDeque<>();
+  /** The lookup threads; null for one thread (everything on the caller). */
+  private final ScopedPool pool;
+  private final OrderedPipeline<Chunk, Chunk> pipeline;
   private final ArrayDeque<Chunk> free = new ArrayDeque<>();
 
+  /** @param stdinStyle --addresses-from-stdin: an empty line after each result; a failed lookup prints nothing */
   Batches(Session session, Symbolicator sym, boolean stdinStyle, int threads) {
     this.session = session;
-    this.sym = sym;
-    this.stdinStyle = stdinStyle;
-    this.pool = threads <= 1 ? null : Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "gsymutil-lookup");
-      t.setDaemon(true);
-      return t;
-    });
-    this.maxPending = 2 * threads;
+    this.pool = threads <= 1 ? null : new ScopedPool(threads, "gsymutil-lookup");
+    // The calling thread reads the input: it does not look chunks up ahead of the workers.
+    this.pipeline = new OrderedPipeline<>(pool, pool == null ? 0 : threads, Math.max(1, 2 * threads), false,
+        new OrderedPipeline.Stage<>() {
+          @Override
+          public Chunk compute(Chunk c) {
+            return c.process(sym, stdinStyle);
+          }
+
+          @Override
+          public void consume(Chunk c, Chunk done) {
+            write(done);
+          }
+        });
   }
 
   /** A chunk to fill (recycled once written). */
@@ -57,33 +60,12 @@ final class Batches implements AutoCloseable {
 
   /** Symbolicates {@code c} (in the background with threads) and writes every chunk whose turn it is. */
   void submit(Chunk c) {
-    if (pool == null) {
-      c.process(sym, stdinStyle);
-      write(c);
-      return;
-    }
-    pending.add(pool.submit(() -> c.process(sym, stdinStyle)));
-    while (pending.size() > maxPending) writeHead();
+    pipeline.submit(c);
   }
 
   /** Waits for and writes every submitted chunk. */
   void drain() {
-    while (!pending.isEmpty()) writeHead();
-  }
-
-  private void writeHead() {
-    Chunk c;
-    try {
-      c = pending.poll().get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for lookups", e);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) throw r;
-      if (e.getCause() instanceof Error err) throw err;
-      throw new IllegalStateException(e.getCause());
-    }
-    write(c);
+    pipeline.drain();
   }
 
   private void write(Chunk c) {
@@ -93,18 +75,14 @@ final class Batches implements AutoCloseable {
     if (error != null) throw error;
   }
 
-  /** Stops the workers and waits for any that are still running (their readers may be closed next). */
+  /**
+   * Drops the chunks not started, waits for those being looked up (their readers may be closed
+   * next) and ends the threads. May be called more than once.
+   */
   @Override
   public void close() {
-    if (pool == null || pool.isTerminated()) return;
-    pool.shutdownNow();
-    try {
-      while (!pool.awaitTermination(1, TimeUnit.SECONDS)) {
-        // a running lookup finishes quickly; wait for it before readers are unmapped
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    pipeline.close();
+    if (pool != null) pool.close();
   }
 
   /** Up to {@value #CHUNK_SIZE} addresses with their readers, and the text they produce. */

@@ -7,10 +7,7 @@ import dev.gsym.breakpad.BreakpadTransformer;
 import dev.gsym.breakpad.BreakpadWriter;
 import dev.gsym.breakpad.ElfModule;
 import dev.gsym.dwarf.DwarfConverter;
-import dev.gsym.dwarf.DwarfFile;
-import dev.gsym.dwarf.DwarfSections;
-import dev.gsym.dwarf.DwarfVerifier;
-import dev.gsym.dwarf.ElfFile;
+import dev.gsym.elf.ElfFile;
 import dev.gsym.io.AtomicFile;
 import dev.gsym.read.GsymReader;
 import dev.gsym.write.CallSiteYaml;
@@ -106,9 +103,10 @@ final class Convert {
       DwarfConverter.Summary summary;
       Progress progress = ProgressBar.forTerminal(s.err, "units", o.quiet);
       try {
-        summary = DwarfConverter.convert(elf, creator, diag,
-            new DwarfConverter.Options(o.quiet, o.mergedFunctions, o.dwarfCallSites, threads, progress,
-                o.callSitesYamlFile == null ? null : c -> loadCallSites(s, c, o.callSitesYamlFile)));
+        summary = DwarfConverter.convert(elf, creator, diag, DwarfConverter.Options.builder().quiet(o.quiet)
+            .mergedFunctions(o.mergedFunctions).dwarfCallSites(o.dwarfCallSites).threads(threads)
+            .listener(listener(progress, o.callSitesYamlFile == null ? null : c -> loadCallSites(s, c, o.callSitesYamlFile)))
+            .build());
       } finally {
         if (progress instanceof ProgressBar bar) bar.close();
       }
@@ -132,9 +130,8 @@ final class Convert {
       }
       int mismatches = 0;
       if (o.verify) {
-        try (GsymReader written = GsymReader.open(Path.of(out));
-            DwarfFile dwarf = new DwarfFile(DwarfSections.of(elf), inPath)) {
-          mismatches = new DwarfVerifier(dwarf).verify(written, out, sb);
+        try (GsymReader written = GsymReader.open(Path.of(out))) {
+          mismatches = DwarfConverter.verify(elf, written, out, sb);
         } catch (dev.gsym.read.LookupException e) {
           // llvm's verify stops at the first address the GSYM does not resolve (seen with the
           // overlapping functions of relocatable objects) and the conversion fails
@@ -266,6 +263,21 @@ final class Convert {
           + "' value invalid for uint argument!");
     }
     return v;
+  }
+
+  /** A conversion listener showing {@code progress} and calling {@code beforeFinish} (if not null). */
+  private static DwarfConverter.Listener listener(Progress progress, java.util.function.Consumer<GsymCreator> beforeFinish) {
+    return new DwarfConverter.Listener() {
+      @Override
+      public void unitsConverted(int done, int total) {
+        progress.update(done, total);
+      }
+
+      @Override
+      public void beforeFinish(GsymCreator creator) {
+        if (beforeFinish != null) beforeFinish.accept(creator);
+      }
+    };
   }
 
   private static int fromBreakpad(Session s, ConvertOptions o) {
@@ -441,7 +453,8 @@ final class Convert {
           m.debugId(), m.codeId(), true);
       Progress progress = ProgressBar.forTerminal(s.err, "units", o.quiet);
       try {
-        DwarfConverter.convert(elf, creator, diag, new DwarfConverter.Options(o.quiet, false, false, 0, progress));
+        DwarfConverter.convert(elf, creator, diag,
+            DwarfConverter.Options.builder().quiet(o.quiet).listener(listener(progress, null)).build());
       } finally {
         if (progress instanceof ProgressBar bar) bar.close();
       }

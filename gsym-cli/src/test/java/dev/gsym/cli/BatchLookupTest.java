@@ -147,6 +147,7 @@ class BatchLookupTest {
     List<String> firstLines = run.out().lines().filter(l -> l.startsWith("0x")).toList();
     assertThat(firstLines).hasSize(50_000);
     assertSameAsLlvm(stdin, "--addresses-from-stdin");
+    assertNoLookupThreadAlive();
   }
 
   @Test
@@ -166,6 +167,12 @@ class BatchLookupTest {
     assertThat(run.status()).isEqualTo(1);
     assertThat(run.err()).isEqualTo(tmp.resolve("missing.gsym") + ": No such file or directory\n");
     assertSameAsLlvm(missing, "--addresses-from-stdin");
+    assertNoLookupThreadAlive();
+  }
+
+  /** Every lookup thread has ended when a run returns, also after a failed one. */
+  private static void assertNoLookupThreadAlive() {
+    assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().equals("gsymutil-lookup"));
   }
 
   @Test

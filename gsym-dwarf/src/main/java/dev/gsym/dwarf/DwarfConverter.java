@@ -1,47 +1,167 @@
 package dev.gsym.dwarf;
 
+import dev.gsym.dwarf.read.DwarfFile;
+import dev.gsym.dwarf.transform.DwarfTransformer;
+import dev.gsym.dwarf.transform.DwarfVerifier;
+import dev.gsym.dwarf.transform.ObjectFileTransformer;
+import dev.gsym.elf.ElfFile;
+import dev.gsym.internal.concurrent.ScopedPool;
+import dev.gsym.read.GsymReader;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.io.IOException;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
+import java.util.Objects;
+import java.util.concurrent.Executor;
 
 /**
  * Library entry point for {@code llvm-gsymutil --convert} of an ELF with DWARF (single-threaded
- * order, so the output is byte-identical to {@code --num-threads=1}).
+ * order, so the output is byte-identical to {@code --num-threads=1} for any thread count).
  */
 public final class DwarfConverter {
   private DwarfConverter() {}
 
   /**
-   * Conversion options: llvm's --quiet, --merged-functions, --dwarf-callsites, --num-threads
-   * ({@code threads}: 0 = one per core; the output does not depend on it), and a receiver of
-   * (units converted, units in all) updates, and {@code beforeFinalize} (may be null): called with
-   * the creator after the symbol table was added and before it is finalized, where llvm loads
-   * {@code --callsites-yaml-file} (see {@link GsymCreator#loadCallSites}); what it throws
-   * propagates.
+   * Hears about a conversion as it goes; every method is called on the thread that called {@code
+   * convert}, and what it throws ends the conversion and propagates.
    */
-  public record Options(boolean quiet, boolean mergedFunctions, boolean dwarfCallSites, int threads,
-      dev.gsym.Progress progress, java.util.function.Consumer<GsymCreator> beforeFinalize) {
-    public Options(boolean quiet, boolean mergedFunctions, boolean dwarfCallSites, int threads,
-        dev.gsym.Progress progress) {
-      this(quiet, mergedFunctions, dwarfCallSites, threads, progress, null);
+  public interface Listener {
+    /** Hears nothing. */
+    Listener NONE = new Listener() {};
+
+    /** {@code done} of {@code total} compile units are converted (after each one, in unit order). */
+    default void unitsConverted(int done, int total) {}
+
+    /**
+     * Every function is in the creator (DWARF, then the symbol table) and it is about to be
+     * finalized: where llvm-gsymutil loads {@code --callsites-yaml-file} (see {@link
+     * GsymCreator#loadCallSites}).
+     */
+    default void beforeFinish(GsymCreator creator) {}
+  }
+
+  /**
+   * Conversion options (immutable; {@link #builder()}): llvm's {@code --quiet}, {@code
+   * --merged-functions}, {@code --dwarf-callsites} and {@code --num-threads}, a {@link Listener},
+   * and the executor that runs the conversion's parallel work.
+   */
+  public static final class Options {
+    private static final Options DEFAULTS = builder().build();
+
+    private final boolean quiet;
+    private final boolean mergedFunctions;
+    private final boolean dwarfCallSites;
+    private final int threads;
+    private final Listener listener;
+    private final Executor executor;
+
+    private Options(Builder b) {
+      quiet = b.quiet;
+      mergedFunctions = b.mergedFunctions;
+      dwarfCallSites = b.dwarfCallSites;
+      threads = b.threads;
+      listener = b.listener;
+      executor = b.executor;
     }
 
-    public Options(boolean quiet, boolean mergedFunctions, boolean dwarfCallSites, int threads) {
-      this(quiet, mergedFunctions, dwarfCallSites, threads, dev.gsym.Progress.NONE);
+    /** A builder with the defaults: not quiet, no merged functions, no call sites, one thread per core. */
+    public static Builder builder() {
+      return new Builder();
     }
 
-    public Options(boolean quiet) {
-      this(quiet, false, false, 0);
-    }
-
-    public Options(boolean quiet, boolean mergedFunctions, boolean dwarfCallSites) {
-      this(quiet, mergedFunctions, dwarfCallSites, 0);
-    }
-
+    /** The defaults ({@code builder().build()}). */
     public static Options defaults() {
-      return new Options(false);
+      return DEFAULTS;
+    }
+
+    /** As llvm's --quiet: no warning for ranges that start outside executable sections. */
+    public boolean quiet() {
+      return quiet;
+    }
+
+    /** As llvm's --merged-functions. */
+    public boolean mergedFunctions() {
+      return mergedFunctions;
+    }
+
+    /** As llvm's --dwarf-callsites. */
+    public boolean dwarfCallSites() {
+      return dwarfCallSites;
+    }
+
+    /** Threads converting units, the calling one included; 0 for one per processor. */
+    public int threads() {
+      return threads;
+    }
+
+    public Listener listener() {
+      return listener;
+    }
+
+    /** The executor for the parallel work, or null: a pool of the conversion's own. */
+    public Executor executor() {
+      return executor;
+    }
+
+    /** Collects options; {@link #build} may be called more than once. */
+    public static final class Builder {
+      private boolean quiet;
+      private boolean mergedFunctions;
+      private boolean dwarfCallSites;
+      private int threads;
+      private Listener listener = Listener.NONE;
+      private Executor executor;
+
+      private Builder() {}
+
+      public Builder quiet(boolean on) {
+        quiet = on;
+        return this;
+      }
+
+      public Builder mergedFunctions(boolean on) {
+        mergedFunctions = on;
+        return this;
+      }
+
+      public Builder dwarfCallSites(boolean on) {
+        dwarfCallSites = on;
+        return this;
+      }
+
+      /**
+       * Threads converting units, the calling one included (0, the default: one per processor). The
+       * output does not depend on it.
+       *
+       * @throws IllegalArgumentException if negative
+       */
+      public Builder threads(int n) {
+        if (n < 0) throw new IllegalArgumentException("threads must not be negative: " + n);
+        threads = n;
+        return this;
+      }
+
+      public Builder listener(Listener l) {
+        listener = Objects.requireNonNull(l, "listener");
+        return this;
+      }
+
+      /**
+       * Runs the conversion's parallel work on {@code e} (the caller's pool): units converted off the
+       * calling thread ({@code threads - 1} at a time at most) and the inflation and pre-parsing that
+       * overlap it. None of that work is running any more when {@code convert} returns or throws;
+       * the executor is not shut down. Default (null): a pool the conversion creates and whose
+       * threads have all ended before {@code convert} returns.
+       */
+      public Builder executor(Executor e) {
+        executor = e;
+        return this;
+      }
+
+      public Options build() {
+        return new Options(this);
+      }
     }
   }
 
@@ -51,6 +171,8 @@ public final class DwarfConverter {
   /**
    * Reads {@code in}, fills {@code out} (base address, text ranges, DWARF functions, UUID, symbols)
    * and finalizes it. Messages go through {@code diag} as llvm prints them.
+   *
+   * @throws dev.gsym.GsymFormatException for malformed input (naming the section and offset)
    */
   public static Summary convert(Path in, GsymCreator out, Diagnostics diag, Options options) throws IOException {
     try (ElfFile elf = ElfFile.open(in)) {
@@ -60,49 +182,44 @@ public final class DwarfConverter {
 
   /** As {@link #convert(Path, GsymCreator, Diagnostics, Options)} for an ELF already open. */
   public static Summary convert(ElfFile elf, GsymCreator out, Diagnostics diag, Options options) {
-    {
+    int threads = options.threads() > 0 ? options.threads() : Runtime.getRuntime().availableProcessors();
+    // Own pool: the unit workers, or at the start the three overlapping jobs (other sections'
+    // inflation, abbreviation and line-table pre-parsing), whichever is more.
+    try (ScopedPool own = options.executor() == null ? new ScopedPool(Math.max(threads - 1, 3), "gsym-dwarf") : null) {
+      Executor executor = own != null ? own : options.executor();
       Long base = elf.baseAddress();
       if (base != null) out.setBaseAddress(base);
       // Like llvm-gsymutil: without executable sections every address counts as text.
       if (!elf.textRanges().isEmpty()) out.setValidTextRanges(elf.textRanges());
       int nd;
-      var abbrevs = DwarfFile.parseAbbreviationsInBackground(elf);
-      LineTablePreparser lines = LineTablePreparser.start(elf);
-      DwarfSections sections = DwarfSections.of(elf);
-      for (String w : elf.relocationWarnings()) diag.log("warning: " + w + "\n");
-      try (DwarfFile dwarf = new DwarfFile(sections, objectPath(elf), preparsed(abbrevs),
-          lines == null ? java.util.Map.of() : lines.finish())) {
+      try (DwarfFile dwarf = DwarfFile.load(elf, executor)) {
+        for (String w : elf.relocationWarnings()) diag.log("warning: " + w + "\n");
         nd = new DwarfTransformer(dwarf, out, diag, options.quiet()).dwarfCallSites(options.dwarfCallSites())
-            .progress(options.progress()).convert(options.threads());
+            .listener(options.listener()).convert(threads, executor);
       }
       diag.log("Loaded " + nd + " functions from DWARF.\n");
       if (options.mergedFunctions()) out.prepareMergedFunctions(diag);
       int ns = ObjectFileTransformer.convert(elf, out, diag);
       diag.log("Loaded " + ns + " functions from symbol table.\n");
-      if (options.beforeFinalize() != null) options.beforeFinalize().accept(out);
+      options.listener().beforeFinish(out);
       out.finish(diag);
       return new Summary(nd, ns, elf.byteOrder(), arch(elf));
     }
   }
 
-  private static java.util.Map<Long, java.util.Map<Long, Abbreviation>> preparsed(
-      java.util.concurrent.FutureTask<java.util.Map<Long, java.util.Map<Long, Abbreviation>>> task) {
-    if (task == null) return java.util.Map.of();
-    try {
-      return task.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return java.util.Map.of();
-    } catch (java.util.concurrent.ExecutionException e) {
-      return java.util.Map.of();
-    }
-  }
-
-  private static Path objectPath(ElfFile elf) {
-    try {
-      return Path.of(elf.source());
-    } catch (java.nio.file.InvalidPathException e) {
-      return null;
+  /**
+   * llvm-gsymutil's {@code --verify} after a conversion of {@code elf}: every address of every
+   * function in {@code gsym} is looked up and compared with the DWARF's inlining chain (split units
+   * found as the conversion finds them); llvm's messages are appended to {@code out}, naming the
+   * GSYM file {@code gsymPath}.
+   *
+   * @return the number of mismatches
+   * @throws dev.gsym.read.LookupException at the first address the GSYM does not resolve (llvm
+   *     stops there too)
+   */
+  public static int verify(ElfFile elf, GsymReader gsym, String gsymPath, StringBuilder out) {
+    try (DwarfFile dwarf = DwarfFile.load(elf, null)) {
+      return new DwarfVerifier(dwarf).verify(gsym, gsymPath, out);
     }
   }
 

@@ -2,6 +2,7 @@ package dev.gsym.dwarf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.gsym.elf.ElfFile;
 import dev.gsym.testing.TestData;
 import java.io.IOException;
 import java.nio.ByteBuffer;

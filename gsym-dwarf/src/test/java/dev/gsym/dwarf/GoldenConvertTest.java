@@ -48,15 +48,15 @@ class GoldenConvertTest {
       StringBuilder log = new StringBuilder();
       Diagnostics d = new Diagnostics(log);
       GsymCreator c = new GsymCreator();
-      DwarfConverter.Summary sum = DwarfConverter.convert(TestData.path("bin", name), c, d, new DwarfConverter.Options(false, false, false, threads));
+      DwarfConverter.Summary sum = DwarfConverter.convert(TestData.path("bin", name), c, d, DwarfConverter.Options.builder().threads(threads).build());
       assertArrayEquals(llvm, c.encode(sum.byteOrder()), name + " threads=" + threads);
       String all = log + d.summary();
       if (log1 == null) log1 = all;
       assertEquals(log1, all, name + " threads=" + threads);
       GsymCreator m = new GsymCreator();
-      DwarfConverter.Summary ms = DwarfConverter.convert(TestData.path("bin", name), m, Diagnostics.silent(), new DwarfConverter.Options(false, true, true, threads));
+      DwarfConverter.Summary ms = DwarfConverter.convert(TestData.path("bin", name), m, Diagnostics.silent(), DwarfConverter.Options.builder().mergedFunctions(true).dwarfCallSites(true).threads(threads).build());
       GsymCreator m1 = new GsymCreator();
-      DwarfConverter.convert(TestData.path("bin", name), m1, Diagnostics.silent(), new DwarfConverter.Options(false, true, true, 1));
+      DwarfConverter.convert(TestData.path("bin", name), m1, Diagnostics.silent(), DwarfConverter.Options.builder().mergedFunctions(true).dwarfCallSites(true).threads(1).build());
       assertArrayEquals(m1.encode(ms.byteOrder()), m.encode(ms.byteOrder()), name + " merged threads=" + threads);
     }
   }
@@ -68,7 +68,7 @@ class GoldenConvertTest {
       StringBuilder log = new StringBuilder();
       GsymCreator c = new GsymCreator();
       DwarfConverter.Summary sum = DwarfConverter.convert(TestData.path("bin", "icf-clang-O2-gold"), c, new Diagnostics(log),
-          new DwarfConverter.Options(false, true, callSites));
+          DwarfConverter.Options.builder().mergedFunctions(true).dwarfCallSites(callSites).build());
       String ref = "icf-clang-O2-gold." + (callSites ? "merged-callsites" : "merged") + ".gsym";
       assertArrayEquals(Files.readAllBytes(TestData.path("gsym", ref)), c.encode(sum.byteOrder()), ref + "\n" + log);
       assertEquals(true, log.toString().contains(

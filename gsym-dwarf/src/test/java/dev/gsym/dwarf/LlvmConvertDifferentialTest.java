@@ -3,11 +3,12 @@ package dev.gsym.dwarf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.gsym.elf.ElfFile;
+import dev.gsym.read.GsymReader;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
-import dev.gsym.read.GsymReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,16 +26,18 @@ import org.junit.jupiter.api.io.TempDir;
  * llvm-gsymutil-22 --convert --num-threads=1. Skipped without the tools; a variant whose compiler
  * is missing is skipped.
  */
-class LlvmConvertDifferentialTest {
+public class LlvmConvertDifferentialTest {
   @TempDir Path tmp;
   private final List<String> verifyReports = new ArrayList<>();
 
-  static boolean run(Path dir, List<String> cmd) throws IOException, InterruptedException {
+  /** Runs {@code cmd} in {@code dir}; true if it exited 0 (output discarded). */
+  public static boolean run(Path dir, List<String> cmd) throws IOException, InterruptedException {
     return run(dir, cmd, null);
   }
 
   /** Runs {@code cmd}; stdout and stderr go to {@code log} (discarded if null). */
-  static boolean run(Path dir, List<String> cmd, Path log) throws IOException, InterruptedException {
+  /** As {@link #run(Path, List)}, with the output in {@code log}. */
+  public static boolean run(Path dir, List<String> cmd, Path log) throws IOException, InterruptedException {
     Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
         .redirectOutput(log == null ? ProcessBuilder.Redirect.DISCARD : ProcessBuilder.Redirect.to(log.toFile())).start();
     if (!p.waitFor(120, TimeUnit.SECONDS)) {
@@ -251,7 +254,7 @@ class LlvmConvertDifferentialTest {
       try {
         GsymCreator c = new GsymCreator();
         DwarfConverter.Summary s = DwarfConverter.convert(bin, c, Diagnostics.silent(),
-            new DwarfConverter.Options(false, variant >= 1, variant == 2));
+            DwarfConverter.Options.builder().mergedFunctions(variant >= 1).dwarfCallSites(variant == 2).build());
         byte[] ours = c.encode(s.byteOrder());
         if (variant == 0) {
           // --verify: our reports equal llvm's (from its header up to the category summary)
@@ -259,9 +262,8 @@ class LlvmConvertDifferentialTest {
           String expected = llvmLog.substring(Math.max(0, llvmLog.indexOf("Verifying GSYM file")))
               .replaceAll("(?m)^.* occurred \\d+ time\\(s\\)\n", "");
           StringBuilder got = new StringBuilder();
-          try (ElfFile elf = ElfFile.open(bin); GsymReader r = GsymReader.of(ours, ref.toString());
-              DwarfFile dwarf = new DwarfFile(DwarfSections.of(elf), bin)) {
-            int errs = new DwarfVerifier(dwarf).verify(r, ref.toString(), got);
+          try (ElfFile elf = ElfFile.open(bin); GsymReader r = GsymReader.of(ours, ref.toString())) {
+            int errs = DwarfConverter.verify(elf, r, ref.toString(), got);
             if (errs > 0) verifyReports.add(out + ":" + errs);
           }
           if (!got.toString().equals(expected)) {

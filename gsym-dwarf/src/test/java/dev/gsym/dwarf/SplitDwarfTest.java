@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gsym.GsymFormatException;
+import dev.gsym.elf.ElfFile;
+import dev.gsym.GsymFormatException;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupResult;
 import dev.gsym.testing.Llvm;
@@ -34,7 +36,7 @@ class SplitDwarfTest {
     StringBuilder log = new StringBuilder();
     Diagnostics d = new Diagnostics(log);
     GsymCreator c = new GsymCreator();
-    DwarfConverter.Summary s = DwarfConverter.convert(bin, c, d, new DwarfConverter.Options(false, false, false, 1));
+    DwarfConverter.Summary s = DwarfConverter.convert(bin, c, d, DwarfConverter.Options.builder().threads(1).build());
     return new Result(s, log + d.summary(), c.encode(s.byteOrder()));
   }
 

@@ -51,7 +51,7 @@ class ThreadedConvertTest {
       StringBuilder log = new StringBuilder();
       Diagnostics d = new Diagnostics(log);
       GsymCreator c = new GsymCreator();
-      DwarfConverter.Summary s = DwarfConverter.convert(bin, c, d, new DwarfConverter.Options(false, true, true, threads));
+      DwarfConverter.Summary s = DwarfConverter.convert(bin, c, d, DwarfConverter.Options.builder().mergedFunctions(true).dwarfCallSites(true).threads(threads).build());
       byte[] bytes = c.encode(s.byteOrder());
       String all = log + d.summary();
       if (first == null) {

@@ -4,7 +4,7 @@ import dev.gsym.breakpad.BreakpadIds;
 import dev.gsym.breakpad.BreakpadTransformer;
 import dev.gsym.breakpad.ElfModule;
 import dev.gsym.dwarf.DwarfConverter;
-import dev.gsym.dwarf.ElfFile;
+import dev.gsym.elf.ElfFile;
 import dev.gsym.io.ByteView;
 import dev.gsym.GsymFormatException;
 import dev.gsym.write.Diagnostics;

@@ -1,0 +1,48 @@
+package dev.gsym.dwarf.transform;
+
+import dev.gsym.elf.ElfFile;
+import dev.gsym.elf.SymbolTable;
+import dev.gsym.format.AddressRange;
+import dev.gsym.format.FunctionInfo;
+import dev.gsym.write.Diagnostics;
+import dev.gsym.write.GsymCreator;
+
+/**
+ * Adds an ELF's UUID (GNU build ID) and its symbol-table functions, as llvm's
+ * ObjectFileTransformer does for ELF: every entry after the null one of the first
+ * {@code SHT_SYMTAB} section (never {@code .dynsym}) whose type is {@code STT_FUNC} (not
+ * {@code STT_GNU_IFUNC}, not mapping symbols, which are {@code STT_NOTYPE}) and whose llvm value
+ * ({@link SymbolTable#value}: 0 for undefined symbols, {@code st_size} for common ones) is a valid
+ * text address, with its {@code st_size}. Duplicates are left to the creator's finalize.
+ */
+public final class ObjectFileTransformer {
+  private ObjectFileTransformer() {}
+
+  /**
+   * Sets the UUID and adds the functions; returns how many. A name llvm cannot read is logged as
+   * llvm does ({@code ObjectFileTransformer: <reason>}) and the symbol skipped.
+   */
+  public static int convert(ElfFile elf, GsymCreator gsym, Diagnostics diag) {
+    byte[] id = elf.buildId();
+    if (id != null) gsym.setUUID(id);
+    SymbolTable symbols = SymbolTable.of(elf);
+    // llvm reads each symbol's type first and skips the symbol when that fails, which it does for
+    // all of them when the table cannot be read as an array.
+    if (symbols == null || !symbols.readable() || symbols.count() < 2) return 0;
+    symbols.checkDynamicSymbols();
+    int n = 0;
+    for (long i = 1; i < symbols.count(); i++) {
+      if (symbols.type(i) != SymbolTable.STT_FUNC) continue;
+      long value = symbols.value(i);
+      if (!gsym.isValidTextAddress(value)) continue;
+      String problem = symbols.nameError(i);
+      if (problem != null) {
+        diag.log("ObjectFileTransformer: " + problem + "\n");
+        continue;
+      }
+      gsym.addFunctionInfo(new FunctionInfo(new AddressRange(value, value + symbols.size(i)), gsym.insertString(symbols.name(i))));
+      n++;
+    }
+    return n;
+  }
+}

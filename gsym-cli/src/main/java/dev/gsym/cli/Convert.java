@@ -13,7 +13,8 @@ import dev.gsym.io.AtomicFile;
 import dev.gsym.io.GsymFormatException;
 import dev.gsym.io.Progress;
 import dev.gsym.read.GsymReader;
-import dev.gsym.write.CallSiteYaml;
+import dev.gsym.cli.yaml.CallSiteYaml;
+import dev.gsym.write.FunctionCallSites;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.io.IOException;
@@ -172,11 +173,25 @@ final class Convert {
     } catch (CallSiteYaml.ParseException e) {
       throw conversionFailed(s, e.diagnostics(), e.getMessage(), e);
     }
-    try {
-      creator.loadCallSites(functions);
-    } catch (IllegalArgumentException e) {
-      throw conversionFailed(s, "", e.getMessage(), e);
+    // llvm reads each entry's flags after looking its name up: an unknown flag is reported only if
+    // no name up to and including its entry is unknown
+    List<FunctionCallSites> resolved = new ArrayList<>(functions.size());
+    CallSiteYaml.UnknownFlagException badFlag = null;
+    for (CallSiteYaml.Function f : functions) {
+      try {
+        resolved.add(f.resolve());
+      } catch (CallSiteYaml.UnknownFlagException e) {
+        resolved.add(new FunctionCallSites(f.name(), List.of()));
+        badFlag = e;
+        break;
+      }
     }
+    try {
+      creator.loadCallSites(resolved);
+    } catch (IllegalArgumentException e) {
+      throw conversionFailed(s, "", e.getMessage() + "\n", e); // llvm's message ends in a newline
+    }
+    if (badFlag != null) throw conversionFailed(s, "", badFlag.getMessage() + "\n", badFlag);
   }
 
   private static CliException conversionFailed(Session s, String diagnostics, String message, Throwable cause) {

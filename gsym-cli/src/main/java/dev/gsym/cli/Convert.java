@@ -206,24 +206,15 @@ final class Convert {
     return e.getMessage() != null ? e.getMessage() : e.toString();
   }
 
-  /** llvm's --json-summary-file: {"error-categories":{"CAT":{"count":N},...},"error-count":N}. */
+  /** llvm's --json-summary-file ({@link JsonSummary}): to {@code file}, or after the summary on stdout. */
   private static void writeJsonSummary(Session s, String file, Diagnostics diag) {
-    StringBuilder j = new StringBuilder("{\"error-categories\":{");
-    long total = 0;
-    boolean first = true;
-    for (java.util.Map.Entry<String, Long> e : diag.categories().entrySet()) {
-      if (!first) j.append(',');
-      first = false;
-      jsonString(j, e.getKey()).append(":{\"count\":").append(e.getValue()).append('}');
-      total += e.getValue();
-    }
-    j.append("},\"error-count\":").append(total).append('}');
+    String json = JsonSummary.of(diag.categories());
     if (file.equals(STDOUT)) { // as llvm's raw_fd_ostream
-      s.sb.append(j);
+      s.sb.append(json);
       s.emit();
       return;
     }
-    ByteBuffer bytes = ByteBuffer.wrap(j.toString().getBytes(StandardCharsets.UTF_8));
+    ByteBuffer bytes = ByteBuffer.wrap(json.getBytes(StandardCharsets.UTF_8));
     String reason;
     try {
       AtomicFile.write(Path.of(file), ch -> {
@@ -237,25 +228,6 @@ final class Convert {
       reason = "No such file or directory";
     }
     throw CliException.stdout("error opening aggregate error json file '" + file + "' for writing: " + reason);
-  }
-
-  private static StringBuilder jsonString(StringBuilder sb, String v) {
-    sb.append('"');
-    for (int i = 0; i < v.length(); i++) {
-      char c = v.charAt(i);
-      switch (c) {
-        case '"' -> sb.append("\\\"");
-        case '\\' -> sb.append("\\\\");
-        case '\n' -> sb.append("\\n");
-        case '\t' -> sb.append("\\t");
-        case '\r' -> sb.append("\\r");
-        default -> {
-          if (c < 0x20) sb.append(String.format("\\u%04x", (int) c));
-          else sb.append(c);
-        }
-      }
-    }
-    return sb.append('"');
   }
 
   private static String defaultOutput(String in, String fromExt, String toExt) {

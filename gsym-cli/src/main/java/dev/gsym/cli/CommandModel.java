@@ -3,8 +3,7 @@ package dev.gsym.cli;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgGroupSpec;
-import picocli.CommandLine.Model.IGetter;
-import picocli.CommandLine.Model.ISetter;
+import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.PositionalParamSpec;
@@ -32,7 +31,7 @@ final class CommandModel {
   static CommandLine commandLine(Session session) {
     GsymUtilCommand top = new GsymUtilCommand(session);
     CommandSpec spec = CommandSpec.wrapWithoutInspection(top);
-    spec.name(GsymUtil.TOOL_NAME).versionProvider(new VersionProvider());
+    spec.name(GsymUtil.TOOL_NAME).version(Version.lines());
     UsageMessageSpec usage = spec.usageMessage();
     usage.sortOptions(false).autoWidth(true)
         .header("gsymutil - symbolicate addresses with GSYM files, dump them, and create them")
@@ -76,9 +75,9 @@ final class CommandModel {
         .commandListHeading("%nCommands:%n");
     for (Opt o : Opt.TOP) {
       if (o.kind == Opt.Kind.MODE) {
-        if (o == Opt.DWARF) spec.addArgGroup(modes(top.args));
+        if (o == Opt.DWARF) spec.addArgGroup(modes());
       } else {
-        add(spec, top.args, o, o.description, "0..*");
+        add(spec, o, o.description, "0..*");
       }
     }
     CommandLine cl = new CommandLine(spec);
@@ -86,7 +85,24 @@ final class CommandModel {
     cl.addSubcommand("lookup", new CommandLine(lookup(session)));
     cl.addSubcommand("convert", new CommandLine(convert(session)));
     cl.addSubcommand("help", new CommandLine(new CommandLine.HelpCommand()));
+    cl.setExecutionStrategy(parsed -> {
+      for (CommandLine c : parsed.asCommandLineList()) collect(c);
+      return new CommandLine.RunLast().execute(parsed);
+    });
     return cl;
+  }
+
+  /**
+   * Copies what picocli parsed for {@code cl}'s command into its {@link Args}: each option and
+   * positional carries its {@link Opt} as picocli's user object. (Values are not bound through
+   * picocli setters: a class of ours implementing picocli's interfaces would, once in the JDK AOT
+   * cache, make every run load picocli classes at start-up, also the lookups that never use picocli.)
+   */
+  static void collect(CommandLine cl) {
+    if (!(cl.getCommand() instanceof CliCommand command)) return;
+    for (ArgSpec a : cl.getCommandSpec().args()) {
+      if (a.userObject() instanceof Opt o) command.args().set(o, a.getValue());
+    }
   }
 
   private static CommandSpec dump(Session session) {
@@ -94,9 +110,9 @@ final class CommandModel {
     CommandSpec spec = CommandSpec.wrapWithoutInspection(c);
     spec.usageMessage().description("Dump GSYM files (header, tables, strings and every FunctionInfo), as"
         + " llvm-gsymutil FILE... does.");
-    add(spec, c.args, Opt.HELP, Opt.HELP.description, null);
-    add(spec, c.args, Opt.VERBOSE, STACK_TRACES, null);
-    add(spec, c.args, Opt.FILES, Opt.FILES.description, "1..*");
+    add(spec, Opt.HELP, Opt.HELP.description, null);
+    add(spec, Opt.VERBOSE, STACK_TRACES, null);
+    add(spec, Opt.FILES, Opt.FILES.description, "1..*");
     return spec;
   }
 
@@ -118,10 +134,10 @@ final class CommandModel {
         .parameterListHeading("%nArguments:%n")
         .optionListHeading("%nOptions:%n");
     for (Opt o : List.of(Opt.HELP, Opt.FILE, Opt.VERBOSE, Opt.MERGED_FUNCTIONS, Opt.MERGED_FILTER, Opt.THREADS)) {
-      add(spec, c.args, o, o.description, null);
+      add(spec, o, o.description, null);
     }
     // checked in call(), after unknown options
-    add(spec, c.args, Opt.ADDRESSES_AND_FILES, Opt.ADDRESSES_AND_FILES.description, "0..*");
+    add(spec, Opt.ADDRESSES_AND_FILES, Opt.ADDRESSES_AND_FILES.description, "0..*");
     return spec;
   }
 
@@ -144,12 +160,12 @@ final class CommandModel {
             + " Breakpad symbol file to GSYM (--breakpad) or a GSYM file or the DWARF of an ELF file to a"
             + " Breakpad symbol file (--to-breakpad). Prints a summary; a bad Breakpad record is reported as"
             + " FILE:LINE: problem (exit status 1, no output file) unless --lenient.");
-    add(spec, c.args, Opt.HELP, Opt.HELP.description, null);
-    add(spec, c.args, Opt.VERBOSE, STACK_TRACES, null);
-    add(spec, c.args, Opt.MERGED_FUNCTIONS, "With --dwarf: keep functions that share an address range (identical"
+    add(spec, Opt.HELP, Opt.HELP.description, null);
+    add(spec, Opt.VERBOSE, STACK_TRACES, null);
+    add(spec, Opt.MERGED_FUNCTIONS, "With --dwarf: keep functions that share an address range (identical"
         + " code folding) as merged functions of the first one.", null);
-    spec.addArgGroup(modes(c.args));
-    for (Opt o : CONVERSION) add(spec, c.args, o, o.description, null);
+    spec.addArgGroup(modes());
+    for (Opt o : CONVERSION) add(spec, o, o.description, null);
     return spec;
   }
 
@@ -158,24 +174,26 @@ final class CommandModel {
    * report a repeated single-valued member of a group as a second group ("expected only one match"),
    * where llvm's {@code --convert a --convert b} converts b.
    */
-  private static ArgGroupSpec modes(Args args) {
+  private static ArgGroupSpec modes() {
     ArgGroupSpec.Builder group = ArgGroupSpec.builder().exclusive(true).multiplicity("0..1");
-    for (Opt o : List.of(Opt.DWARF, Opt.BREAKPAD, Opt.TO_BREAKPAD)) group.addArg(option(args, o, o.description));
+    // through args(), not addArg(ArgSpec): passing an OptionSpec where an ArgSpec is declared is a
+    // verification constraint that the AOT cache checks when it loads this class at start-up, which
+    // would load picocli's OptionSpec and ArgSpec in every run
+    for (Opt o : List.of(Opt.DWARF, Opt.BREAKPAD, Opt.TO_BREAKPAD)) group.args().add(option(o, o.description));
     return group.build();
   }
 
-  private static void add(CommandSpec spec, Args args, Opt o, String description, String arity) {
+  private static void add(CommandSpec spec, Opt o, String description, String arity) {
     if (o.kind == Opt.Kind.POSITIONAL) {
       spec.addPositional(PositionalParamSpec.builder().paramLabel(o.label).arity(arity).index("0+")
           .required(arity.startsWith("1"))
-          .type(List.class).auxiliaryTypes(String.class).description(description)
-          .setter(bind(args, o)).getter(bind(args, o)).build());
+          .type(List.class).auxiliaryTypes(String.class).description(description).userObject(o).build());
     } else {
-      spec.addOption(option(args, o, description));
+      spec.addOption(option(o, description));
     }
   }
 
-  private static OptionSpec option(Args args, Opt o, String description) {
+  private static OptionSpec option(Opt o, String description) {
     OptionSpec.Builder b = OptionSpec.builder(o.names.toArray(String[]::new)).description(description);
     switch (o.kind) {
       case USAGE_HELP -> b.usageHelp(true).type(boolean.class);
@@ -187,27 +205,6 @@ final class CommandModel {
       case POSITIONAL -> throw new IllegalArgumentException(o + " is positional");
     }
     if (o.label != null) b.paramLabel(o.label);
-    Binding binding = bind(args, o);
-    return b.setter(binding).getter(binding).build();
-  }
-
-  private static Binding bind(Args args, Opt o) {
-    return new Binding(args, o);
-  }
-
-  /** Where picocli reads and writes an entry's value: the command's {@link Args}. */
-  private record Binding(Args args, Opt opt) implements ISetter, IGetter {
-    @Override
-    @SuppressWarnings("unchecked")
-    public <T> T get() {
-      return (T) args.get(opt);
-    }
-
-    @Override
-    public <T> T set(T value) {
-      T old = get();
-      args.set(opt, value);
-      return old;
-    }
+    return b.userObject(o).build();
   }
 }

@@ -1,14 +1,18 @@
 package dev.gsym.cli;
 
-import java.util.concurrent.Callable;
 
 /**
  * {@code gsymutil convert --dwarf FILE [-o OUT]}, {@code --breakpad SYM [-o OUT]} and
  * {@code --to-breakpad GSYM|ELF [-o OUT]}: the conversion modes of {@link Conversions}.
  */
-final class ConvertCommand implements Callable<Integer> {
+final class ConvertCommand implements CliCommand {
   private final Session session;
   final Args args = new Args();
+
+  @Override
+  public Args args() {
+    return args;
+  }
 
   ConvertCommand(Session session) {
     this.session = session;

@@ -1,11 +1,15 @@
 package dev.gsym.cli;
 
-import java.util.concurrent.Callable;
 
 /** {@code gsymutil dump FILE...}: the same as {@code gsymutil FILE...}. */
-final class DumpCommand implements Callable<Integer> {
+final class DumpCommand implements CliCommand {
   private final Session session;
   final Args args = new Args();
+
+  @Override
+  public Args args() {
+    return args;
+  }
 
   DumpCommand(Session session) {
     this.session = session;

@@ -173,6 +173,7 @@ public final class GsymUtil {
     } else if (ex instanceof MutuallyExclusiveArgsException) {
       // two conversion modes; the top level reports its lookup-argument errors first
       if (ex.getCommandLine().getCommand() instanceof GsymUtilCommand top) {
+        CommandModel.collect(ex.getCommandLine());
         try {
           top.checkLookupArguments();
         } catch (CliException e) {

@@ -1,7 +1,6 @@
 package dev.gsym.cli;
 
 import java.util.List;
-import java.util.concurrent.Callable;
 
 /**
  * The top-level command, spelled like llvm-gsymutil: positional files are dumped, {@code --address}
@@ -11,10 +10,15 @@ import java.util.concurrent.Callable;
  * the mode from those given. The subcommands {@link DumpCommand}, {@link LookupCommand} and {@link
  * ConvertCommand} run the same modes.
  */
-final class GsymUtilCommand implements Callable<Integer> {
+final class GsymUtilCommand implements CliCommand {
   private final Session session;
   /** What was given, by picocli or {@link QuickArgs}. */
   final Args args = new Args();
+
+  @Override
+  public Args args() {
+    return args;
+  }
 
   GsymUtilCommand(Session session) {
     this.session = session;

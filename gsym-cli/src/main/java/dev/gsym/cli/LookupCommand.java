@@ -2,7 +2,6 @@ package dev.gsym.cli;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 
 /**
  * {@code gsymutil lookup ADDR... FILE}, {@code gsymutil lookup FILE ADDR...} and {@code gsymutil
@@ -11,10 +10,15 @@ import java.util.concurrent.Callable;
  * as an address is given as {@code -f NAME} or {@code ./NAME}); the rule does not depend on which
  * files exist.
  */
-final class LookupCommand implements Callable<Integer> {
+final class LookupCommand implements CliCommand {
   private final Session session;
 
   final Args args = new Args();
+
+  @Override
+  public Args args() {
+    return args;
+  }
 
   LookupCommand(Session session) {
     this.session = session;

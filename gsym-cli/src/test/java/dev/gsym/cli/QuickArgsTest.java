@@ -117,6 +117,7 @@ class QuickArgsTest {
       assertThat(quick).as("QuickArgs accepts %s", args).isNotNull();
       CommandLine cl = GsymUtil.commandLine(session());
       cl.parseArgs(arr(args));
+      CommandModel.collect(cl);
       GsymUtilCommand pico = cl.getCommand();
       assertThat(pico.args.has(Opt.HELP) || pico.args.has(Opt.VERSION)).isFalse();
       assertThat(quick.args).as("values of %s", args).isEqualTo(pico.args);

@@ -1,5 +1,6 @@
 package dev.gsym.cli;
 
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -8,38 +9,40 @@ import java.util.Map;
  * The values one command was given, by {@link Opt}: filled by picocli (through the setters of the
  * model {@link CommandModel} builds) or by {@link QuickArgs}. Picocli stores what it likes (a
  * {@code false} flag, an empty list it fills later); reads and {@link #equals} see only what was
- * given.
+ * given. (An array by ordinal, not an EnumMap: that one finds the constants by reflection, which a
+ * one-shot lookup would pay for.)
  */
 final class Args {
-  private final EnumMap<Opt, Object> raw = new EnumMap<>(Opt.class);
+  private final Object[] raw = new Object[Opt.COUNT];
 
-  /** What picocli's getter sees: the value last set, as set. */
+  /** The value last set, as set. */
   Object get(Opt o) {
-    return raw.get(o);
+    return raw[o.ordinal()];
   }
 
   void set(Opt o, Object value) {
-    raw.put(o, value);
+    raw[o.ordinal()] = value;
   }
 
   /** Adds a value to a {@link Opt.Kind#LIST}, {@link Opt.Kind#MODE} or positional entry. */
   @SuppressWarnings("unchecked")
   void add(Opt o, String value) {
-    ((List<String>) raw.computeIfAbsent(o, k -> new java.util.ArrayList<String>())).add(value);
+    if (raw[o.ordinal()] == null) raw[o.ordinal()] = new ArrayList<String>();
+    ((List<String>) raw[o.ordinal()]).add(value);
   }
 
   /** True if {@code o} was given (a flag set, a value or at least one list element). */
   boolean has(Opt o) {
-    return given(raw.get(o));
+    return given(raw[o.ordinal()]);
   }
 
   boolean flag(Opt o) {
-    return Boolean.TRUE.equals(raw.get(o));
+    return Boolean.TRUE.equals(raw[o.ordinal()]);
   }
 
   /** The value of a {@link Opt.Kind#VALUE} entry, or the last one of a {@link Opt.Kind#MODE}; null if not given. */
   String value(Opt o) {
-    Object v = raw.get(o);
+    Object v = raw[o.ordinal()];
     if (v instanceof List<?> l) return l.isEmpty() ? null : (String) l.getLast();
     return (String) v;
   }
@@ -47,13 +50,13 @@ final class Args {
   /** The values of a {@link Opt.Kind#LIST} or positional entry, in order; empty if none. */
   @SuppressWarnings("unchecked")
   List<String> values(Opt o) {
-    Object v = raw.get(o);
+    Object v = raw[o.ordinal()];
     return v == null ? List.of() : (List<String>) v;
   }
 
   /** The value of an {@link Opt.Kind#INT} entry, or null. */
   Integer intValue(Opt o) {
-    return (Integer) raw.get(o);
+    return (Integer) raw[o.ordinal()];
   }
 
   private static boolean given(Object v) {
@@ -63,9 +66,9 @@ final class Args {
   /** The given values only. */
   private Map<Opt, Object> given() {
     EnumMap<Opt, Object> m = new EnumMap<>(Opt.class);
-    raw.forEach((k, v) -> {
-      if (given(v)) m.put(k, v);
-    });
+    for (Opt o : Opt.values()) {
+      if (given(raw[o.ordinal()])) m.put(o, raw[o.ordinal()]);
+    }
     return m;
   }
 

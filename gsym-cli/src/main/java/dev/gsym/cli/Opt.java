@@ -1,8 +1,6 @@
 package dev.gsym.cli;
 
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Every option and positional parameter of gsymutil, spelled once: its names, value label, help
@@ -108,9 +106,12 @@ enum Opt {
    * an error. {@link #VERIFY} is not one: llvm-gsymutil-22 ignores it without {@code --convert}, so
    * {@code --verify X.gsym} dumps X.gsym.
    */
-  static final Set<Opt> CONVERSION_ONLY = EnumSet.of(DWARF, BREAKPAD, TO_BREAKPAD, OUT_FILE, QUIET, LENIENT,
+  static final List<Opt> CONVERSION_ONLY = List.of(DWARF, BREAKPAD, TO_BREAKPAD, OUT_FILE, QUIET, LENIENT,
       SEGMENT_SIZE, LOAD_ADDRESS, MODULE_OS, MODULE_ARCH, MODULE_NAME, DWARF_CALLSITES, CALLSITES_YAML, NUM_THREADS,
       JSON_SUMMARY);
+
+  /** The number of entries. */
+  static final int COUNT = values().length;
 
   final Kind kind;
   /** The value's name in the help ({@code --dwarf=FILE}), null for a flag. */

@@ -21,13 +21,18 @@ import java.util.List;
  * Breakpad conversions, so the classes and linked call sites of all of them go into the cache.
  *
  * <p>Usage: {@code AotTraining SRC_TEST_DATA WORK_DIR}. Every command must exit 0; otherwise the
- * command and its stderr are printed and the exit status is 1, which fails the build.
+ * command and its stderr are printed and the exit status is 1, which fails the build. {@code
+ * AotTraining --check-classes LOG} reads the {@code -Xlog:class+load} log of a lookup run with the
+ * cache and fails (exit status 1) if it loaded a picocli or logging class.
  */
 public final class AotTraining {
   private AotTraining() {}
 
   /** Runs the workload; ends through {@code System.exit} as {@code GsymUtil.main} does. */
   public static void main(String[] args) {
+    if (args.length == 2 && args[0].equals("--check-classes")) {
+      System.exit(checkClasses(Path.of(args[1])));
+    }
     if (args.length != 2) {
       System.err.println("usage: AotTraining SRC_TEST_DATA WORK_DIR");
       System.exit(2);
@@ -38,6 +43,30 @@ public final class AotTraining {
       System.err.println("AotTraining: " + e);
       System.exit(1);
     }
+  }
+
+  /** Classes a one-shot lookup must not load: only other command lines and internal errors need them. */
+  private static final List<String> NOT_AT_START_UP = List.of("picocli.", "ch.qos.logback.", "org.slf4j.");
+
+  /** 0 if the class+load log {@code log} shows none of {@link #NOT_AT_START_UP}, else 1 (printed). */
+  private static int checkClasses(Path log) {
+    List<String> bad = new ArrayList<>();
+    try {
+      for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+        // "[0.012s][info][class,load] java.lang.Object source: shared objects file"
+        int start = line.indexOf("] ", line.indexOf("class,load"));
+        int end = line.indexOf(' ', start + 2);
+        if (start < 0 || end < 0) continue;
+        String name = line.substring(start + 2, end);
+        if (NOT_AT_START_UP.stream().anyMatch(name::startsWith)) bad.add(name);
+      }
+    } catch (IOException e) {
+      System.err.println("AotTraining: " + e);
+      return 1;
+    }
+    if (bad.isEmpty()) return 0;
+    System.err.println("AotTraining: a lookup with the AOT cache loaded " + bad + " (see " + log + ")");
+    return 1;
   }
 
   /** Runs the workload; returns the number of commands that did not exit 0. */

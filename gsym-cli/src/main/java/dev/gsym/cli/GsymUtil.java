@@ -13,6 +13,8 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine.MissingParameterException;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.MissingParameterException;
+import picocli.CommandLine.MutuallyExclusiveArgsException;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
 import picocli.CommandLine;
@@ -95,18 +97,14 @@ public final class GsymUtil {
 
   /**
    * llvm parses "-abc" as the grouped short options -a -b -c and reports the first unknown one;
-   * picocli would take unknown trailing letters as a positional argument.
+   * picocli would take unknown trailing letters as a positional argument. The argument after an
+   * option that takes a value is that value, whatever it looks like.
    */
   static String badShortOptionGroup(String[] args) {
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
-      if (a.equals("--") || a.equals("dump") || a.equals("lookup") || a.equals("convert") || a.equals("help")) {
-        return null;
-      }
-      if (a.equals("--address") || a.equals("--lookup") || a.equals("--merged-functions-filter")
-          || a.equals("--breakpad") || a.equals("--to-breakpad") || a.equals("-o") || a.equals("--out-file")
-          || a.equals("--segment-size") || a.equals("--module-os") || a.equals("--module-arch")
-          || a.equals("--module-name") || a.equals("--load-address") || a.equals("--threads")) {
+      if (a.equals("--") || Opt.SUBCOMMANDS.contains(a)) return null;
+      if (takesValue(a)) {
         i++;
         continue;
       }
@@ -120,12 +118,14 @@ public final class GsymUtil {
     return null;
   }
 
+  private static boolean takesValue(String arg) {
+    for (Opt o : Opt.TOP) if (o.takesValue() && o.names.contains(arg)) return true;
+    return false;
+  }
+
+  /** The whole command line (picocli's model from {@link CommandModel}), set up as llvm parses. */
   static CommandLine commandLine(Session session) {
-    CommandLine cl = new CommandLine(new GsymUtilCommand(session));
-    cl.addSubcommand("dump", new CommandLine(new DumpCommand(session)));
-    cl.addSubcommand("lookup", new CommandLine(new LookupCommand(session)));
-    cl.addSubcommand("convert", new CommandLine(new ConvertCommand(session)));
-    cl.addSubcommand("help", new CommandLine(new CommandLine.HelpCommand()));
+    CommandLine cl = CommandModel.commandLine(session);
     HelpText.install(cl);
     cl.setOverwrittenOptionsAllowed(true);
     cl.setAllowOptionsAsOptionParameters(true); // llvm takes the next argument as the value, whatever it is
@@ -171,6 +171,17 @@ public final class GsymUtil {
           + seeHelp(ex.getCommandLine().getCommandSpec().qualifiedName());
     } else if (ex instanceof MissingParameterException m && isOptionMissingValue(m)) {
       msg = ((OptionSpec) m.getMissing().getFirst()).longestName() + ": missing argument";
+    } else if (ex instanceof MutuallyExclusiveArgsException) {
+      // two conversion modes; the top level reports its lookup-argument errors first
+      if (ex.getCommandLine().getCommand() instanceof GsymUtilCommand top) {
+        CommandModel.collect(ex.getCommandLine());
+        try {
+          top.checkLookupArguments();
+        } catch (CliException e) {
+          return executionError(session, e);
+        }
+      }
+      msg = Conversions.ONE_MODE;
     } else {
       msg = TOOL_NAME + ": " + ex.getMessage();
     }
@@ -184,10 +195,11 @@ public final class GsymUtil {
     return "Try '" + command + " --help' for more information.";
   }
 
+  /** An option given without its value (no option is required; picocli marks the conversion modes so). */
   private static boolean isOptionMissingValue(MissingParameterException m) {
     List<ArgSpec> missing = m.getMissing();
     return missing != null && !missing.isEmpty() && missing.getFirst() instanceof OptionSpec o
-        && o.arity().min() > 0 && !o.required();
+        && o.arity().min() > 0 && (!o.required() || o.group() != null);
   }
 
   /** llvm's "unknown argument 'X'" with its "did you mean" suggestion (OptTable::findNearest). */

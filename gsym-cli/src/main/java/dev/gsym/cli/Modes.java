@@ -24,16 +24,24 @@ final class Modes {
   }
 
   /** llvm's checks of --merged-functions-filter. */
-  static void checkFilters(LookupOptions o, boolean looksUp) {
-    if (o.filters.isEmpty()) return;
+  static void checkFilters(Args a, boolean looksUp) {
+    if (!a.has(Opt.MERGED_FILTER)) return;
     if (!looksUp) {
       throw CliException.stderr(GsymUtil.TOOL_NAME
           + ": --merged-functions-filter can only be used with --address/--addresses-from-stdin");
     }
-    if (!o.mergedFunctions) {
+    if (!a.flag(Opt.MERGED_FUNCTIONS)) {
       throw CliException.stderr(GsymUtil.TOOL_NAME
           + ": --merged-functions-filter requires --merged-functions");
     }
+  }
+
+  /** The --threads value (default: the number of processors), checked. */
+  static int threads(Args a) {
+    Integer n = a.intValue(Opt.THREADS);
+    if (n == null) return Runtime.getRuntime().availableProcessors();
+    if (n < 1) throw CliException.stderr(GsymUtil.TOOL_NAME + ": --threads must be at least 1, got " + n);
+    return n;
   }
 
   /** Dumps each file in turn; stops at the first file that cannot be read. */

@@ -1,105 +1,86 @@
 package dev.gsym.cli;
 
+import java.util.HashMap;
+import java.util.Map;
+
 /**
- * The everyday dump, lookup and conversion command lines ({@code --lookup ADDR... FILE...},
- * {@code FILE...}, {@code --addresses-from-stdin}, {@code --dwarf FILE -o OUT}) parsed without
- * picocli. Building picocli's model from the annotations reflects over every command class and costs
- * more than the whole lookup (and picocli's Java 5 class files cannot go into the JDK's AOT cache),
- * so a one-shot lookup skips it, and a conversion starts ~0.1 s sooner.
+ * The everyday top-level command lines ({@code --lookup ADDR... FILE...}, {@code FILE...}, {@code
+ * --addresses-from-stdin}, {@code --dwarf FILE -o OUT}, ...) parsed without picocli. Loading picocli
+ * and building its model costs more than a whole lookup (picocli's Java 5 class files cannot go
+ * into the JDK's AOT cache: docs/performance.md, "One-shot lookups"), so a one-shot lookup skips it
+ * and a conversion starts sooner.
  *
- * <p>{@link #parse} accepts only these arguments and returns {@code null} for anything else, which
- * the caller then hands to picocli: the long options {@code --address}, {@code --lookup}, {@code
- * --merged-functions-filter} (with a separate or {@code =}-attached value), {@code --verbose},
- * {@code --dump}, {@code --merged-functions} and {@code --addresses-from-stdin} (each at most
- * once); {@code --dwarf}/{@code --convert}, {@code --breakpad}, {@code --out-file}/{@code -o}
- * ({@code -o} with a separate value only) and {@code --num-threads}, each at most once, and
- * {@code --quiet}; and file names that do not start with {@code -} or {@code @}. Anything picocli treats
- * specially (short options, {@code --}, {@code @argument-files}, subcommand names, empty
- * arguments, repeated flags, a missing option value) falls back. For what is accepted the command
- * object gets the field values picocli would give it; {@code QuickArgsTest} compares both paths.
+ * <p>It knows exactly the entries of {@link Opt#TOP}, with their {@link Opt} names and
+ * kinds, so the two parsers cannot disagree on a spelling. {@link #parse} accepts a command line
+ * only where the result is certain to be picocli's, and returns {@code null} otherwise (the caller
+ * then hands it to picocli): long options with a separate or {@code =}-attached value, short
+ * options ({@code -o}) with a separate value, each flag, value and conversion mode at most once and
+ * one conversion mode at most, list options any number of times, and file names that do not start
+ * with {@code -} or {@code @}. Anything picocli treats specially (help and version, {@code
+ * --threads}, whose value picocli converts, {@code --}, {@code @argument-files}, subcommand names,
+ * grouped short options, empty arguments, values that look like options, a missing value) falls
+ * back. {@code QuickArgsTest} checks that both give the same {@link Args} and output.
  */
 final class QuickArgs {
   private QuickArgs() {}
 
   /** The top-level command filled from {@code args}, or {@code null} if picocli must parse them. */
   static GsymUtilCommand parse(String[] args, Session session) {
+    Map<String, Opt> byName = new HashMap<>();
+    for (Opt o : Opt.TOP) for (String n : o.names) byName.put(n, o);
     GsymUtilCommand c = new GsymUtilCommand(session);
+    Args a = c.args;
+    boolean mode = false;
     for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      if (a.equals("-o")) {
-        if (++i == args.length || !plain(args[i]) || c.convert.outFile != null) return null;
-        c.convert.outFile = args[i];
-        continue;
-      }
-      if (!plain(a)) return null;
-      if (a.charAt(0) != '-') {
-        c.files.add(a);
-        continue;
-      }
-      String name = a;
+      String arg = args[i];
+      String name = arg;
       String value = null;
-      int eq = a.indexOf('=');
-      if (eq > 0) {
-        name = a.substring(0, eq);
-        value = a.substring(eq + 1);
-        if (!plain(value)) return null;
+      Opt o = byName.get(arg);
+      if (o != null && !arg.startsWith("--")) {
+        // a short option: only with a separate value (picocli also reads "-ofile" and "-o=file")
+        if (!o.takesValue()) return null;
+      } else {
+        if (!plain(arg)) return null;
+        if (arg.charAt(0) != '-') {
+          a.add(Opt.FILES, arg);
+          continue;
+        }
+        int eq = arg.indexOf('=');
+        if (eq > 0) {
+          name = arg.substring(0, eq);
+          value = arg.substring(eq + 1);
+          if (!plain(value)) return null;
+        }
+        o = byName.get(name);
+        if (o == null) return null;
       }
-      switch (name) {
-        case "--address", "--lookup", "--merged-functions-filter" -> {
+      switch (o.kind) {
+        case FLAG -> {
+          if (value != null || a.has(o)) return null;
+          a.set(o, Boolean.TRUE);
+          continue;
+        }
+        case VALUE, LIST, MODE -> {
           if (value == null) {
             if (++i == args.length || !plain(args[i])) return null;
             value = args[i];
-          }
-          (name.equals("--merged-functions-filter") ? c.lookup.filters : c.addresses).add(value);
-        }
-        case "--verbose" -> {
-          if (value != null || c.lookup.verbose) return null;
-          c.lookup.verbose = true;
-        }
-        case "--merged-functions" -> {
-          if (value != null || c.lookup.mergedFunctions) return null;
-          c.lookup.mergedFunctions = true;
-        }
-        case "--dump" -> {
-          if (value != null || c.dump) return null;
-          c.dump = true;
-        }
-        case "--addresses-from-stdin" -> {
-          if (value != null || c.fromStdin) return null;
-          c.fromStdin = true;
-        }
-        case "--quiet" -> {
-          if (value != null || c.convert.quiet) return null;
-          c.convert.quiet = true;
-        }
-        case "--dwarf", "--convert", "--breakpad", "--out-file", "--num-threads" -> {
-          if (value == null) {
-            if (++i == args.length || !plain(args[i])) return null;
-            value = args[i];
-          }
-          ConvertOptions o = c.convert;
-          switch (name) {
-            case "--dwarf", "--convert" -> {
-              if (o.dwarf != null) return null;
-              o.dwarf = value;
-            }
-            case "--breakpad" -> {
-              if (o.breakpad != null) return null;
-              o.breakpad = value;
-            }
-            case "--out-file" -> {
-              if (o.outFile != null) return null;
-              o.outFile = value;
-            }
-            default -> {
-              if (o.numThreads != null) return null;
-              o.numThreads = value;
-            }
           }
         }
         default -> {
           return null;
         }
+      }
+      switch (o.kind) {
+        case VALUE -> {
+          if (a.has(o)) return null;
+          a.set(o, value);
+        }
+        case MODE -> {
+          if (mode) return null;
+          mode = true;
+          a.add(o, value);
+        }
+        default -> a.add(o, value);
       }
     }
     return c;
@@ -111,7 +92,7 @@ final class QuickArgs {
    */
   private static boolean plain(String a) {
     if (a.isEmpty() || a.charAt(0) == '@') return false;
-    if (a.equals("dump") || a.equals("lookup") || a.equals("convert") || a.equals("help")) return false;
+    if (Opt.SUBCOMMANDS.contains(a)) return false;
     if (a.charAt(0) == '-') return a.length() > 2 && a.charAt(1) == '-';
     return true;
   }

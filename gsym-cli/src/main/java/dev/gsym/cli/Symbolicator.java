@@ -24,10 +24,11 @@ final class Symbolicator {
   /** Compiled filters; null entries are invalid expressions, which never match (as in llvm). */
   private final List<Pattern> filters;
 
-  Symbolicator(LookupOptions options) {
-    this.verbose = options.verbose;
-    this.merged = options.mergedFunctions;
-    this.filters = options.filters.stream().map(PosixRegex::compile).toList();
+  /** The layout {@code --verbose}, {@code --merged-functions} and its filters in {@code a} ask for. */
+  Symbolicator(Args a) {
+    this.verbose = a.flag(Opt.VERBOSE);
+    this.merged = a.flag(Opt.MERGED_FUNCTIONS);
+    this.filters = a.values(Opt.MERGED_FILTER).stream().map(PosixRegex::compile).toList();
   }
 
   /**

@@ -279,19 +279,18 @@ public final class GsymCreator {
   }
 
   /**
-   * Attaches call sites read from a call-site YAML file ({@link CallSiteYaml}) as llvm's
-   * {@code GsymCreator::loadCallSitesFromYAML} does, before {@link #finish}: each entry's name
-   * is looked up among the names of all FunctionInfos and of their merged functions, in the order
-   * they were added (the first with that name wins; a name listed twice adds to the same
-   * function). The function gets a CallSiteInfo chunk even if the entry lists no call sites; call
-   * sites are appended after any it already has (e.g. from {@code --dwarf-callsites}), their
-   * regexes added to the string table in file order. Return offsets are not checked against the
-   * function's size, as in llvm.
+   * Attaches call sites to functions by name, as llvm's {@code CallSiteInfoLoader} does for
+   * {@code --callsites-yaml-file}, before {@link #finish}: each entry's name is looked up among
+   * the names of all FunctionInfos and of their merged functions, in the order they were added (the
+   * first with that name wins; a name listed twice adds to the same function). The function gets a
+   * CallSiteInfo chunk even if the entry lists no call sites; call sites are appended after any it
+   * already has (e.g. from {@code --dwarf-callsites}), their regexes added to the string table in
+   * order. Return offsets are not checked against the function's size, as in llvm.
    *
-   * @throws IllegalArgumentException with llvm's message (without llvm's final newline) for an
-   *     unknown function name or flag; the FunctionInfos are unchanged then
+   * @throws IllegalArgumentException with llvm's message ({@code Can't find function 'NAME'
+   *     specified in callsite YAML}) for an unknown name; the FunctionInfos are unchanged then
    */
-  public void loadCallSites(List<CallSiteYaml.Function> functions) {
+  public void loadCallSites(List<FunctionCallSites> functions) {
     synchronized (lock) {
       if (finished) throw new IllegalStateException("GsymCreator already finished");
       record Target(int func, int child) {}
@@ -305,7 +304,7 @@ public final class GsymCreator {
         }
       }
       java.util.LinkedHashMap<Target, List<CallSiteInfo>> sites = new java.util.LinkedHashMap<>();
-      for (CallSiteYaml.Function f : functions) {
+      for (FunctionCallSites f : functions) {
         Target t = byName.get(f.name());
         if (t == null) {
           throw new IllegalArgumentException("Can't find function '" + f.name() + "' specified in callsite YAML");
@@ -315,18 +314,10 @@ public final class GsymCreator {
           if (k.child() >= 0) fi = fi.mergedFunctions().mergedFunctions().get(k.child());
           return fi.callSites() == null ? new ArrayList<>() : new ArrayList<>(fi.callSites().callSites());
         });
-        for (CallSiteYaml.CallSite cs : f.callSites()) {
+        for (FunctionCallSites.CallSite cs : f.callSites()) {
           List<Integer> regex = new ArrayList<>(cs.matchRegex().size());
           for (String r : cs.matchRegex()) regex.add(strings.add(r));
-          int flags = 0;
-          for (String flag : cs.flags()) {
-            switch (flag) {
-              case "InternalCall" -> flags |= CallSiteInfo.INTERNAL_CALL;
-              case "ExternalCall" -> flags |= CallSiteInfo.EXTERNAL_CALL;
-              default -> throw new IllegalArgumentException("Unknown flag in callsite YAML: " + flag);
-            }
-          }
-          list.add(new CallSiteInfo(cs.returnOffset(), flags, regex));
+          list.add(new CallSiteInfo(cs.returnOffset(), cs.flags(), regex));
         }
       }
       HashMap<Integer, FunctionInfo> edited = new HashMap<>();

@@ -1,20 +1,17 @@
-package dev.gsym.write;
+package dev.gsym.cli.yaml;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.gsym.format.AddressRange;
+import dev.gsym.cli.yaml.CallSiteYaml.CallSite;
+import dev.gsym.cli.yaml.CallSiteYaml.Function;
 import dev.gsym.format.CallSiteInfo;
-import dev.gsym.format.CallSiteInfoCollection;
-import dev.gsym.format.FunctionInfo;
-import dev.gsym.format.MergedFunctionsInfo;
-import dev.gsym.write.CallSiteYaml.CallSite;
-import dev.gsym.write.CallSiteYaml.Function;
+import dev.gsym.write.FunctionCallSites;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The call-site YAML reader and {@link GsymCreator#loadCallSites}. Expected diagnostics are
+ * The call-site YAML reader. Expected diagnostics are
  * llvm-gsymutil-22's stderr for the same files (the CLI tests compare whole runs with llvm live).
  */
 class CallSiteYamlTest {
@@ -164,62 +161,16 @@ class CallSiteYamlTest {
     assertThat(diagnostics("functions:\n" + "- ".repeat(5000) + "a\n")).contains("error: Exceeded maximum nesting depth");
   }
 
-  // ------------------------------------------------------------------ GsymCreator.loadCallSites
-
-  private static FunctionInfo fi(GsymCreator c, long start, long size, String name) {
-    return new FunctionInfo(new AddressRange(start, start + size), c.insertString(name));
-  }
-
-  private static CallSite site(long off, List<String> regex, String... flags) {
-    return new CallSite(off, regex, List.of(flags));
-  }
-
   @Test
-  void firstFunctionWithTheNameWinsAndMergedChildrenAreFound() {
-    GsymCreator c = new GsymCreator();
-    FunctionInfo child = fi(c, 0x100, 0x10, "child");
-    c.addFunctionInfo(fi(c, 0x100, 0x10, "prim").withMergedFunctions(new MergedFunctionsInfo(List.of(child))));
-    c.addFunctionInfo(fi(c, 0x200, 0x10, "dup"));
-    c.addFunctionInfo(fi(c, 0x300, 0x10, "dup"));
-    c.addFunctionInfo(fi(c, 0x400, 0x10, "child")); // the merged child was seen first
-    c.loadCallSites(List.of(
-        new Function("dup", List.of(site(4, List.of("r1", "r2"), "InternalCall"))),
-        new Function("child", List.of(site(8, List.of(), "ExternalCall", "InternalCall"))),
-        new Function("dup", List.of(site(12, List.of("r1")))),
-        new Function("prim", List.of())));
-    List<FunctionInfo> fis = c.functionInfos();
-    int r1 = c.insertString("r1");
-    int r2 = c.insertString("r2");
-    assertThat(fis.get(0).callSites()).isEqualTo(new CallSiteInfoCollection(List.of()));
-    assertThat(fis.get(0).mergedFunctions().mergedFunctions().getFirst().callSites().callSites())
-        .containsExactly(new CallSiteInfo(8, 3, List.of()));
-    assertThat(fis.get(1).callSites().callSites())
-        .containsExactly(new CallSiteInfo(4, 1, List.of(r1, r2)), new CallSiteInfo(12, 0, List.of(r1)));
-    assertThat(fis.get(2).callSites()).isNull();
-    assertThat(fis.get(3).callSites()).isNull();
-  }
-
-  @Test
-  void callSitesAreAppendedToExistingOnes() {
-    GsymCreator c = new GsymCreator();
-    int old = c.insertString("old");
-    c.addFunctionInfo(fi(c, 0x100, 0x10, "f")
-        .withCallSites(new CallSiteInfoCollection(List.of(new CallSiteInfo(2, 0, List.of(old))))));
-    c.loadCallSites(List.of(new Function("f", List.of(site(0x1000, List.of("new"))))));
-    assertThat(c.functionInfos().getFirst().callSites().callSites())
-        .containsExactly(new CallSiteInfo(2, 0, List.of(old)), new CallSiteInfo(0x1000, 0, List.of(c.insertString("new"))));
-  }
-
-  @Test
-  void unknownNamesAndFlagsAreLlvmsErrors() {
-    GsymCreator c = new GsymCreator();
-    c.addFunctionInfo(fi(c, 0x100, 0x10, "f"));
-    assertThatThrownBy(() -> c.loadCallSites(List.of(new Function("g", List.of()))))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Can't find function 'g' specified in callsite YAML");
-    assertThatThrownBy(() -> c.loadCallSites(List.of(new Function("f", List.of(site(1, List.of(), "internalcall"))))))
-        .isInstanceOf(IllegalArgumentException.class)
+  void flagNamesResolveToBitsAndUnknownOnesAreLlvmsError() throws Exception {
+    Function f = new Function("f", List.of(new CallSite(1, List.of("r"), List.of("ExternalCall")),
+        new CallSite(2, List.of(), List.of("InternalCall", "ExternalCall", "InternalCall")), new CallSite(3, List.of(), List.of())));
+    assertThat(f.resolve()).isEqualTo(new FunctionCallSites("f", List.of(
+        new FunctionCallSites.CallSite(1, List.of("r"), CallSiteInfo.EXTERNAL_CALL),
+        new FunctionCallSites.CallSite(2, List.of(), CallSiteInfo.INTERNAL_CALL | CallSiteInfo.EXTERNAL_CALL),
+        new FunctionCallSites.CallSite(3, List.of(), 0))));
+    Function bad = new Function("f", List.of(new CallSite(1, List.of(), List.of("InternalCall", "internalcall", "Tail"))));
+    assertThatThrownBy(bad::resolve).isInstanceOf(CallSiteYaml.UnknownFlagException.class)
         .hasMessage("Unknown flag in callsite YAML: internalcall");
-    assertThat(c.functionInfos().getFirst().callSites()).isNull();
   }
 }

@@ -3,12 +3,14 @@ package dev.gsym.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import picocli.CommandLine.IVersionProvider;
 
 /** {@code --version}: the tool name, then the project version (llvm prints its name and LLVM version). */
-final class VersionProvider implements IVersionProvider {
+final class Version {
+  private Version() {}
+
+  /** The project version the build wrote into {@code version.txt}, or "unknown". */
   static String version() {
-    try (InputStream in = VersionProvider.class.getResourceAsStream("version.txt")) {
+    try (InputStream in = Version.class.getResourceAsStream("version.txt")) {
       if (in != null) {
         String v = new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
         if (!v.isEmpty() && !v.startsWith("$")) return v;
@@ -19,8 +21,8 @@ final class VersionProvider implements IVersionProvider {
     return "unknown";
   }
 
-  @Override
-  public String[] getVersion() {
+  /** The lines {@code --version} prints. */
+  static String[] lines() {
     return new String[] {GsymUtil.TOOL_NAME, "gsym-java version " + version()};
   }
 }

@@ -1,13 +1,16 @@
-package dev.gsym.write;
+package dev.gsym.cli.yaml;
 
+import dev.gsym.format.CallSiteInfo;
 import dev.gsym.ByteStrings;
-import dev.gsym.write.YamlTree.Alias;
-import dev.gsym.write.YamlTree.Entry;
-import dev.gsym.write.YamlTree.Map;
-import dev.gsym.write.YamlTree.Node;
-import dev.gsym.write.YamlTree.Null;
-import dev.gsym.write.YamlTree.Scalar;
-import dev.gsym.write.YamlTree.Seq;
+import dev.gsym.cli.yaml.YamlTree.Alias;
+import dev.gsym.cli.yaml.YamlTree.Entry;
+import dev.gsym.cli.yaml.YamlTree.Map;
+import dev.gsym.cli.yaml.YamlTree.Node;
+import dev.gsym.cli.yaml.YamlTree.Null;
+import dev.gsym.cli.yaml.YamlTree.Scalar;
+import dev.gsym.cli.yaml.YamlTree.Seq;
+import dev.gsym.write.FunctionCallSites;
+import dev.gsym.write.GsymCreator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +34,8 @@ import java.util.Set;
  * Read as LLVM's YAMLIO reads it: keys are looked up in schema order, unknown and duplicated keys
  * are errors, a null (empty, {@code ~}, {@code null}) sequence is empty, {@code return_offset}
  * takes LLVM's auto-radix integers (0x, 0b, 0o, leading 0 = octal, decimal). Errors carry LLVM's
- * diagnostics. Flags and function names are checked later, by {@link GsymCreator#loadCallSites}.
+ * diagnostics. Flag names become {@link CallSiteInfo} flags in {@link Function#resolve}; function
+ * names are looked up by {@link GsymCreator#loadCallSites}.
  */
 public final class CallSiteYaml {
   private CallSiteYaml() {}
@@ -51,6 +55,36 @@ public final class CallSiteYaml {
   public record Function(String name, List<CallSite> callSites) {
     public Function {
       callSites = List.copyOf(callSites);
+    }
+
+    /**
+     * The entry as the creator takes it: flag names become flag bits, in file order (as llvm's
+     * {@code CallSiteInfoLoader} reads them).
+     *
+     * @throws UnknownFlagException at the first name that is neither {@code InternalCall} nor
+     *     {@code ExternalCall}
+     */
+    public FunctionCallSites resolve() throws UnknownFlagException {
+      List<FunctionCallSites.CallSite> sites = new ArrayList<>(callSites.size());
+      for (CallSite cs : callSites) {
+        int flags = 0;
+        for (String flag : cs.flags()) {
+          flags |= switch (flag) {
+            case "InternalCall" -> CallSiteInfo.INTERNAL_CALL;
+            case "ExternalCall" -> CallSiteInfo.EXTERNAL_CALL;
+            default -> throw new UnknownFlagException(flag);
+          };
+        }
+        sites.add(new FunctionCallSites.CallSite(cs.returnOffset(), cs.matchRegex(), flags));
+      }
+      return new FunctionCallSites(name, sites);
+    }
+  }
+
+  /** A flag name llvm does not know; the message is llvm's ("Unknown flag in callsite YAML: X"). */
+  public static final class UnknownFlagException extends Exception {
+    UnknownFlagException(String flag) {
+      super("Unknown flag in callsite YAML: " + flag, null, false, false);
     }
   }
 

@@ -1,4 +1,4 @@
-package dev.gsym.write;
+package dev.gsym.cli.yaml;
 
 import java.util.ArrayList;
 import java.util.List;

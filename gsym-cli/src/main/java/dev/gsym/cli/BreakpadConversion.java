@@ -1,0 +1,123 @@
+package dev.gsym.cli;
+
+import static dev.gsym.cli.Conversions.loadAddress;
+import static dev.gsym.cli.Conversions.segmentSize;
+import static dev.gsym.cli.OutputFiles.STDOUT;
+import static dev.gsym.cli.OutputFiles.checkStdout;
+import static dev.gsym.cli.OutputFiles.defaultOutput;
+import static dev.gsym.cli.OutputFiles.inputPath;
+import static dev.gsym.cli.OutputFiles.ioError;
+import static dev.gsym.cli.OutputFiles.notToStdout;
+import static dev.gsym.cli.OutputFiles.outputPath;
+import static dev.gsym.cli.OutputFiles.refuseOverwriting;
+
+import dev.gsym.breakpad.BreakpadParser;
+import dev.gsym.breakpad.BreakpadTransformer;
+import dev.gsym.GsymFormatException;
+import dev.gsym.Progress;
+import dev.gsym.write.Diagnostics;
+import dev.gsym.write.GsymCreator;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.List;
+
+/** {@code --breakpad SYM}: a Breakpad symbol file (or stdin) → GSYM. */
+final class BreakpadConversion {
+  private BreakpadConversion() {}
+
+  /** Runs the mode: "Input file", "Output file", the counts of what was read, the save. */
+  static int run(Session s, Args o) {
+    long segment = segmentSize(o);
+    long load = loadAddress(o);
+    String in = o.value(Opt.BREAKPAD);
+    boolean stdin = in.equals("-");
+    if (stdin && o.value(Opt.OUT_FILE) == null) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --breakpad - (stdin) needs -o OUT");
+    }
+    String out = o.value(Opt.OUT_FILE) != null ? o.value(Opt.OUT_FILE) : defaultOutput(in, ".sym", ".gsym");
+    boolean toStdout = out.equals(STDOUT);
+    if (toStdout && segment > 0) throw notToStdout("--segment-size (it writes several files)");
+    refuseOverwriting(out, segment > 0, "input file", in);
+    OutputStream data = toStdout ? s.stdoutForData() : null;
+    StringBuilder sb = s.sb;
+    // nothing reaches stdout before the input proved usable: a bad input gives only the error
+    Path inPath = stdin ? null : inputPath(in);
+    sb.append("Input file: ").append(in).append('\n').append("Output file: ").append(out).append('\n');
+    Diagnostics diag = o.flag(Opt.QUIET) ? Diagnostics.silent() : new Diagnostics(sb);
+    GsymCreator creator = new GsymCreator();
+    BreakpadTransformer.Result r;
+    try {
+      if (stdin) {
+        r = new BreakpadTransformer(creator, o.flag(Opt.LENIENT), diag).loadAddress(load)
+            .convert(new BreakpadParser(s.in, "-"));
+      } else {
+        Progress progress = ProgressBar.forTerminal(s.err, "MiB", o.flag(Opt.QUIET));
+        try {
+          r = BreakpadTransformer.convert(inPath, creator, o.flag(Opt.LENIENT), diag, load, progress);
+        } finally {
+          if (progress instanceof ProgressBar bar) bar.close();
+        }
+      }
+    } catch (IOException e) {
+      sb.setLength(0);
+      throw ioError(in, e);
+    } catch (GsymFormatException e) {
+      sb.setLength(0);
+      throw new CliException(e.getMessage(), 1, false, e);
+    }
+    if (creator.numFunctionInfos() == 0) {
+      sb.setLength(0);
+      throw CliException.stderr(in + ": no FUNC or PUBLIC records: nothing to convert");
+    }
+    sb.append("Loaded ").append(r.functions()).append(" functions from Breakpad.\n");
+    sb.append("Loaded ").append(r.publics()).append(" public symbols from Breakpad");
+    if (r.publicsInsideFunctions() > 0) {
+      sb.append(" (").append(r.publicsInsideFunctions()).append(" more are covered by FUNC records");
+      if (r.publicTails() > 0) sb.append("; ").append(r.publicTails()).append(" of them also the bytes after the FUNC");
+      sb.append(')');
+    }
+    sb.append(".\n");
+    if (r.linesOutsideFunctions() > 0) {
+      sb.append("Dropped ").append(r.linesOutsideFunctions()).append(" line records outside their FUNC.\n");
+    }
+    if (r.inlineRangesOutside() > 0) {
+      sb.append("Skipped ").append(r.inlineRangesOutside()).append(" INLINE ranges outside their parent.\n");
+    }
+    if (r.stackRecords() > 0) sb.append("Skipped ").append(r.stackRecords()).append(" STACK records.\n");
+    if (o.flag(Opt.LENIENT)) {
+      sb.append("Skipped ").append(r.badRecords()).append(" bad records");
+      if (r.orphanRecords() > 0) {
+        sb.append(" and ").append(r.orphanRecords()).append(" line/INLINE records of bad FUNC records");
+      }
+      sb.append(".\n");
+    }
+    s.emit();
+    int before = creator.numFunctionInfos();
+    creator.finish(diag);
+    if (o.flag(Opt.QUIET)) {
+      int after = creator.numFunctionInfos();
+      sb.append("Pruned ").append(before - after).append(" functions, ended with ").append(after).append(" total\n");
+    }
+    s.emit();
+    try {
+      if (segment > 0) {
+        List<Path> written = creator.saveSegments(outputPath(out), ByteOrder.LITTLE_ENDIAN, segment);
+        for (Path p : written) sb.append("Wrote segment ").append(p).append('\n');
+      } else if (toStdout) {
+        creator.save(data, ByteOrder.LITTLE_ENDIAN);
+        checkStdout(data);
+      } else {
+        creator.save(outputPath(out), ByteOrder.LITTLE_ENDIAN);
+      }
+    } catch (IOException e) {
+      throw ioError(out, e);
+    } catch (IllegalArgumentException e) {
+      throw CliException.stderr(in + ": " + e.getMessage());
+    }
+    if (!o.flag(Opt.QUIET)) sb.append(diag.summary());
+    s.emit();
+    return 0;
+  }
+}

@@ -1,0 +1,210 @@
+package dev.gsym.cli;
+
+import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgGroupSpec;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
+import picocli.CommandLine.Model.UsageMessageSpec;
+
+/**
+ * picocli's model of gsymutil and its subcommands, built from the {@link Opt} table with picocli's
+ * programmatic API: no annotation is read, so nothing is reflected over (faster than annotations:
+ * docs/performance.md, "One-shot lookups"). Each command lists its entries here, in help order; the
+ * values go to the command's {@link Args}. The conversion modes ({@link Opt.Kind#MODE}) form an
+ * exclusive argument group: picocli refuses two of them.
+ */
+final class CommandModel {
+  private CommandModel() {}
+
+  /** The conversion options after the mode group, shared by the top level and {@code convert}. */
+  private static final List<Opt> CONVERSION = List.of(Opt.OUT_FILE, Opt.QUIET, Opt.LENIENT, Opt.SEGMENT_SIZE,
+      Opt.LOAD_ADDRESS, Opt.MODULE_OS, Opt.MODULE_ARCH, Opt.MODULE_NAME, Opt.DWARF_CALLSITES, Opt.CALLSITES_YAML,
+      Opt.VERIFY, Opt.NUM_THREADS, Opt.JSON_SUMMARY);
+
+  /** {@code --verbose} where it only adds stack traces. */
+  private static final String STACK_TRACES = "On errors, also print the stack trace.";
+
+  /** The whole command line: the top-level command, its subcommands and the help texts. */
+  static CommandLine commandLine(Session session) {
+    GsymUtilCommand top = new GsymUtilCommand(session);
+    CommandSpec spec = CommandSpec.wrapWithoutInspection(top);
+    spec.name(GsymUtil.TOOL_NAME).version(Version.lines());
+    UsageMessageSpec usage = spec.usageMessage();
+    usage.sortOptions(false).autoWidth(true)
+        .header("gsymutil - symbolicate addresses with GSYM files, dump them, and create them")
+        .synopsisHeading("%nUsage:%n")
+        // one line each: HelpText wraps them at the terminal's width
+        .customSynopsis(
+            "  gsymutil [--dump] [--verbose] FILE...",
+            "  gsymutil --address=ADDR... [--verbose] [--threads N] [--merged-functions"
+                + " [--merged-functions-filter=REGEX]...] FILE...",
+            "  gsymutil --addresses-from-stdin [--verbose] [--threads N] [--merged-functions ...]",
+            "  gsymutil dump [--verbose] FILE...",
+            "  gsymutil lookup [--verbose] [--threads N] [--merged-functions ...] FILE... ADDR..."
+                + " (or ADDR... FILE..., or -f FILE... ADDR...)",
+            "  gsymutil --dwarf FILE [-o OUT] [--quiet] [--segment-size N] [--merged-functions]"
+                + " [--dwarf-callsites] [--verify] [--num-threads N] [--json-summary-file F]",
+            "  gsymutil --convert FILE [--out-file OUT] (llvm-gsymutil's spelling of --dwarf)",
+            "  gsymutil --breakpad SYM [-o OUT] [--lenient] [--quiet] [--segment-size N]",
+            "  gsymutil --to-breakpad GSYM|ELF [-o OUT] [--module-os OS] [--module-arch ARCH]"
+                + " [--module-name NAME] [--load-address ADDR] [--quiet]",
+            "  gsymutil convert (--dwarf FILE | --breakpad SYM | --to-breakpad GSYM|ELF) [options]",
+            "  gsymutil help [COMMAND]",
+            "  gsymutil -h | --help | -v | --version")
+        .description(
+            "",
+            "Dumps GSYM files and symbolicates addresses with them, with the output of"
+                + " llvm-gsymutil (LLVM 22). Files given without an address are dumped;"
+                + " --address (alias --lookup) looks every address up in every FILE;"
+                + " --addresses-from-stdin reads '<addr> <gsym-path>' lines and prints each result"
+                + " followed by an empty line. The dump and lookup commands are the same as"
+                + " the first two forms (name a file called dump, lookup, convert or help as ./dump);"
+                + " lookup takes addresses and files in any order: an argument that parses as an"
+                + " address is an address, any other is a file.",
+            "Addresses use C notation: 0x/0X hex, 0b binary, leading 0 octal, otherwise decimal.",
+            "Lookups that fail print an 'error:' line and do not change the exit status; unreadable or"
+                + " invalid files and bad arguments exit with status 1.",
+            "Conversions write OUT through a temporary file renamed into place (a symbolic link stays a"
+                + " link and its target is replaced; a device or FIFO is written in place); -o - writes to"
+                + " standard output and the summary to stderr; an output that is the input is refused.")
+        .parameterListHeading("%nArguments:%n")
+        .optionListHeading("%nOptions:%n")
+        .commandListHeading("%nCommands:%n");
+    for (Opt o : Opt.TOP) {
+      if (o.kind == Opt.Kind.MODE) {
+        if (o == Opt.DWARF) spec.addArgGroup(modes());
+      } else {
+        add(spec, o, o.description, "0..*");
+      }
+    }
+    CommandLine cl = new CommandLine(spec);
+    cl.addSubcommand("dump", new CommandLine(dump(session)));
+    cl.addSubcommand("lookup", new CommandLine(lookup(session)));
+    cl.addSubcommand("convert", new CommandLine(convert(session)));
+    cl.addSubcommand("help", new CommandLine(new CommandLine.HelpCommand()));
+    cl.setExecutionStrategy(parsed -> {
+      for (CommandLine c : parsed.asCommandLineList()) collect(c);
+      return new CommandLine.RunLast().execute(parsed);
+    });
+    return cl;
+  }
+
+  /**
+   * Copies what picocli parsed for {@code cl}'s command into its {@link Args}: each option and
+   * positional carries its {@link Opt} as picocli's user object. (Values are not bound through
+   * picocli setters: a class of ours implementing picocli's interfaces would, once in the JDK AOT
+   * cache, make every run load picocli classes at start-up, also the lookups that never use picocli.)
+   */
+  static void collect(CommandLine cl) {
+    if (!(cl.getCommand() instanceof CliCommand command)) return;
+    for (ArgSpec a : cl.getCommandSpec().args()) {
+      if (a.userObject() instanceof Opt o) command.args().set(o, a.getValue());
+    }
+  }
+
+  private static CommandSpec dump(Session session) {
+    DumpCommand c = new DumpCommand(session);
+    CommandSpec spec = CommandSpec.wrapWithoutInspection(c);
+    spec.usageMessage().description("Dump GSYM files (header, tables, strings and every FunctionInfo), as"
+        + " llvm-gsymutil FILE... does.");
+    add(spec, Opt.HELP, Opt.HELP.description, null);
+    add(spec, Opt.VERBOSE, STACK_TRACES, null);
+    add(spec, Opt.FILES, Opt.FILES.description, "1..*");
+    return spec;
+  }
+
+  private static CommandSpec lookup(Session session) {
+    LookupCommand c = new LookupCommand(session);
+    CommandSpec spec = CommandSpec.wrapWithoutInspection(c);
+    spec.usageMessage().sortOptions(false)
+        .customSynopsis(
+            "  gsymutil lookup [options] FILE... ADDR...",
+            "  gsymutil lookup [options] ADDR... FILE...",
+            "  gsymutil lookup [options] -f FILE... ADDR...")
+        .header("Look addresses up in GSYM files, as gsymutil --address ADDR... FILE... does.")
+        .synopsisHeading("%nUsage:%n")
+        .descriptionHeading("%n")
+        .description("An argument that parses as an address (0x/0X hex, 0b binary, leading 0 octal, otherwise"
+            + " decimal) is an address; any other argument is a GSYM file (\"-\" reads one from"
+            + " stdin). Name a file whose name looks like an address as ./NAME or with -f. Each"
+            + " file gets a 'Looking up addresses in' header, in the order given (-f files first).")
+        .parameterListHeading("%nArguments:%n")
+        .optionListHeading("%nOptions:%n");
+    for (Opt o : List.of(Opt.HELP, Opt.FILE, Opt.VERBOSE, Opt.MERGED_FUNCTIONS, Opt.MERGED_FILTER, Opt.THREADS)) {
+      add(spec, o, o.description, null);
+    }
+    // checked in call(), after unknown options
+    add(spec, Opt.ADDRESSES_AND_FILES, Opt.ADDRESSES_AND_FILES.description, "0..*");
+    return spec;
+  }
+
+  private static CommandSpec convert(Session session) {
+    ConvertCommand c = new ConvertCommand(session);
+    CommandSpec spec = CommandSpec.wrapWithoutInspection(c);
+    spec.usageMessage().sortOptions(false)
+        .synopsisHeading("%nUsage:%n")
+        // one line each: HelpText wraps them at the terminal's width
+        .customSynopsis(
+            "  gsymutil convert --dwarf FILE [-o OUT] [--quiet] [--segment-size N] [--merged-functions]"
+                + " [--dwarf-callsites] [--callsites-yaml-file FILE] [--verify] [--num-threads N]"
+                + " [--json-summary-file FILE]",
+            "  gsymutil convert --breakpad SYM [-o OUT] [--lenient] [--quiet] [--segment-size N]"
+                + " [--load-address ADDR]",
+            "  gsymutil convert --to-breakpad GSYM|ELF [-o OUT] [--module-os OS] [--module-arch ARCH]"
+                + " [--module-name NAME] [--load-address ADDR] [--quiet]")
+        .descriptionHeading("%n")
+        .description("Convert the DWARF of an ELF file to GSYM (--dwarf, as llvm-gsymutil --convert), a"
+            + " Breakpad symbol file to GSYM (--breakpad) or a GSYM file or the DWARF of an ELF file to a"
+            + " Breakpad symbol file (--to-breakpad). Prints a summary; a bad Breakpad record is reported as"
+            + " FILE:LINE: problem (exit status 1, no output file) unless --lenient.");
+    add(spec, Opt.HELP, Opt.HELP.description, null);
+    add(spec, Opt.VERBOSE, STACK_TRACES, null);
+    add(spec, Opt.MERGED_FUNCTIONS, "With --dwarf: keep functions that share an address range (identical"
+        + " code folding) as merged functions of the first one.", null);
+    spec.addArgGroup(modes());
+    for (Opt o : CONVERSION) add(spec, o, o.description, null);
+    return spec;
+  }
+
+  /**
+   * The conversion modes, at most one per command line. Each takes a list internally: picocli would
+   * report a repeated single-valued member of a group as a second group ("expected only one match"),
+   * where llvm's {@code --convert a --convert b} converts b.
+   */
+  private static ArgGroupSpec modes() {
+    ArgGroupSpec.Builder group = ArgGroupSpec.builder().exclusive(true).multiplicity("0..1");
+    // through args(), not addArg(ArgSpec): passing an OptionSpec where an ArgSpec is declared is a
+    // verification constraint that the AOT cache checks when it loads this class at start-up, which
+    // would load picocli's OptionSpec and ArgSpec in every run
+    for (Opt o : List.of(Opt.DWARF, Opt.BREAKPAD, Opt.TO_BREAKPAD)) group.args().add(option(o, o.description));
+    return group.build();
+  }
+
+  private static void add(CommandSpec spec, Opt o, String description, String arity) {
+    if (o.kind == Opt.Kind.POSITIONAL) {
+      spec.addPositional(PositionalParamSpec.builder().paramLabel(o.label).arity(arity).index("0+")
+          .required(arity.startsWith("1"))
+          .type(List.class).auxiliaryTypes(String.class).description(description).userObject(o).build());
+    } else {
+      spec.addOption(option(o, description));
+    }
+  }
+
+  private static OptionSpec option(Opt o, String description) {
+    OptionSpec.Builder b = OptionSpec.builder(o.names.toArray(String[]::new)).description(description);
+    switch (o.kind) {
+      case USAGE_HELP -> b.usageHelp(true).type(boolean.class);
+      case VERSION_HELP -> b.versionHelp(true).type(boolean.class);
+      case FLAG -> b.type(boolean.class).arity("0");
+      case VALUE -> b.type(String.class).arity("1");
+      case INT -> b.type(int.class).arity("1");
+      case LIST, MODE -> b.type(List.class).auxiliaryTypes(String.class).arity("1");
+      case POSITIONAL -> throw new IllegalArgumentException(o + " is positional");
+    }
+    if (o.label != null) b.paramLabel(o.label);
+    return b.userObject(o).build();
+  }
+}

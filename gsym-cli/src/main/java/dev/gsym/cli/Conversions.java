@@ -1,0 +1,76 @@
+package dev.gsym.cli;
+
+import dev.gsym.Progress;
+import dev.gsym.dwarf.DwarfConverter;
+import dev.gsym.write.GsymCreator;
+import java.util.function.Consumer;
+
+/**
+ * The conversion modes, one class each: {@link DwarfConversion} ({@code --dwarf}/{@code --convert}:
+ * ELF + DWARF → GSYM), {@link BreakpadConversion} ({@code --breakpad}: Breakpad → GSYM) and {@link
+ * ToBreakpadConversion} ({@code --to-breakpad}: GSYM or ELF → Breakpad). The mode options form
+ * picocli's exclusive argument group ({@link CommandModel}), so at most one is given; the other
+ * conversion options shape the output ({@link OutputFiles} handles the names). Run by the top-level
+ * command and by {@code convert} alike.
+ */
+final class Conversions {
+  private Conversions() {}
+
+  /** The message when two modes are given (picocli's exclusive group refused them). */
+  static final String ONE_MODE = GsymUtil.TOOL_NAME
+      + ": only one of --dwarf/--convert, --breakpad and --to-breakpad can be used at a time";
+
+  /** Runs the mode given in {@code a}. */
+  static int run(Session s, Args a) {
+    if (a.has(Opt.DWARF)) return DwarfConversion.run(s, a);
+    if (!a.has(Opt.BREAKPAD) && !a.has(Opt.TO_BREAKPAD)) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME
+          + ": no input: use --dwarf FILE, --breakpad SYM or --to-breakpad GSYM");
+    }
+    if (a.flag(Opt.MERGED_FUNCTIONS) || a.flag(Opt.DWARF_CALLSITES) || a.flag(Opt.VERIFY) || a.has(Opt.NUM_THREADS)
+        || a.has(Opt.JSON_SUMMARY) || a.has(Opt.CALLSITES_YAML)) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --merged-functions, --dwarf-callsites, --verify, --num-threads,"
+          + " --json-summary-file and --callsites-yaml-file only apply to --dwarf");
+    }
+    return a.has(Opt.BREAKPAD) ? BreakpadConversion.run(s, a) : ToBreakpadConversion.run(s, a);
+  }
+
+  /** --segment-size: 0 when not given. */
+  static long segmentSize(Args o) {
+    String text = o.value(Opt.SEGMENT_SIZE);
+    if (text == null) return 0;
+    Long v = Addresses.parse(text);
+    if (v == null || v <= 0) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": for the --segment-size option: '" + text
+          + "' value invalid for uint argument!");
+    }
+    return v;
+  }
+
+  /** --load-address: 0 when not given. */
+  static long loadAddress(Args o) {
+    String text = o.value(Opt.LOAD_ADDRESS);
+    if (text == null) return 0;
+    Long v = Addresses.parse(text);
+    if (v == null) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": for the --load-address option: '" + text
+          + "' value invalid for uint argument!");
+    }
+    return v;
+  }
+
+  /** A conversion listener showing {@code progress} and calling {@code beforeFinish} (if not null). */
+  static DwarfConverter.Listener listener(Progress progress, Consumer<GsymCreator> beforeFinish) {
+    return new DwarfConverter.Listener() {
+      @Override
+      public void unitsConverted(int done, int total) {
+        progress.update(done, total);
+      }
+
+      @Override
+      public void beforeFinish(GsymCreator creator) {
+        if (beforeFinish != null) beforeFinish.accept(creator);
+      }
+    };
+  }
+}

@@ -1,0 +1,207 @@
+package dev.gsym.cli;
+
+import static dev.gsym.cli.Conversions.segmentSize;
+import static dev.gsym.cli.OutputFiles.STDOUT;
+import static dev.gsym.cli.OutputFiles.checkStdout;
+import static dev.gsym.cli.OutputFiles.inputPath;
+import static dev.gsym.cli.OutputFiles.ioError;
+import static dev.gsym.cli.OutputFiles.notToStdout;
+import static dev.gsym.cli.OutputFiles.outputPath;
+import static dev.gsym.cli.OutputFiles.reason;
+import static dev.gsym.cli.OutputFiles.refuseOverwriting;
+
+import dev.gsym.cli.yaml.CallSiteYaml;
+import dev.gsym.dwarf.DwarfConverter;
+import dev.gsym.elf.ElfFile;
+import dev.gsym.io.AtomicFile;
+import dev.gsym.GsymFormatException;
+import dev.gsym.Progress;
+import dev.gsym.read.GsymReader;
+import dev.gsym.write.Diagnostics;
+import dev.gsym.write.FunctionCallSites;
+import dev.gsym.write.GsymCreator;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code --dwarf FILE} / {@code --convert FILE}: ELF + DWARF → GSYM as {@code llvm-gsymutil
+ * --convert --num-threads=1} does, with its log, {@code --callsites-yaml-file}, {@code --verify} and
+ * {@code --json-summary-file}.
+ */
+final class DwarfConversion {
+  private DwarfConversion() {}
+
+  /** Runs the mode: options checked first, then "Input file", "Output file (ARCH)", the converter's log, the save. */
+  static int run(Session s, Args o) {
+    if (o.flag(Opt.LENIENT) || o.value(Opt.LOAD_ADDRESS) != null) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --lenient and --load-address only apply to --breakpad");
+    }
+    long segment = segmentSize(o);
+    int threads = 0;
+    if (o.value(Opt.NUM_THREADS) != null) {
+      Long v = Addresses.parse(o.value(Opt.NUM_THREADS));
+      if (v == null || v < 0 || v > 0xffffffffL) {
+        throw CliException.stderr(GsymUtil.TOOL_NAME + ": for the --num-threads option: '" + o.value(Opt.NUM_THREADS)
+            + "' value invalid for uint argument!");
+      }
+      threads = (int) Math.min(v, 1024);
+    }
+    if (o.value(Opt.CALLSITES_YAML) != null && o.value(Opt.CALLSITES_YAML).isEmpty()) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --callsites-yaml-file option requires a non-empty argument.");
+    }
+    if (o.flag(Opt.VERIFY) && segment > 0) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --verify cannot be used with --segment-size");
+    }
+    String in = o.value(Opt.DWARF);
+    String out = o.value(Opt.OUT_FILE) != null ? o.value(Opt.OUT_FILE) : in + ".gsym";
+    boolean toStdout = out.equals(STDOUT);
+    if (toStdout && segment > 0) throw notToStdout("--segment-size (it writes several files)");
+    if (toStdout && o.flag(Opt.VERIFY)) throw notToStdout("--verify (it reads the output back)");
+    if (toStdout && STDOUT.equals(o.value(Opt.JSON_SUMMARY))) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": -o - and --json-summary-file - cannot both write to"
+          + " standard output");
+    }
+    refuseOverwriting(out, segment > 0, "input file", in);
+    refuseOverwriting(out, segment > 0, "--callsites-yaml-file", o.value(Opt.CALLSITES_YAML));
+    refuseOverwriting(o.value(Opt.JSON_SUMMARY), false, "input file", in);
+    refuseOverwriting(o.value(Opt.JSON_SUMMARY), false, "--callsites-yaml-file", o.value(Opt.CALLSITES_YAML));
+    if (segment == 0) refuseOverwriting(o.value(Opt.JSON_SUMMARY), false, "output file", out);
+    OutputStream data = toStdout ? s.stdoutForData() : null;
+    StringBuilder sb = s.sb;
+    sb.append("Input file: ").append(in).append('\n');
+    s.emit();
+    Path inPath = inputPath(in);
+    try (ElfFile elf = ElfFile.open(inPath)) {
+      sb.append("Output file (").append(DwarfConverter.arch(elf)).append("): ").append(out).append('\n');
+      s.emit();
+      // llvm-gsymutil prints its conversion log even with --quiet; --quiet only silences some warnings
+      Diagnostics diag = new Diagnostics(sb);
+      GsymCreator creator = new GsymCreator();
+      DwarfConverter.Summary summary;
+      Progress progress = ProgressBar.forTerminal(s.err, "units", o.flag(Opt.QUIET));
+      try {
+        String callSites = o.value(Opt.CALLSITES_YAML);
+        summary = DwarfConverter.convert(elf, creator, diag, DwarfConverter.Options.builder()
+            .quiet(o.flag(Opt.QUIET)).mergedFunctions(o.flag(Opt.MERGED_FUNCTIONS))
+            .dwarfCallSites(o.flag(Opt.DWARF_CALLSITES)).threads(threads)
+            .listener(Conversions.listener(progress, callSites == null ? null : c -> loadCallSites(s, c, callSites)))
+            .build());
+      } finally {
+        if (progress instanceof ProgressBar bar) bar.close();
+      }
+      s.emit();
+      try {
+        if (segment > 0) {
+          creator.saveSegments(outputPath(out), summary.byteOrder(), segment);
+        } else if (toStdout) {
+          creator.save(data, summary.byteOrder());
+          checkStdout(data);
+        } else {
+          creator.save(outputPath(out), summary.byteOrder());
+        }
+      } catch (GsymFormatException | IllegalArgumentException e) {
+        s.emit();
+        String detail = e instanceof GsymFormatException g ? g.detail() : e.getMessage();
+        throw new CliException("DWARF conversion failed: : " + detail, 1, false, e);
+      } catch (IOException e) {
+        s.emit();
+        throw ioError(out, e);
+      }
+      int mismatches = 0;
+      if (o.flag(Opt.VERIFY)) {
+        try (GsymReader written = GsymReader.open(Path.of(out))) {
+          mismatches = DwarfConverter.verify(elf, written, out, sb);
+        } catch (dev.gsym.read.LookupException e) {
+          // llvm's verify stops at the first address the GSYM does not resolve (seen with the
+          // overlapping functions of relocatable objects) and the conversion fails
+          s.emit();
+          throw new CliException("DWARF conversion failed: : " + e.getMessage(), 1, false, e);
+        }
+      }
+      sb.append(diag.summary());
+      s.emit();
+      if (o.value(Opt.JSON_SUMMARY) != null) writeJsonSummary(s, o.value(Opt.JSON_SUMMARY), diag);
+      // llvm-gsymutil exits 0 after a failed verification; we exit 1 (the reports are llvm's).
+      return mismatches == 0 ? 0 : 1;
+    } catch (IOException e) {
+      throw ioError(in, e);
+    } catch (GsymFormatException e) {
+      sb.setLength(0);
+      throw Session.fileError(in, e.detail(), e);
+    }
+  }
+
+  /**
+   * llvm's --callsites-yaml-file, after the symbol table: YAML diagnostics and llvm's "DWARF
+   * conversion failed: : ..." on stderr (the log so far stays on stdout), exit status 1.
+   */
+  private static void loadCallSites(Session s, GsymCreator creator, String file) {
+    List<CallSiteYaml.Function> functions;
+    try {
+      Path p = Path.of(file);
+      if (Files.isDirectory(p)) throw conversionFailed(s, "", "Is a directory", null);
+      functions = CallSiteYaml.read(p, file);
+    } catch (InvalidPathException e) {
+      throw conversionFailed(s, "", "No such file or directory", e);
+    } catch (IOException e) {
+      throw conversionFailed(s, "", reason(e), e);
+    } catch (CallSiteYaml.ParseException e) {
+      throw conversionFailed(s, e.diagnostics(), e.getMessage(), e);
+    }
+    // llvm reads each entry's flags after looking its name up: an unknown flag is reported only if
+    // no name up to and including its entry is unknown
+    List<FunctionCallSites> resolved = new ArrayList<>(functions.size());
+    CallSiteYaml.UnknownFlagException badFlag = null;
+    for (CallSiteYaml.Function f : functions) {
+      try {
+        resolved.add(f.resolve());
+      } catch (CallSiteYaml.UnknownFlagException e) {
+        resolved.add(new FunctionCallSites(f.name(), List.of()));
+        badFlag = e;
+        break;
+      }
+    }
+    try {
+      creator.loadCallSites(resolved);
+    } catch (IllegalArgumentException e) {
+      throw conversionFailed(s, "", e.getMessage() + "\n", e); // llvm's message ends in a newline
+    }
+    if (badFlag != null) throw conversionFailed(s, "", badFlag.getMessage() + "\n", badFlag);
+  }
+
+  private static CliException conversionFailed(Session s, String diagnostics, String message, Throwable cause) {
+    s.emit();
+    return new CliException(diagnostics + "DWARF conversion failed: : " + message, 1, false, cause);
+  }
+
+  /** llvm's --json-summary-file ({@link JsonSummary}): to {@code file}, or after the summary on stdout. */
+  private static void writeJsonSummary(Session s, String file, Diagnostics diag) {
+    String json = JsonSummary.of(diag.categories());
+    if (file.equals(STDOUT)) { // as llvm's raw_fd_ostream
+      s.sb.append(json);
+      s.emit();
+      return;
+    }
+    ByteBuffer bytes = ByteBuffer.wrap(json.getBytes(StandardCharsets.UTF_8));
+    String reason;
+    try {
+      AtomicFile.write(Path.of(file), ch -> {
+        while (bytes.hasRemaining()) ch.write(bytes);
+        return null;
+      });
+      return;
+    } catch (IOException e) {
+      reason = reason(e);
+    } catch (InvalidPathException e) {
+      reason = "No such file or directory";
+    }
+    throw CliException.stdout("error opening aggregate error json file '" + file + "' for writing: " + reason);
+  }
+}

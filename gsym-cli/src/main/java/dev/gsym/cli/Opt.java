@@ -1,0 +1,133 @@
+package dev.gsym.cli;
+
+import java.util.List;
+
+/**
+ * Every option and positional parameter of gsymutil, spelled once: its names, value label, help
+ * text and how it takes values. {@link CommandModel} builds picocli's model of each command from
+ * these entries (programmatically: picocli never scans annotations), and {@link QuickArgs} parses the
+ * everyday command lines with the same entries without building that model; both fill an {@link
+ * Args}. A command may give an entry its own help text where the option means more there (see
+ * {@link CommandModel}).
+ */
+enum Opt {
+  HELP(Kind.USAGE_HELP, null, "Print this help and exit.", "-h", "--help"),
+  VERSION(Kind.VERSION_HELP, null, "Print the version and exit.", "-v", "--version"),
+  DUMP(Kind.FLAG, null, "Dump every FILE (the default when no address is given).", "--dump"),
+  ADDRESS(Kind.LIST, "ADDR", "Look ADDR up in every FILE. Repeatable.", "--address", "--lookup"),
+  FROM_STDIN(Kind.FLAG, null, "Read lines '<addr> <gsym-path>' from stdin and look each address up in its file;"
+      + " each result is followed by an empty line.", "--addresses-from-stdin"),
+  VERBOSE(Kind.FLAG, null,
+      "Print the decoded FunctionInfo before each lookup result; on errors, print the stack trace.", "--verbose"),
+  MERGED_FUNCTIONS(Kind.FLAG, null,
+      "Show every merged function at each address (\"Found N functions at address ...\").", "--merged-functions"),
+  MERGED_FILTER(Kind.LIST, "REGEX", "With --merged-functions: only show functions whose name matches one of these"
+      + " POSIX extended regular expressions. Repeatable.", "--merged-functions-filter"),
+  THREADS(Kind.INT, "N", "Look addresses up on N threads (default: the number of processors). Output is"
+      + " the same for every N. Not an llvm-gsymutil option.", "--threads"),
+
+  // the conversion modes: an exclusive group, one input file each
+  DWARF(Kind.MODE, "FILE", "Convert the DWARF debug info and symbol table of the ELF file FILE to GSYM, as"
+      + " llvm-gsymutil --convert --num-threads=1 does (default output: FILE.gsym).", "--dwarf", "--convert"),
+  BREAKPAD(Kind.MODE, "SYM", "Convert the Breakpad symbol file SYM to GSYM (default output: SYM with .gsym in place"
+      + " of .sym).", "--breakpad"),
+  TO_BREAKPAD(Kind.MODE, "GSYM|ELF", "Write a GSYM file, or the DWARF and symbols of an ELF file (as dump_syms"
+      + " does), as a Breakpad symbol file (default output: the input with .sym in place of .gsym, or with .sym"
+      + " appended).", "--to-breakpad"),
+  // what shapes a conversion's output
+  OUT_FILE(Kind.VALUE, "OUT", "Output file of a conversion; \"-\" writes it to standard output (the summary then"
+      + " goes to stderr).", "-o", "--out-file"),
+  QUIET(Kind.FLAG, null, "Do not print conversion warnings.", "--quiet"),
+  LENIENT(Kind.FLAG, null, "Skip bad Breakpad records (counting them) instead of failing at the first one.",
+      "--lenient"),
+  SEGMENT_SIZE(Kind.VALUE, "N", "Split the GSYM output into files of about N bytes named OUT-0x<first address>.",
+      "--segment-size"),
+  LOAD_ADDRESS(Kind.VALUE, "ADDR", "Breakpad addresses are relative to this module load address: --breakpad adds it"
+      + " to every address (and makes it the GSYM base address), --to-breakpad subtracts it. Default 0, and for"
+      + " --to-breakpad of an ELF file the first PT_LOAD's address, as dump_syms.", "--load-address"),
+  MODULE_OS(Kind.VALUE, "OS", "With --to-breakpad: the MODULE record's OS (default Linux).", "--module-os"),
+  MODULE_ARCH(Kind.VALUE, "ARCH", "With --to-breakpad: the MODULE record's architecture (default: from the ELF"
+      + " header; x86_64 for a GSYM file, which does not record it).", "--module-arch"),
+  MODULE_NAME(Kind.VALUE, "NAME", "With --to-breakpad: the MODULE record's name (default: the ELF file's SONAME or"
+      + " file name; the GSYM file name without .gsym).", "--module-name"),
+  DWARF_CALLSITES(Kind.FLAG, null, "With --dwarf: record the DW_TAG_call_site entries of each function as call-site"
+      + " info.", "--dwarf-callsites"),
+  CALLSITES_YAML(Kind.VALUE, "FILE", "With --dwarf: attach the call sites listed in the YAML file FILE to the"
+      + " functions it names (llvm-gsymutil's format: functions: [{name, callsites: [{return_offset, match_regex:"
+      + " [...], flags: [InternalCall|ExternalCall]}]}]).", "--callsites-yaml-file"),
+  VERIFY(Kind.FLAG, null, "With --dwarf: look every address of every function up in the new GSYM file and"
+      + " compare with the DWARF (exit status 1 on a mismatch).", "--verify"),
+  NUM_THREADS(Kind.VALUE, "N", "With --dwarf: number of threads converting compile units (default: the number of"
+      + " cores). The output does not depend on it.", "--num-threads"),
+  JSON_SUMMARY(Kind.VALUE, "FILE", "With --dwarf: write the counts of the warning and error categories to FILE as"
+      + " JSON (\"-\": standard output, after the summary).", "--json-summary-file"),
+
+  // lookup's
+  FILE(Kind.LIST, "FILE", "GSYM file to look the addresses up in. Repeatable.", "-f", "--file"),
+
+  // positional parameters
+  FILES(Kind.POSITIONAL, "FILE", "GSYM files (\"-\" reads stdin)."),
+  ADDRESSES_AND_FILES(Kind.POSITIONAL, "ADDR|FILE",
+      "Addresses and GSYM files, in any order (\"-\" reads a GSYM file from stdin).");
+
+  /** How an entry takes its values (and so what {@link Args} holds for it). */
+  enum Kind {
+    /** {@code -h}/{@code --help}: picocli prints the usage help. */
+    USAGE_HELP,
+    /** {@code -v}/{@code --version}: picocli prints the version. */
+    VERSION_HELP,
+    /** No value; {@code true} when given. */
+    FLAG,
+    /** One value; given again, the last one wins (as llvm's options). */
+    VALUE,
+    /** A value each time it is given; all are kept. */
+    LIST,
+    /** An {@code int} value, converted (and refused) by picocli. */
+    INT,
+    /**
+     * One value, and at most one {@code MODE} entry per command line (picocli's exclusive argument
+     * group); given again, the last value wins.
+     */
+    MODE,
+    /** The positional parameters. */
+    POSITIONAL,
+  }
+
+  /** The top-level command's entries, in help order (also all that {@link QuickArgs} knows). */
+  static final List<Opt> TOP = List.of(HELP, VERSION, DUMP, ADDRESS, FROM_STDIN, VERBOSE, MERGED_FUNCTIONS,
+      MERGED_FILTER, THREADS, DWARF, BREAKPAD, TO_BREAKPAD, OUT_FILE, QUIET, LENIENT, SEGMENT_SIZE, LOAD_ADDRESS,
+      MODULE_OS, MODULE_ARCH, MODULE_NAME, DWARF_CALLSITES, CALLSITES_YAML, VERIFY, NUM_THREADS, JSON_SUMMARY, FILES);
+
+  /** The subcommand names: an argument spelled so is a subcommand, not a file. */
+  static final List<String> SUBCOMMANDS = List.of("dump", "lookup", "convert", "help");
+
+  /**
+   * The entries that only make sense in a conversion: one of them with dump or lookup arguments is
+   * an error. {@link #VERIFY} is not one: llvm-gsymutil-22 ignores it without {@code --convert}, so
+   * {@code --verify X.gsym} dumps X.gsym.
+   */
+  static final List<Opt> CONVERSION_ONLY = List.of(DWARF, BREAKPAD, TO_BREAKPAD, OUT_FILE, QUIET, LENIENT,
+      SEGMENT_SIZE, LOAD_ADDRESS, MODULE_OS, MODULE_ARCH, MODULE_NAME, DWARF_CALLSITES, CALLSITES_YAML, NUM_THREADS,
+      JSON_SUMMARY);
+
+  /** The number of entries. */
+  static final int COUNT = values().length;
+
+  final Kind kind;
+  /** The value's name in the help ({@code --dwarf=FILE}), null for a flag. */
+  final String label;
+  final String description;
+  final List<String> names;
+
+  Opt(Kind kind, String label, String description, String... names) {
+    this.kind = kind;
+    this.label = label;
+    this.description = description;
+    this.names = List.of(names);
+  }
+
+  /** True if the option takes a value: the argument after it is that value, whatever it looks like. */
+  boolean takesValue() {
+    return kind == Kind.VALUE || kind == Kind.LIST || kind == Kind.INT || kind == Kind.MODE;
+  }
+}

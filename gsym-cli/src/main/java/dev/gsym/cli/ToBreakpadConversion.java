@@ -1,0 +1,180 @@
+package dev.gsym.cli;
+
+import static dev.gsym.cli.Conversions.loadAddress;
+import static dev.gsym.cli.OutputFiles.STDOUT;
+import static dev.gsym.cli.OutputFiles.checkStdout;
+import static dev.gsym.cli.OutputFiles.defaultOutput;
+import static dev.gsym.cli.OutputFiles.inputPath;
+import static dev.gsym.cli.OutputFiles.ioError;
+import static dev.gsym.cli.OutputFiles.outputPath;
+import static dev.gsym.cli.OutputFiles.refuseOverwriting;
+
+import dev.gsym.breakpad.BreakpadWriter;
+import dev.gsym.breakpad.ElfModule;
+import dev.gsym.dwarf.DwarfConverter;
+import dev.gsym.elf.ElfFile;
+import dev.gsym.io.AtomicFile;
+import dev.gsym.GsymFormatException;
+import dev.gsym.Progress;
+import dev.gsym.read.GsymReader;
+import dev.gsym.write.Diagnostics;
+import dev.gsym.write.GsymCreator;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code --to-breakpad GSYM|ELF}: a GSYM file, or the DWARF and symbols of an ELF file (as Breakpad's
+ * dump_syms), → a Breakpad symbol file.
+ */
+final class ToBreakpadConversion {
+  private ToBreakpadConversion() {}
+
+  /** Runs the mode: a GSYM file, or an ELF file by its magic ({@link InputKind}). */
+  static int run(Session s, Args o) {
+    if (o.value(Opt.SEGMENT_SIZE) != null) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --segment-size can only be used with --breakpad");
+    }
+    long load = loadAddress(o);
+    String in = o.value(Opt.TO_BREAKPAD);
+    String out = o.value(Opt.OUT_FILE) != null ? o.value(Opt.OUT_FILE) : defaultOutput(in, ".gsym", ".sym");
+    refuseOverwriting(out, false, "input file", in);
+    boolean elf = !in.equals("-") && InputKind.of(in, inputPath(in)) == InputKind.ELF;
+    OutputStream data = out.equals(STDOUT) ? s.stdoutForData() : null;
+    if (elf) return elfToBreakpad(s, o, in, out, data);
+    // GSYM records neither OS nor architecture nor module name: say which MODULE fields are guesses
+    List<String> guessed = new ArrayList<>();
+    String os = o.value(Opt.MODULE_OS);
+    if (os == null) guessed.add("OS " + (os = "Linux") + " (--module-os)");
+    String arch = o.value(Opt.MODULE_ARCH);
+    if (arch == null) guessed.add("architecture " + (arch = "x86_64") + " (--module-arch)");
+    String name = o.value(Opt.MODULE_NAME);
+    if (name == null) {
+      name = defaultOutput(inputPath(in).getFileName().toString(), ".gsym", "");
+      guessed.add("name " + name + " (--module-name)");
+    }
+    StringBuilder sb = s.sb;
+    sb.append("Input file: ").append(in).append('\n').append("Output file: ").append(out).append('\n');
+    s.emit();
+    try (GsymReader r = s.open(in)) {
+      BreakpadWriter.Options options = new BreakpadWriter.Options(os, arch, name, load);
+      BreakpadWriter.Result res;
+      if (data != null) {
+        res = BreakpadWriter.write(r, options, data);
+        checkStdout(data);
+      } else {
+        res = BreakpadWriter.write(r, options, outputPath(out));
+      }
+      appendWritten(sb, res);
+      s.emit();
+    } catch (IOException e) {
+      throw ioError(out, e);
+    } catch (GsymFormatException e) {
+      s.sb.setLength(0);
+      throw Session.fileError(in, e.detail(), e);
+    }
+    if (!guessed.isEmpty() && !o.flag(Opt.QUIET)) {
+      s.flush(); // after the summary, also when the summary goes to stderr (-o -)
+      s.err.println("warning: " + in + ": guessed the MODULE fields GSYM does not record: " + String.join(", ", guessed));
+    }
+    return 0;
+  }
+
+  private static void appendWritten(StringBuilder sb, BreakpadWriter.Result res) {
+    sb.append("Wrote ").append(res.functions()).append(" FUNC, ").append(res.publics()).append(" PUBLIC, ")
+        .append(res.files()).append(" FILE and ").append(res.inlineOrigins()).append(" INLINE_ORIGIN records.\n");
+  }
+
+  /**
+   * ELF → .sym as Breakpad's dump_syms: the MODULE identity from the ELF ({@link ElfModule}), the
+   * functions from its DWARF and symbol table through the DWARF converter into a GSYM in an
+   * unlinked scratch file ({@link AtomicFile#scratch}), written by the same {@link BreakpadWriter} (symbol-table-only functions as
+   * PUBLIC records). The summary is --dwarf's log followed by the record counts.
+   */
+  private static int elfToBreakpad(Session s, Args o, String in, String out, OutputStream data) {
+    StringBuilder sb = s.sb;
+    sb.append("Input file: ").append(in).append('\n').append("Output file: ").append(out).append('\n');
+    s.emit();
+    Path inPath = inputPath(in);
+    Diagnostics diag = new Diagnostics(sb);
+    GsymCreator creator = new GsymCreator();
+    BreakpadWriter.Options options;
+    try (ElfFile elf = ElfFile.open(inPath)) {
+      ElfModule m = ElfModule.of(elf, inPath.getFileName().toString());
+      String arch = o.value(Opt.MODULE_ARCH) != null ? o.value(Opt.MODULE_ARCH) : m.arch();
+      if (arch == null) {
+        throw Session.fileError(in, "unrecognized ELF machine architecture " + elf.machine()
+            + " (name it with --module-arch)", null);
+      }
+      options = new BreakpadWriter.Options(o.value(Opt.MODULE_OS) != null ? o.value(Opt.MODULE_OS) : m.os(), arch,
+          o.value(Opt.MODULE_NAME) != null ? o.value(Opt.MODULE_NAME) : m.name(), o.value(Opt.LOAD_ADDRESS) != null ? loadAddress(o) : m.loadAddress(),
+          m.debugId(), m.codeId(), true);
+      Progress progress = ProgressBar.forTerminal(s.err, "units", o.flag(Opt.QUIET));
+      try {
+        DwarfConverter.convert(elf, creator, diag, DwarfConverter.Options.builder()
+            .quiet(o.flag(Opt.QUIET)).listener(Conversions.listener(progress, null)).build());
+      } finally {
+        if (progress instanceof ProgressBar bar) bar.close();
+      }
+    } catch (IOException e) {
+      throw ioError(in, e);
+    } catch (GsymFormatException e) {
+      sb.setLength(0);
+      throw Session.fileError(in, e.detail(), e);
+    }
+    s.emit();
+    if (creator.numFunctionInfos() == 0) throw Session.fileError(in, "no functions to encode", null);
+    // the GSYM goes to an unlinked scratch file (beside the output, or in java.io.tmpdir for stdout,
+    // a device or a FIFO), mapped by the reader: no name is ever left behind
+    try {
+      Path target = data != null ? null : outputPath(out);
+      Path dir = target != null ? AtomicFile.temporaryDirectory(target) : AtomicFile.systemTemporaryDirectory();
+      try (FileChannel gsym = AtomicFile.scratch(dir)) {
+        creator.save(gsym, ByteOrder.LITTLE_ENDIAN);
+        try (GsymReader r = GsymReader.open(gsym, in)) {
+          if (data != null) {
+            appendWritten(sb, BreakpadWriter.write(r, options, data));
+            checkStdout(data);
+          } else {
+            appendWritten(sb, BreakpadWriter.write(r, options, target));
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw ioError(out, e);
+    } catch (GsymFormatException e) {
+      // e.g. a function below --load-address
+      sb.setLength(0);
+      throw Session.fileError(in, e.detail(), e);
+    }
+    sb.append(diag.summary());
+    s.emit();
+    return 0;
+  }
+
+  /** What {@code --to-breakpad} was given, by the file's first bytes (not its name). */
+  enum InputKind {
+    ELF, GSYM;
+
+    static InputKind of(String in, Path p) {
+      byte[] m;
+      try (java.io.InputStream is = Files.newInputStream(p)) {
+        m = is.readNBytes(4);
+      } catch (IOException e) {
+        throw ioError(in, e);
+      }
+      String magic = new String(m, StandardCharsets.ISO_8859_1);
+      if (magic.equals("\u007fELF")) return ELF;
+      // GSYM's magic 0x4753594d in either byte order
+      if (magic.equals("GSYM") || magic.equals("MYSG")) return GSYM;
+      throw Session.fileError(in, "not a GSYM file or an ELF file"
+          + (magic.equals("MODU") ? " (a Breakpad symbol file? --breakpad converts those to GSYM)" : ""), null);
+    }
+  }
+}

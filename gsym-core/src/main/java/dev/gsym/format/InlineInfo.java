@@ -134,6 +134,8 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
     private long base;
     private long first;
 
+    Ranges() {}
+
     void reset(long base) {
       this.base = base;
       count = 0;

@@ -34,6 +34,9 @@ public final class LookupFrames {
   private int[] regex = new int[0];
   private int regexCount;
 
+  /** An empty answer, to be filled by {@link GsymReader#lookup(long, LookupFrames)}. */
+  public LookupFrames() {}
+
   /** Number of frames (at least 1 after a successful lookup). */
   public int count() {
     return count;

@@ -1,0 +1,9 @@
+/** The {@code gsymutil} command. Exports nothing: it is run, not linked against. */
+module dev.gsym.cli {
+  requires dev.gsym.core;
+  requires dev.gsym.dwarf;
+  requires dev.gsym.breakpad;
+  requires info.picocli;
+  requires tools.jackson.core;
+  requires org.slf4j;
+}

@@ -1,0 +1,12 @@
+/**
+ * (module, address) pairs to frames through a shared GSYM store fed by local debug files,
+ * debuginfod servers and Breakpad symbol stores ({@code dev.gsym.symbolize}).
+ */
+module dev.gsym.symbolize {
+  requires dev.gsym.core;
+  requires dev.gsym.dwarf;
+  requires dev.gsym.breakpad;
+  requires java.net.http;
+
+  exports dev.gsym.symbolize;
+}

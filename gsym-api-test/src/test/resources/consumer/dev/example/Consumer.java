@@ -1,0 +1,56 @@
+package dev.example;
+
+import dev.gsym.breakpad.BreakpadWriter;
+import dev.gsym.demangle.Demangler;
+import dev.gsym.dwarf.DwarfConverter;
+import dev.gsym.format.FunctionInfo;
+import dev.gsym.read.GsymReader;
+import dev.gsym.read.LookupResult;
+import dev.gsym.symbolize.Frame;
+import dev.gsym.symbolize.ModuleRef;
+import dev.gsym.symbolize.Symbolized;
+import dev.gsym.symbolize.Symbolizer;
+import dev.gsym.write.Diagnostics;
+import dev.gsym.write.GsymCreator;
+import java.nio.file.Path;
+
+/**
+ * What another team's code does with the library, through exported packages only: convert an ELF
+ * file, look an address up in the GSYM file, symbolize it by path, demangle a name. Prints one
+ * line per answer for the test to compare; then tries to reach an internal class reflectively.
+ */
+public final class Consumer {
+  public static void main(String[] args) throws Exception {
+    Path elf = Path.of(args[0]);
+    Path gsym = Path.of(args[1]);
+    GsymCreator creator = new GsymCreator();
+    DwarfConverter.Summary summary = DwarfConverter.convert(elf, creator, Diagnostics.silent(),
+        DwarfConverter.Options.builder().quiet(true).threads(2).build());
+    creator.save(gsym, summary.byteOrder());
+    System.out.println("converted " + summary.dwarfFunctions() + " " + summary.symbolFunctions());
+    long address;
+    try (GsymReader reader = GsymReader.open(gsym)) {
+      FunctionInfo main = reader.functionInfos().filter(fi -> reader.string(fi.name()).equals("main")).findFirst().orElseThrow();
+      address = main.startAddress() + main.range().size() / 2;
+      LookupResult r = reader.lookup(address);
+      System.out.println("lookup " + r.toString().strip());
+    }
+    try (Symbolizer s = Symbolizer.builder().build()) {
+      if (s.symbolize(ModuleRef.file(elf), address) instanceof Symbolized.Found f) {
+        for (Frame fr : f.frames()) System.out.println("frame " + fr.function() + " " + fr.location().path() + ":" + fr.location().line());
+      } else {
+        System.out.println("symbolize failed");
+      }
+    }
+    System.out.println("demangled " + Demangler.llvm().demangle("_ZN2ns5outerEv"));
+    System.out.println("breakpad writer " + BreakpadWriter.class.getModule().getName());
+    System.out.println("reader module " + GsymReader.class.getModule().getName());
+    try {
+      Class<?> internal = Class.forName("dev.gsym.read.internal.FunctionCache");
+      internal.getDeclaredConstructors()[0].setAccessible(true);
+      System.out.println("internal reachable");
+    } catch (RuntimeException e) {
+      System.out.println("internal " + e.getClass().getSimpleName());
+    }
+  }
+}

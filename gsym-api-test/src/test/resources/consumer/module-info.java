@@ -1,0 +1,6 @@
+module dev.example.consumer {
+  requires dev.gsym.dwarf;
+  requires dev.gsym.breakpad;
+  requires dev.gsym.demangle;
+  requires dev.gsym.symbolize;
+}

@@ -367,28 +367,6 @@ public final class BreakpadTransformer {
     }
   }
 
-  /** A node of the InlineInfo tree being built. */
-  private static final class Node {
-    final List<AddressRange> ranges;
-    final int name;
-    final int callFile;
-    final int callLine;
-    final List<Node> children = new ArrayList<>();
-
-    Node(List<AddressRange> ranges, int name, int callFile, int callLine) {
-      this.ranges = ranges;
-      this.name = name;
-      this.callFile = callFile;
-      this.callLine = callLine;
-    }
-
-    InlineInfo toInlineInfo() {
-      List<InlineInfo> kids = new ArrayList<>(children.size());
-      for (Node c : children) kids.add(c.toInlineInfo());
-      return new InlineInfo(ranges, name, callFile, callLine, kids);
-    }
-  }
-
   /**
    * An INLINE record of the current FUNC: its ranges (non-empty, sorted by start, not merged: a
    * record's ranges may lie under different parents) and its line, for errors found later.
@@ -445,7 +423,7 @@ public final class BreakpadTransformer {
    * counted). Null when no node is left.
    */
   private InlineInfo inlineTree(AddressRange range, int name) {
-    Node top = new Node(List.of(range), name, 0, 0);
+    InlineInfo.Builder top = new InlineInfo.Builder(List.of(range), name, 0, 0);
     if (range.isEmpty()) { // a size-0 FUNC covers no range: every INLINE range is outside it
       for (InlineRecord r : inlines) for (AddressRange x : r.ranges()) outside(r, x);
       return null;
@@ -456,14 +434,14 @@ public final class BreakpadTransformer {
     // the nodes of the level above, as intervals sorted by start
     long[] starts = {range.start()};
     long[] ends = {range.end()};
-    Node[] nodes = {top};
-    HashMap<Node, List<AddressRange>> groups = new HashMap<>();
-    List<Node> order = new ArrayList<>();
+    InlineInfo.Builder[] nodes = {top};
+    HashMap<InlineInfo.Builder, List<AddressRange>> groups = new HashMap<>();
+    List<InlineInfo.Builder> order = new ArrayList<>();
     for (int level = 0; level <= maxInlineLevel; level++) {
-      List<Node> made = new ArrayList<>();
+      List<InlineInfo.Builder> made = new ArrayList<>();
       for (InlineRecord r : byLevel.get(level)) {
         // the usual case: every range under one parent (no map); several parents: grouped in a map
-        Node single = null;
+        InlineInfo.Builder single = null;
         List<AddressRange> singleRanges = new ArrayList<>(r.ranges().length);
         groups.clear();
         order.clear();
@@ -473,7 +451,7 @@ public final class BreakpadTransformer {
             outside(r, x);
             continue;
           }
-          Node parent = nodes[i];
+          InlineInfo.Builder parent = nodes[i];
           if (order.isEmpty() && (single == null || single == parent)) {
             single = parent;
             singleRanges.add(x);
@@ -493,17 +471,17 @@ public final class BreakpadTransformer {
         if (order.isEmpty() && single != null) {
           made.add(child(single, singleRanges, r));
         }
-        for (Node parent : order) made.add(child(parent, groups.get(parent), r));
+        for (InlineInfo.Builder parent : order) made.add(child(parent, groups.get(parent), r));
       }
       int count = 0;
-      for (Node n : made) count += n.ranges.size();
+      for (InlineInfo.Builder n : made) count += n.ranges().size();
       starts = new long[count];
       ends = new long[count];
-      nodes = new Node[count];
+      nodes = new InlineInfo.Builder[count];
       int k = 0;
       boolean sorted = true;
-      for (Node n : made) {
-        for (AddressRange x : n.ranges) {
+      for (InlineInfo.Builder n : made) {
+        for (AddressRange x : n.ranges()) {
           starts[k] = x.start();
           ends[k] = x.end();
           nodes[k] = n;
@@ -516,11 +494,11 @@ public final class BreakpadTransformer {
         for (int i = 0; i < count; i++) idx[i] = i;
         long[] s = starts;
         long[] e = ends;
-        Node[] ns = nodes;
+        InlineInfo.Builder[] ns = nodes;
         Arrays.sort(idx, (x, y) -> Long.compareUnsigned(s[x], s[y]));
         starts = new long[count];
         ends = new long[count];
-        nodes = new Node[count];
+        nodes = new InlineInfo.Builder[count];
         for (int i = 0; i < count; i++) {
           starts[i] = s[idx[i]];
           ends[i] = e[idx[i]];
@@ -528,14 +506,14 @@ public final class BreakpadTransformer {
         }
       }
     }
-    return top.children.isEmpty() ? null : top.toInlineInfo();
+    return top.isLeaf() ? null : top.build();
   }
 
   /** A node for the ranges of {@code r} under {@code parent}, added as its last child. */
-  private static Node child(Node parent, List<AddressRange> ranges, InlineRecord r) {
-    Node n = new Node(ranges.size() == 1 ? List.of(ranges.getFirst()) : AddressRanges.normalize(ranges), r.name(),
+  private static InlineInfo.Builder child(InlineInfo.Builder parent, List<AddressRange> ranges, InlineRecord r) {
+    InlineInfo.Builder n = new InlineInfo.Builder(ranges.size() == 1 ? List.of(ranges.getFirst()) : AddressRanges.normalize(ranges), r.name(),
         r.callFile(), r.callLine());
-    parent.children.add(n);
+    parent.add(n);
     return n;
   }
 

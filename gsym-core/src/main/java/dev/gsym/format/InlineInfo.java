@@ -73,31 +73,53 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
     return b.root != null ? b.root.build() : new InlineInfo(List.of(), 0, 0, 0, List.of());
   }
 
-  /** Builds the tree from the walk's pre-order events. */
-  private static final class TreeBuilder implements InlineVisitor {
-    private static final class Node {
-      final List<AddressRange> ranges;
-      final int name;
-      final int callFile;
-      final int callLine;
-      final List<Node> children = new ArrayList<>();
+  /**
+   * A node of an inline tree being assembled top-down (children are added after their parent is
+   * made), turned into immutable {@code InlineInfo}s by {@link #build}. Not thread-safe.
+   */
+  public static final class Builder {
+    private final List<AddressRange> ranges;
+    private final int name;
+    private final int callFile;
+    private final int callLine;
+    private final List<Builder> children = new ArrayList<>();
 
-      Node(List<AddressRange> ranges, int name, int callFile, int callLine) {
-        this.ranges = ranges;
-        this.name = name;
-        this.callFile = callFile;
-        this.callLine = callLine;
-      }
-
-      InlineInfo build() {
-        List<InlineInfo> kids = new ArrayList<>(children.size());
-        for (Node k : children) kids.add(k.build());
-        return new InlineInfo(ranges, name, callFile, callLine, kids);
-      }
+    /** A node with these fields (as the record's) and no children yet. */
+    public Builder(List<AddressRange> ranges, int name, int callFile, int callLine) {
+      this.ranges = ranges;
+      this.name = name;
+      this.callFile = callFile;
+      this.callLine = callLine;
     }
 
-    Node root;
-    private final List<Node> open = new ArrayList<>();
+    /** This node's ranges. */
+    public List<AddressRange> ranges() {
+      return ranges;
+    }
+
+    /** Appends {@code child} to this node's children; returns {@code child}. */
+    public Builder add(Builder child) {
+      children.add(child);
+      return child;
+    }
+
+    /** Whether no child was added. */
+    public boolean isLeaf() {
+      return children.isEmpty();
+    }
+
+    /** This node and its subtree as an {@code InlineInfo}. */
+    public InlineInfo build() {
+      List<InlineInfo> kids = new ArrayList<>(children.size());
+      for (Builder k : children) kids.add(k.build());
+      return new InlineInfo(ranges, name, callFile, callLine, kids);
+    }
+  }
+
+  /** Builds the tree from the walk's pre-order events. */
+  private static final class TreeBuilder implements InlineVisitor {
+    Builder root;
+    private final List<Builder> open = new ArrayList<>();
 
     @Override
     public boolean node(int depth, Ranges ranges, boolean hasChildren, int name, int callFile, int callLine) {
@@ -105,9 +127,9 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
       for (int i = 0; i < ranges.count(); i++) {
         list.add(new AddressRange(ranges.start(i), ranges.start(i) + ranges.size(i)));
       }
-      Node n = new Node(AddressRanges.normalize(list), name, callFile, callLine);
+      Builder n = new Builder(AddressRanges.normalize(list), name, callFile, callLine);
       if (depth == 0) root = n;
-      else open.get(depth - 1).children.add(n);
+      else open.get(depth - 1).add(n);
       if (hasChildren) {
         while (open.size() <= depth) open.add(null);
         open.set(depth, n);

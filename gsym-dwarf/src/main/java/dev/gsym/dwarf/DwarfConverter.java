@@ -195,7 +195,7 @@ public final class DwarfConverter {
       try (DwarfFile dwarf = DwarfFile.load(elf, executor)) {
         for (String w : elf.relocationWarnings()) diag.log("warning: " + w + "\n");
         nd = new DwarfTransformer(dwarf, out, diag, options.quiet()).dwarfCallSites(options.dwarfCallSites())
-            .listener(options.listener()).convert(threads, executor);
+            .progress((done, total) -> options.listener().unitsConverted((int) done, (int) total)).convert(threads, executor);
       }
       diag.log("Loaded " + nd + " functions from DWARF.\n");
       if (options.mergedFunctions()) out.prepareMergedFunctions(diag);

@@ -2,7 +2,7 @@ package dev.gsym.dwarf.transform;
 
 import static dev.gsym.dwarf.read.DwarfConstants.*;
 
-import dev.gsym.dwarf.DwarfConverter;
+import dev.gsym.Progress;
 import dev.gsym.dwarf.read.AttributeValue;
 import dev.gsym.dwarf.read.DebugLineOffset;
 import dev.gsym.dwarf.read.Die;
@@ -39,7 +39,7 @@ public final class DwarfTransformer {
 
   private final boolean quiet;
   private boolean dwarfCallSites;
-  private DwarfConverter.Listener listener = DwarfConverter.Listener.NONE;
+  private Progress progress = Progress.NONE;
 
   public DwarfTransformer(DwarfFile dwarf, GsymCreator gsym, Diagnostics out) {
     this(dwarf, gsym, out, false);
@@ -52,8 +52,8 @@ public final class DwarfTransformer {
   }
 
   /** Hears (units converted, units to convert) after each unit, on the calling thread. */
-  public DwarfTransformer listener(DwarfConverter.Listener l) {
-    this.listener = l;
+  public DwarfTransformer progress(Progress p) {
+    this.progress = p;
     return this;
   }
 
@@ -133,13 +133,13 @@ public final class DwarfTransformer {
         if (!p.log().isEmpty()) out.log(p.log().toString());
         out.merge(p.diag());
         gsym.addAll(p.creator());
-        listener.unitsConverted(++done[0], units.size());
+        progress.update(++done[0], units.size());
       }
 
       @Override
       public void computeAndConsume(DwarfUnit u) { // as the sequential loop would
         convertUnit(u);
-        listener.unitsConverted(++done[0], units.size());
+        progress.update(++done[0], units.size());
       }
     };
     try (var pipeline = new OrderedPipeline<>(executor, workers, Math.max(1, threads * 4), stage)) {

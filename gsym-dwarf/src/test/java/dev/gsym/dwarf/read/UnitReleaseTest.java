@@ -2,7 +2,6 @@ package dev.gsym.dwarf.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gsym.dwarf.DwarfConverter;
 import dev.gsym.dwarf.transform.DwarfTransformer;
 import dev.gsym.elf.ElfFile;
 import dev.gsym.internal.concurrent.ScopedPool;
@@ -30,12 +29,8 @@ class UnitReleaseTest {
         List<String> progress = new ArrayList<>();
         int n;
         try (ScopedPool pool = new ScopedPool(1, "test")) {
-          n = new DwarfTransformer(dwarf, c, Diagnostics.silent()).listener(new DwarfConverter.Listener() {
-            @Override
-            public void unitsConverted(int done, int total) {
-              progress.add(done + "/" + total);
-            }
-          }).convert(threads, pool);
+          n = new DwarfTransformer(dwarf, c, Diagnostics.silent())
+              .progress((done, total) -> progress.add(done + "/" + total)).convert(threads, pool);
         }
         assertThat(n).isGreaterThan(5);
         long cus = dwarf.units().stream().filter(u -> u.unitType() == DwarfUnit.UT_COMPILE).count();

@@ -83,6 +83,14 @@ final class JsonText {
     return key(key).value(s);
   }
 
+  /** A member whose value is ready-made JSON text (a string quoted by {@link #quote}). */
+  JsonText rawMember(String key, byte[] json) {
+    key(key);
+    valueBegin();
+    out.append(json);
+    return this;
+  }
+
   /** A member with an unsigned number. */
   JsonText member(String key, long unsigned) {
     return key(key).value(unsigned);

@@ -12,7 +12,7 @@ import java.io.PrintStream;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.HashMap;
 
 /**
  * The inputs of {@code gsymutil symbolize}, answered in input order: gathered into {@link Chunk}s
@@ -59,9 +59,6 @@ final class SymbolizeBatches implements AutoCloseable {
   private final OrderedPipeline<Chunk, Chunk> pipeline;
   private final ArrayDeque<Chunk> free = new ArrayDeque<>();
   private final TextBuffer scratch = new TextBuffer(1 << 10);
-  /** Demangled names by name, shared by the workers (bounded: cleared when full). */
-  private final ConcurrentHashMap<String, String> demangled = new ConcurrentHashMap<>();
-  private static final int MAX_DEMANGLED = 1 << 18;
   private final Demangler demangler = Demangler.llvm();
   /** JSON list: the first element's leading comma is still to be dropped. */
   private boolean dropComma;
@@ -162,7 +159,7 @@ final class SymbolizeBatches implements AutoCloseable {
   private void renderMarked(Chunk c, int i, TextBuffer out) {
     SymbolizeInput in = c.inputs[i];
     if (in.error() != null) {
-      stderr("'" + c.raw[i] + "': " + in.error());
+      stderr("'" + in.raw() + "': " + in.error());
       printer.lineInfo(out, new SymbolizePrinter.Request(in.module(), false, 0, null), SymbolizePrinter.LineInfo.EMPTY);
       return;
     }
@@ -239,32 +236,71 @@ final class SymbolizeBatches implements AutoCloseable {
   }
 
   private SymbolizePrinter.LineInfo lineInfo(String function, SourceLine loc, long start) {
-    String name = settings.functions == Functions.NONE ? null : name(function);
-    return new SymbolizePrinter.LineInfo(name, file(loc), loc.line(), true, start);
+    Texts t = texts.get();
+    byte[] name = settings.functions == Functions.NONE ? null : t.name(function);
+    String dir = loc.directory();
+    String base = loc.fileName();
+    byte[] file = null;
+    String fileText = null;
+    if (settings.paths == Paths.BASENAME ? loc.hasFile() : !(dir.isEmpty() && base.isEmpty())) {
+      file = t.file(dir, base);
+      if (printer.config().context().enabled()) fileText = file(dir, base);
+    }
+    return new SymbolizePrinter.LineInfo(name, file, fileText, loc.line(), true, start);
   }
 
-  private String name(String raw) {
-    if (!settings.demangle) return raw;
-    String d = demangled.get(raw);
-    if (d == null) {
-      d = demangler.demangle(raw);
-      if (demangled.size() >= MAX_DEMANGLED) demangled.clear();
-      demangled.put(raw, d);
+  /**
+   * Names and paths as printed, by the thread that prints them: a module's names and paths repeat
+   * across its addresses, so each is demangled, joined and encoded (for JSON: quoted) once.
+   */
+  private final ThreadLocal<Texts> texts = ThreadLocal.withInitial(Texts::new);
+
+  private final class Texts {
+    /** Entries kept before a cache starts over (a few modules' worth of names). */
+    private static final int MAX = 1 << 17;
+    private final HashMap<String, byte[]> names = new HashMap<>();
+    private final HashMap<String, HashMap<String, byte[]>> files = new HashMap<>();
+    private int fileCount;
+
+    byte[] name(String raw) {
+      byte[] b = names.get(raw);
+      if (b == null) {
+        b = printer.encode(settings.demangle ? demangler.demangle(raw) : raw);
+        if (names.size() >= MAX) names.clear();
+        names.put(raw, b);
+      }
+      return b;
     }
-    return d;
+
+    byte[] file(String dir, String base) {
+      HashMap<String, byte[]> inDir = files.get(dir);
+      if (inDir == null) {
+        if (fileCount >= MAX) {
+          files.clear();
+          fileCount = 0;
+        }
+        inDir = new HashMap<>();
+        files.put(dir, inDir);
+      }
+      byte[] b = inDir.get(base);
+      if (b == null) {
+        b = printer.encode(SymbolizeBatches.this.file(dir, base));
+        inDir.put(base, b);
+        fileCount++;
+      }
+      return b;
+    }
   }
 
   /**
    * The file as llvm-symbolizer-22 prints a GSYM location: the directory and file name joined as
-   * {@code sys::path::append} joins them (POSIX), or the file name alone for {@code --basenames};
-   * null (printed "??") without a file. {@code --relativenames} prints the whole path, as llvm does
-   * for GSYM, which does not record compilation directories.
+   * {@code sys::path::append} joins them (POSIX), or the file name alone for {@code --basenames}.
+   * {@code --relativenames} prints the whole path, as llvm does for GSYM, which does not record
+   * compilation directories. (A location without either is printed "??".)
    */
-  private String file(SourceLine loc) {
-    String dir = loc.directory();
-    String base = loc.fileName();
-    if (settings.paths == Paths.BASENAME) return loc.hasFile() ? base : null;
-    if (dir.isEmpty()) return base.isEmpty() ? null : base;
+  private String file(String dir, String base) {
+    if (settings.paths == Paths.BASENAME) return base;
+    if (dir.isEmpty()) return base;
     if (dir.charAt(dir.length() - 1) == '/') {
       int skip = 0;
       while (skip < base.length() && base.charAt(skip) == '/') skip++;
@@ -277,8 +313,6 @@ final class SymbolizeBatches implements AutoCloseable {
   /** Up to {@value #CHUNK_SIZE} inputs, and their answers. */
   static final class Chunk {
     final SymbolizeInput[] inputs = new SymbolizeInput[CHUNK_SIZE];
-    /** The input as given (for llvm's message about an input that does not parse). */
-    final String[] raw = new String[CHUNK_SIZE];
     final SymbolizeModules.Module[] modules = new SymbolizeModules.Module[CHUNK_SIZE];
     /** The module error of a request, set while processing. */
     final String[] failure = new String[CHUNK_SIZE];
@@ -295,7 +329,6 @@ final class SymbolizeBatches implements AutoCloseable {
 
     void reset() {
       java.util.Arrays.fill(inputs, 0, size, null);
-      java.util.Arrays.fill(raw, 0, size, null);
       java.util.Arrays.fill(modules, 0, size, null);
       java.util.Arrays.fill(failure, 0, size, null);
       size = 0;
@@ -313,8 +346,7 @@ final class SymbolizeBatches implements AutoCloseable {
     }
 
     /** An input: {@code in} null for an empty line; {@code module} null if the input did not parse. */
-    void add(String rawInput, SymbolizeInput in, SymbolizeModules.Module module) {
-      raw[size] = rawInput;
+    void add(SymbolizeInput in, SymbolizeModules.Module module) {
       inputs[size] = in;
       modules[size] = module;
       everyTime[size] = false;

@@ -219,12 +219,19 @@ final class SymbolizeCommand {
       this.chunk = batches.chunk();
     }
 
+    /** An address argument. */
     void add(String input) {
-      if (input.isEmpty()) {
-        chunk.add(input, null, null);
+      byte[] b = ByteStrings.encode(input);
+      add(b, 0, b.length);
+    }
+
+    /** The input in {@code b[from, to)}. */
+    void add(byte[] b, int from, int to) {
+      if (from == to) {
+        chunk.add(null, null);
       } else {
-        SymbolizeInput in = SymbolizeInput.parse(input, obj, buildId);
-        chunk.add(input, in, in.error() == null ? modules.of(in) : null);
+        SymbolizeInput in = SymbolizeInput.parse(b, from, to, obj, buildId);
+        chunk.add(in, in.error() == null ? modules.of(in) : null);
       }
       if (chunk.isFull()) submit();
     }
@@ -247,7 +254,7 @@ final class SymbolizeCommand {
      * at a NUL byte (a C string); answers everything read so far before waiting for more input.
      */
     void readStdin(InputStream in) {
-      while (readLine(in)) add(ByteStrings.decode(line, 0, lineLen));
+      while (readLine(in)) add(line, 0, lineLen);
       finish();
     }
 

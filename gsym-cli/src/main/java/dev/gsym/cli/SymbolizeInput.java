@@ -1,5 +1,6 @@
 package dev.gsym.cli;
 
+import dev.gsym.ByteStrings;
 import java.util.HexFormat;
 import java.util.Locale;
 
@@ -18,9 +19,13 @@ import java.util.Locale;
  * @param buildId the build-id bytes, or null for a module given by path
  * @param symbol the symbol of a symbol lookup ({@code FILE main}), or null for an address
  * @param offset the address (or the offset after the symbol)
- * @param error llvm's message if the input cannot be parsed (then only {@code module} is set)
+ * @param error llvm's message if the input cannot be parsed (then only {@code module} and {@code
+ *     raw} are set)
+ * @param raw the input as given, for the message about an input that cannot be parsed (null for
+ *     one that parses)
  */
-record SymbolizeInput(Command command, String module, byte[] buildId, String symbol, long offset, String error) {
+record SymbolizeInput(Command command, String module, byte[] buildId, String symbol, long offset, String error,
+    String raw) {
   /** llvm-symbolizer's commands. */
   enum Command {
     CODE,
@@ -28,84 +33,97 @@ record SymbolizeInput(Command command, String module, byte[] buildId, String sym
     FRAME,
   }
 
-  /** Whitespace as {@code StringRef::trim} has it. */
-  private static final String WHITESPACE = " \t\n\u000b\f\r";
-  /** What ends a word ({@code getSpaceDelimitedWord}) and an address. */
-  private static final String DELIMITERS = " \n\r";
+  private static final byte[] CODE = {'C', 'O', 'D', 'E', ' '};
+  private static final byte[] DATA = {'D', 'A', 'T', 'A', ' '};
+  private static final byte[] FRAME = {'F', 'R', 'A', 'M', 'E', ' '};
+  private static final byte[] FILE = {'F', 'I', 'L', 'E', ':'};
+  private static final byte[] BUILDID = {'B', 'U', 'I', 'L', 'D', 'I', 'D', ':'};
+
+  /** {@link #parse(byte[], int, int, String, byte[])} of a String (an address argument). */
+  static SymbolizeInput parse(String input, String binaryName, byte[] buildId) {
+    byte[] b = ByteStrings.encode(input);
+    return parse(b, 0, b.length, binaryName, buildId);
+  }
 
   /**
-   * Parses {@code input} for a command line that named the module with {@code --obj} ({@code
-   * binaryName}, "" if not) or {@code --build-id} ({@code buildId}, null if not).
+   * Parses the input in {@code b[from, to)} for a command line that named the module with {@code
+   * --obj} ({@code binaryName}, "" if not) or {@code --build-id} ({@code buildId}, null if not).
+   * Works on the bytes (llvm's delimiters are ASCII) and decodes only the module name and a symbol.
    */
-  static SymbolizeInput parse(String input, String binaryName, byte[] buildId) {
+  static SymbolizeInput parse(byte[] b, int from, int to, String binaryName, byte[] buildId) {
     String moduleName = binaryName;
     byte[] id = buildId;
     Command cmd = Command.CODE;
-    String s = input;
-    if (s.startsWith("CODE ")) {
-      s = s.substring(5);
-    } else if (s.startsWith("DATA ")) {
+    int p = from;
+    if (startsWith(b, p, to, CODE)) {
+      p += CODE.length;
+    } else if (startsWith(b, p, to, DATA)) {
       cmd = Command.DATA;
-      s = s.substring(5);
-    } else if (s.startsWith("FRAME ")) {
+      p += DATA.length;
+    } else if (startsWith(b, p, to, FRAME)) {
       cmd = Command.FRAME;
-      s = s.substring(6);
+      p += FRAME.length;
     }
     boolean filePrefix = false;
     boolean buildIdPrefix = false;
-    while (!s.isEmpty()) {
-      s = ltrim(s);
-      if (s.startsWith("FILE:")) {
-        if (filePrefix || buildIdPrefix) return error(moduleName, "duplicate input file specification prefix");
+    while (p < to) {
+      p = skip(b, p, to, WHITESPACE);
+      if (startsWith(b, p, to, FILE)) {
+        if (filePrefix || buildIdPrefix) return error(b, from, to, moduleName, "duplicate input file specification prefix");
         filePrefix = true;
-        s = s.substring(5);
+        p += FILE.length;
         continue;
       }
-      if (s.startsWith("BUILDID:")) {
-        if (filePrefix || buildIdPrefix) return error(moduleName, "duplicate input file specification prefix");
+      if (startsWith(b, p, to, BUILDID)) {
+        if (filePrefix || buildIdPrefix) return error(b, from, to, moduleName, "duplicate input file specification prefix");
         buildIdPrefix = true;
-        s = s.substring(8);
+        p += BUILDID.length;
         continue;
       }
       break;
     }
-    int[] pos = {0};
     if (filePrefix || buildIdPrefix) {
-      s = ltrim(s);
-      if (s.isEmpty()) {
-        return error(moduleName, filePrefix ? "must be followed by an input file" : "must be followed by a hash");
+      p = skip(b, p, to, WHITESPACE);
+      if (p == to) {
+        return error(b, from, to, moduleName, filePrefix ? "must be followed by an input file" : "must be followed by a hash");
       }
-      if (!binaryName.isEmpty() || buildId != null) return error(moduleName, "input file has already been specified");
-      String name = word(s, pos);
-      if (name.isEmpty()) return error(moduleName, "unbalanced quotes in input file name");
-      s = s.substring(pos[0]);
+      if (!binaryName.isEmpty() || buildId != null) return error(b, from, to, moduleName, "input file has already been specified");
+      int[] w = word(b, p, to);
+      int ws = w[0];
+      int we = w[1];
+      if (we == ws) return error(b, from, to, moduleName, "unbalanced quotes in input file name");
+      p = w[2];
       if (buildIdPrefix) {
-        id = parseBuildId(name);
-        if (id == null) return error(moduleName, "wrong format of build-id");
+        id = parseBuildId(ByteStrings.decode(b, ws, we - ws));
+        if (id == null) return error(b, from, to, moduleName, "wrong format of build-id");
       } else {
-        moduleName = name;
+        moduleName = ByteStrings.decode(b, ws, we - ws);
       }
     } else if (binaryName.isEmpty() && buildId == null) {
-      moduleName = word(s, pos);
-      s = s.substring(pos[0]);
-      if (moduleName.isEmpty()) return error(moduleName, "no input filename has been specified");
+      int[] w = word(b, p, to);
+      int ws = w[0];
+      int we = w[1];
+      moduleName = ByteStrings.decode(b, ws, we - ws);
+      if (we == ws) return error(b, from, to, moduleName, "no input filename has been specified");
+      p = w[2];
     }
     if (id != null) moduleName = HexFormat.of().formatHex(id).toUpperCase(Locale.ROOT);
-    s = trim(s);
-    if (s.isEmpty()) return error(moduleName, "no module offset has been specified");
-    int end = 0;
-    while (end < s.length() && DELIMITERS.indexOf(s.charAt(end)) < 0) end++;
-    String spec = s.substring(0, end);
-    Long value = Addresses.parse(spec);
-    if (value != null) return new SymbolizeInput(cmd, moduleName, id, null, value, null);
-    if (spec.isEmpty() || isDigit(spec.charAt(0))) return error(moduleName, "expected a number as module offset");
+    p = skip(b, p, to, WHITESPACE);
+    int end = to;
+    while (end > p && WHITESPACE.indexOf(b[end - 1]) >= 0) end--;
+    if (p == end) return error(b, from, to, moduleName, "no module offset has been specified");
+    int specEnd = p;
+    while (specEnd < end && DELIMITERS.indexOf(b[specEnd]) < 0) specEnd++;
+    long[] value = new long[1];
+    if (Addresses.parse(b, p, specEnd, value)) return new SymbolizeInput(cmd, moduleName, id, null, value[0], null, null);
+    if (b[p] >= '0' && b[p] <= '9') return error(b, from, to, moduleName, "expected a number as module offset");
     // a symbol, perhaps "symbol+offset"
-    int plus = spec.lastIndexOf('+');
-    if (plus > 0 && plus + 1 < spec.length()) {
-      Long off = Addresses.parse(spec.substring(plus + 1));
-      if (off != null) return new SymbolizeInput(cmd, moduleName, id, spec.substring(0, plus), off, null);
+    int plus = specEnd - 1;
+    while (plus >= p && b[plus] != '+') plus--;
+    if (plus > p && plus + 1 < specEnd && Addresses.parse(b, plus + 1, specEnd, value)) {
+      return new SymbolizeInput(cmd, moduleName, id, ByteStrings.decode(b, p, plus - p), value[0], null, null);
     }
-    return new SymbolizeInput(cmd, moduleName, id, spec, 0, null);
+    return new SymbolizeInput(cmd, moduleName, id, ByteStrings.decode(b, p, specEnd - p), 0, null, null);
   }
 
   /** True for a module named by build-id. */
@@ -124,43 +142,41 @@ record SymbolizeInput(Command command, String module, byte[] buildId, String sym
     return HexFormat.of().parseHex(even);
   }
 
-  private static SymbolizeInput error(String module, String message) {
-    return new SymbolizeInput(Command.CODE, module, null, null, 0, message);
+  private static SymbolizeInput error(byte[] b, int from, int to, String module, String message) {
+    return new SymbolizeInput(Command.CODE, module, null, null, 0, message, ByteStrings.decode(b, from, to - from));
   }
 
-  /** llvm's {@code getSpaceDelimitedWord}: the word at the start of {@code s}; {@code pos[0]} ends after it. */
-  private static String word(String s, int[] pos) {
-    int i = 0;
-    while (i < s.length() && DELIMITERS.indexOf(s.charAt(i)) >= 0) i++;
-    if (i < s.length() && (s.charAt(i) == '"' || s.charAt(i) == '\'')) {
-      char quote = s.charAt(i);
-      int close = s.indexOf(quote, i + 1);
-      if (close < 0) {
-        pos[0] = i;
-        return "";
-      }
-      pos[0] = close + 1;
-      return s.substring(i + 1, close);
+  /** Whitespace as {@code StringRef::trim} has it. */
+  private static final String WHITESPACE = " \t\n\u000b\f\r";
+  /** What ends a word ({@code getSpaceDelimitedWord}) and an address. */
+  private static final String DELIMITERS = " \n\r";
+
+  private static boolean startsWith(byte[] b, int p, int to, byte[] prefix) {
+    if (to - p < prefix.length) return false;
+    for (int i = 0; i < prefix.length; i++) if (b[p + i] != prefix[i]) return false;
+    return true;
+  }
+
+  private static int skip(byte[] b, int p, int to, String set) {
+    while (p < to && set.indexOf(b[p]) >= 0) p++;
+    return p;
+  }
+
+  /**
+   * llvm's {@code getSpaceDelimitedWord}: the word at {@code p} after delimiters, or inside quotes,
+   * as {start, end, where parsing goes on}; empty for an unclosed quote.
+   */
+  private static int[] word(byte[] b, int p, int to) {
+    p = skip(b, p, to, DELIMITERS);
+    if (p < to && (b[p] == '"' || b[p] == '\'')) {
+      byte quote = b[p];
+      int close = p + 1;
+      while (close < to && b[close] != quote) close++;
+      if (close == to) return new int[] {p, p, p};
+      return new int[] {p + 1, close, close + 1};
     }
-    int start = i;
-    while (i < s.length() && DELIMITERS.indexOf(s.charAt(i)) < 0) i++;
-    pos[0] = i;
-    return s.substring(start, i);
-  }
-
-  private static String ltrim(String s) {
-    int i = 0;
-    while (i < s.length() && WHITESPACE.indexOf(s.charAt(i)) >= 0) i++;
-    return s.substring(i);
-  }
-
-  private static String trim(String s) {
-    int e = s.length();
-    while (e > 0 && WHITESPACE.indexOf(s.charAt(e - 1)) >= 0) e--;
-    return ltrim(s.substring(0, e));
-  }
-
-  private static boolean isDigit(char c) {
-    return c >= '0' && c <= '9';
+    int e = p;
+    while (e < to && DELIMITERS.indexOf(b[e]) < 0) e++;
+    return new int[] {p, e, e};
   }
 }

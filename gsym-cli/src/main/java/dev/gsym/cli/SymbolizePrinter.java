@@ -40,15 +40,21 @@ final class SymbolizePrinter {
   record Request(String module, boolean hasAddress, long address, String symbol) {}
 
   /**
-   * One frame (llvm's {@code DILineInfo}).
+   * One frame (llvm's {@code DILineInfo}), its texts already encoded for the output style ({@link
+   * #encode}), so that names and paths seen again are not quoted again.
    *
    * @param function null if unknown or not asked for (llvm's {@code <invalid>})
    * @param file null if unknown
+   * @param fileText the file as text, for {@code --print-source-context-lines} (may be null when
+   *     no context is printed)
    * @param hasStart whether a function start address is known
    */
-  record LineInfo(String function, String file, long line, boolean hasStart, long start) {
-    static final LineInfo EMPTY = new LineInfo(null, null, 0, false, 0);
+  record LineInfo(byte[] function, byte[] file, String fileText, long line, boolean hasStart, long start) {
+    static final LineInfo EMPTY = new LineInfo(null, null, null, 0, false, 0);
   }
+
+  private static final byte[] EMPTY_STRING = {'"', '"'};
+  private static final byte[] UNKNOWN = {'?', '?'};
 
   private final Config c;
   private final boolean json;
@@ -63,6 +69,17 @@ final class SymbolizePrinter {
 
   Config config() {
     return c;
+  }
+
+  /**
+   * {@code text} as this style prints it: its bytes ({@link dev.gsym.ByteStrings}), or for JSON a
+   * quoted JSON string (llvm's {@code fixUTF8} and escapes).
+   */
+  byte[] encode(String text) {
+    TextBuffer b = new TextBuffer(text.length() + 8);
+    if (json) JsonText.quote(b, text);
+    else b.append(text);
+    return java.util.Arrays.copyOf(b.array(), b.length());
   }
 
   /** JSON list: what goes before each element (the very first drops its leading comma). */
@@ -197,12 +214,12 @@ final class SymbolizePrinter {
   private void frame(JsonText j, TextBuffer out, LineInfo f) {
     j.objectBegin();
     j.member("Column", 0).member("Discriminator", 0);
-    j.member("FileName", f.file == null ? "" : f.file);
-    j.member("FunctionName", f.function == null ? "" : f.function);
+    j.rawMember("FileName", f.file == null ? EMPTY_STRING : f.file);
+    j.rawMember("FunctionName", f.function == null ? EMPTY_STRING : f.function);
     j.member("Line", f.line);
-    if (c.context.enabled() && f.file != null) {
+    if (c.context.enabled() && f.fileText != null) {
       TextBuffer src = new TextBuffer(256);
-      c.context.format(src, f.file, f.line);
+      c.context.format(src, f.fileText, f.line);
       if (src.length() > 0) j.member("Source", src.toString());
     }
     if (f.hasStart) j.hexMember("StartAddress", f.start);
@@ -226,10 +243,10 @@ final class SymbolizePrinter {
   private void plain(TextBuffer out, LineInfo f, boolean inlined) {
     if (c.printFunctions) {
       if (c.pretty && inlined) out.append(" (inlined by) ");
-      out.append(f.function == null ? "??" : f.function);
+      out.append(f.function == null ? UNKNOWN : f.function);
       out.append(c.pretty ? " at " : "\n");
     }
-    String file = f.file == null ? "??" : f.file;
+    byte[] file = f.file == null ? UNKNOWN : f.file;
     if (c.verbose) {
       out.append("  Filename: ").append(file).append('\n');
       if (c.style == Style.LLVM && f.hasStart) out.append("  Function start address: ").appendHex(f.start, 1).append('\n');
@@ -240,6 +257,6 @@ final class SymbolizePrinter {
     out.append(file).append(':').appendUnsigned(f.line);
     if (c.style == Style.LLVM) out.append(':').append('0');
     out.append('\n');
-    if (f.file != null) c.context.format(out, file, f.line);
+    if (f.fileText != null) c.context.format(out, f.fileText, f.line);
   }
 }

@@ -88,8 +88,18 @@ final class SymbolizeModules {
     }
   }
 
-  /** A module given by path, checked as llvm's {@code createBinary} opens it. */
+  /**
+   * A module given by path, checked as llvm's {@code createBinary} opens it; or, our extension, a
+   * Breakpad identity {@code BREAKPAD:<debug file>/<DEBUG ID>} (for {@code --breakpad-symbols}).
+   */
   Module file(String name) {
+    if (name.regionMatches(true, 0, BREAKPAD, 0, BREAKPAD.length())) {
+      try {
+        return new Module(name, false, ModuleRef.parse(name), null);
+      } catch (IllegalArgumentException e) {
+        return new Module(name, false, null, e.getMessage());
+      }
+    }
     Path path;
     try {
       if (name.isEmpty() || name.indexOf('\0') >= 0) return new Module(name, false, null, "No such file or directory");
@@ -145,6 +155,7 @@ final class SymbolizeModules {
   }
 
   private static final int GSYM_MAGIC = 0x4753594d;
+  private static final String BREAKPAD = "BREAKPAD:";
 
   /** llvm-symbolizer-22's {@code lookUpGsymFile}, keeping only a GSYM file that opens. */
   private Path gsymFor(String name, Path path) {

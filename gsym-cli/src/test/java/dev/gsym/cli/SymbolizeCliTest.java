@@ -211,6 +211,21 @@ class SymbolizeCliTest {
   }
 
   @Test
+  void gsymAndBreakpadModules() throws IOException {
+    // a GSYM file given as the object (llvm-symbolizer refuses it: not an object file)
+    assertThat(run("", "--obj=" + TestData.path("gsym", "c-gcc-O2.gsym"), "0x1200").out()).isEqualTo(AT_1200);
+    // a Breakpad symbol store in the symbol-server layout, by the module's Breakpad identity
+    Path store = tmp.resolve("symbols");
+    Path sym = Files.createDirectories(store.resolve("my app").resolve("D3096ED481217FD4C16B29CD9BC208BA0"))
+        .resolve("my app.sym");
+    Files.copy(TestData.path("breakpad", "basic.sym"), sym);
+    CliRun r = run("'BREAKPAD:my app/D3096ED481217FD4C16B29CD9BC208BA0' 0x1008\nBREAKPAD:nope/00 0x1\n",
+        "--breakpad-symbols=" + store, "--output-style=GNU");
+    assertThat(r.out()).isEqualTo("middle(int, char const*)\n/src/with space/util.h:31\nmain\n/src/main.c:20\n??\n??:0\n");
+    assertThat(r.err()).startsWith("gsymutil: error: 'BREAKPAD:nope/00': Breakpad debug id must be 33 to 40 hex digits");
+  }
+
+  @Test
   void whatGsymDoesNotHold() {
     // llvm-symbolizer answers DATA from the ELF symbol table and FRAME from DWARF variables, which
     // GSYM does not keep: llvm's empty answers; a symbol lookup finds nothing, as llvm's over GSYM

@@ -386,12 +386,12 @@ final class SymbolizeBatches implements AutoCloseable {
         Symbolized s = answers.get(requestOf[i]);
         switch (s) {
           case Symbolized.ModuleNotFound nf -> {
-            failure[i] = m.byBuildId ? SymbolizeModules.NO_BUILD_ID : detail(m.name, nf.message());
+            failure[i] = m.byBuildId ? SymbolizeModules.NO_BUILD_ID : detail(m, nf.message());
             everyTime[i] = m.byBuildId;
             mark(i);
           }
           case Symbolized.ModuleUnreadable u -> {
-            failure[i] = detail(m.name, u.message());
+            failure[i] = detail(m, u.message());
             mark(i);
           }
           default -> b.answer(o, in, s, frames);
@@ -405,9 +405,11 @@ final class SymbolizeBatches implements AutoCloseable {
       markItem[marks++] = i;
     }
 
-    /** The symbolizer's message without the module's name in front (llvm names it itself). */
-    private static String detail(String module, String message) {
-      if (message.startsWith(module + ": ")) return message.substring(module.length() + 2);
+    /** The symbolizer's message without the module in front (llvm names it itself). */
+    private static String detail(SymbolizeModules.Module m, String message) {
+      for (String prefix : new String[] {m.ref.toString() + ": ", m.name + ": "}) {
+        if (message.startsWith(prefix)) return message.substring(prefix.length());
+      }
       return message;
     }
   }

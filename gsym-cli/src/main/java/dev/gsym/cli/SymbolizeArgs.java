@@ -64,11 +64,6 @@ final class SymbolizeArgs {
     return null;
   }
 
-  /** The last {@code opt} given, with its spelling, or null. */
-  Arg lastArg(SymbolizeOpt opt) {
-    return lastOf(opt);
-  }
-
   boolean has(SymbolizeOpt opt) {
     return lastOf(opt) != null;
   }

@@ -11,8 +11,8 @@ import dev.gsym.symbolize.Symbolizer;
 import java.io.PrintStream;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.HashMap;
+import java.util.List;
 
 /**
  * The inputs of {@code gsymutil symbolize}, answered in input order: gathered into {@link Chunk}s

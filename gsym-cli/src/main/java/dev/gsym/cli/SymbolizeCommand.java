@@ -100,7 +100,7 @@ final class SymbolizeCommand {
     unsigned(a, SymbolizeOpt.CACHE_SIZE, 0); // checked as llvm checks it; modules are bounded by count
     boolean inlines = a.flag(SymbolizeOpt.INLINES, SymbolizeOpt.NO_INLINES, true);
     for (SymbolizeOpt unsupported : List.of(SymbolizeOpt.FILTER_MARKUP, SymbolizeOpt.DWP, SymbolizeOpt.DSYM_HINT)) {
-      SymbolizeArgs.Arg u = a.lastArg(unsupported);
+      SymbolizeArgs.Arg u = a.lastOf(unsupported);
       if (u != null) {
         throw CliException.stderr("error: " + u.spelling() + " is not supported by " + tool + " symbolize"
             + (unsupported == SymbolizeOpt.DWP ? " (a package FILE.dwp beside FILE is read)" : ""));

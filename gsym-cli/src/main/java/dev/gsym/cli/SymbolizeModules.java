@@ -72,10 +72,21 @@ final class SymbolizeModules {
 
   /** The module of an input that parsed. */
   Module of(SymbolizeInput in) {
+    if (!in.byBuildId()) return file(in.module());
     Module m = byName.get(in.module());
-    if (m == null || m.byBuildId != in.byBuildId()) {
-      m = in.byBuildId() ? buildId(in.module(), in.buildId()) : file(in.module());
+    if (m == null || !m.byBuildId) {
+      m = buildId(in.module(), in.buildId());
       byName.put(in.module(), m);
+    }
+    return m;
+  }
+
+  /** The module given by path as {@code name} (resolved once). */
+  Module file(String name) {
+    Module m = byName.get(name);
+    if (m == null || m.byBuildId) {
+      m = resolveFile(name);
+      byName.put(name, m);
     }
     return m;
   }
@@ -92,7 +103,7 @@ final class SymbolizeModules {
    * A module given by path, checked as llvm's {@code createBinary} opens it; or, our extension, a
    * Breakpad identity {@code BREAKPAD:<debug file>/<DEBUG ID>} (for {@code --breakpad-symbols}).
    */
-  Module file(String name) {
+  private Module resolveFile(String name) {
     if (name.regionMatches(true, 0, BREAKPAD, 0, BREAKPAD.length())) {
       try {
         return new Module(name, false, ModuleRef.parse(name), null);

@@ -82,11 +82,6 @@ final class SymbolizePrinter {
     return java.util.Arrays.copyOf(b.array(), b.length());
   }
 
-  /** JSON list: what goes before each element (the very first drops its leading comma). */
-  int elementPrefixLength() {
-    return 1;
-  }
-
   /** What llvm prints before the first answer (JSON list: "["). */
   void begin(TextBuffer out) {
     if (json && c.list) out.append('[');

@@ -3,6 +3,8 @@ module dev.gsym.cli {
   requires dev.gsym.core;
   requires dev.gsym.dwarf;
   requires dev.gsym.breakpad;
+  requires dev.gsym.demangle;
+  requires dev.gsym.symbolize;
   requires info.picocli;
   requires tools.jackson.core;
   requires org.slf4j;

@@ -17,8 +17,10 @@ import java.util.List;
  * (gsym-cli's {@code package} phase runs it under {@code -XX:AOTMode=record}; the {@code gsymutil}
  * launcher passes the cache to every run). It runs, in one JVM, the commands people type:
  * lookups (plain, {@code --verbose}, {@code --merged-functions}, the {@code lookup} subcommand,
- * {@code --addresses-from-stdin}), a dump, a DWARF conversion of a small test binary and both
- * Breakpad conversions, so the classes and linked call sites of all of them go into the cache.
+ * {@code --addresses-from-stdin}), a dump, {@code symbolize} (stdin lines and a JSON list, reading
+ * GSYM files, and once converting a binary into a store), a DWARF conversion of a small test binary
+ * and both Breakpad conversions, so the classes and linked call sites of all of them go into the
+ * cache.
  *
  * <p>Usage: {@code AotTraining SRC_TEST_DATA WORK_DIR}. Every command must exit 0; otherwise the
  * command and its stderr are printed and the exit status is 1, which fails the build. {@code
@@ -86,6 +88,14 @@ public final class AotTraining {
     StringBuilder stdin = new StringBuilder();
     for (String a : addrs) stdin.append(a).append(' ').append(gsym).append('\n');
 
+    String gsymDir = data.resolve("gsym").toString();
+    String cppBinary = data.resolve("bin/cpp-gcc-O2").toString();
+    StringBuilder symbolizeStdin = new StringBuilder();
+    for (String a : addrs) symbolizeStdin.append(cppBinary).append(' ').append(a).append('\n');
+    List<String> symbolizeArgs = new ArrayList<>(List.of("symbolize", "--no-debuginfod", "--output-style=JSON",
+        "--gsym-file-directory", gsymDir, "--obj", cppBinary));
+    symbolizeArgs.addAll(addrs);
+
     int failures = 0;
     for (int round = 0; round < 3; round++) { // repeated so the lookup path gets profiled and compiled
       failures += run("", lookup.toArray(String[]::new));
@@ -94,7 +104,13 @@ public final class AotTraining {
       failures += run("", "lookup", "-f", gsym, addrs.get(2));
       failures += run(stdin.toString(), "--addresses-from-stdin");
       failures += run("", gsym);
+      // symbolize by path, reading the GSYM file llvm-symbolizer would (--gsym-file-directory)
+      failures += run(symbolizeStdin.toString(), "symbolize", "--no-debuginfod", "--gsym-file-directory", gsymDir);
+      failures += run("", symbolizeArgs.toArray(String[]::new));
     }
+    // and converting a binary, through a store
+    failures += run(symbolizeStdin.toString().replace(cppBinary, data.resolve("bin/c-clang-O2").toString()),
+        "symbolize", "--no-debuginfod", "--disable-gsym", "--store", work.resolve("store").toString());
     String converted = work.resolve("c-clang-O2.gsym").toString();
     failures += run("", "--quiet", "--dwarf", data.resolve("bin/c-clang-O2").toString(), "-o", converted);
     failures += run("", "--to-breakpad", converted, "-o", sym);

@@ -52,6 +52,7 @@ final class CommandModel {
             "  gsymutil --to-breakpad GSYM|ELF [-o OUT] [--module-os OS] [--module-arch ARCH]"
                 + " [--module-name NAME] [--load-address ADDR] [--quiet]",
             "  gsymutil convert (--dwarf FILE | --breakpad SYM | --to-breakpad GSYM|ELF) [options]",
+            "  gsymutil symbolize [llvm-symbolizer options] [--store DIR] [ADDR...] (see gsymutil symbolize --help)",
             "  gsymutil help [COMMAND]",
             "  gsymutil -h | --help | -v | --version")
         .description(
@@ -84,6 +85,7 @@ final class CommandModel {
     cl.addSubcommand("dump", new CommandLine(dump(session)));
     cl.addSubcommand("lookup", new CommandLine(lookup(session)));
     cl.addSubcommand("convert", new CommandLine(convert(session)));
+    cl.addSubcommand(GsymUtil.SYMBOLIZE, new CommandLine(symbolize(session)));
     cl.addSubcommand("help", new CommandLine(new CommandLine.HelpCommand()));
     cl.setExecutionStrategy(parsed -> {
       for (CommandLine c : parsed.asCommandLineList()) collect(c);
@@ -138,6 +140,21 @@ final class CommandModel {
     }
     // checked in call(), after unknown options
     add(spec, Opt.ADDRESSES_AND_FILES, Opt.ADDRESSES_AND_FILES.description, "0..*");
+    return spec;
+  }
+
+  /**
+   * {@code symbolize} is parsed by {@link SymbolizeArgs} ({@link GsymUtil#symbolizeArguments} hands
+   * it over before picocli sees it); picocli only lists it, and passes its arguments through as they
+   * are when other options come first.
+   */
+  private static CommandSpec symbolize(Session session) {
+    SymbolizeSubcommand c = new SymbolizeSubcommand(session);
+    CommandSpec spec = CommandSpec.wrapWithoutInspection(c);
+    spec.usageMessage().description("Symbolize addresses by file or build-id with llvm-symbolizer's options and"
+        + " output (LLVM, GNU, JSON); see 'gsymutil symbolize --help'.");
+    spec.parser().unmatchedOptionsArePositionalParams(true);
+    add(spec, Opt.SYMBOLIZE_ARGS, Opt.SYMBOLIZE_ARGS.description, "0..*");
     return spec;
   }
 

@@ -29,6 +29,11 @@ enum ForeignFile {
     this.description = description;
   }
 
+  /** What the file is, as in "a Mach-O object file". */
+  String description() {
+    return description;
+  }
+
   /** The kind of the file at {@code path}, or null if it is none of these (or cannot be read). */
   static ForeignFile of(Path path) {
     try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {

@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.MissingParameterException;
 import picocli.CommandLine.Model.ArgSpec;
@@ -56,11 +57,23 @@ public final class GsymUtil {
 
   /** {@link #run}; {@code quick} false always parses with picocli (for tests comparing both). */
   static int run(String[] args, InputStream in, PrintStream out, PrintStream err, boolean quick) {
+    return run(args, in, out, err, quick, System.getenv());
+  }
+
+  /**
+   * {@link #run} with the environment {@code env} (read by {@code symbolize}: DEBUGINFOD_URLS and
+   * the debuginfod client's settings, LLVM_SYMBOLIZER_OPTS).
+   */
+  static int run(String[] args, InputStream in, PrintStream out, PrintStream err, boolean quick,
+      Map<String, String> env) {
     Session session = new Session(in, out, err);
     int status;
     try {
-      GsymUtilCommand parsed = quick ? QuickArgs.parse(args, session) : null;
-      if (parsed != null) {
+      List<String> symbolize = symbolizeArguments(args);
+      GsymUtilCommand parsed = quick && symbolize == null ? QuickArgs.parse(args, session) : null;
+      if (symbolize != null) {
+        status = new SymbolizeCommand(session, env).run(symbolize);
+      } else if (parsed != null) {
         status = callQuick(session, parsed);
       } else {
         String grouped = badShortOptionGroup(args);
@@ -85,6 +98,19 @@ public final class GsymUtil {
     }
     return status;
   }
+
+  /**
+   * The arguments of {@code gsymutil symbolize ...} (llvm-symbolizer's command line, parsed by
+   * {@link SymbolizeArgs}, never by picocli), with {@code help symbolize} read as {@code symbolize
+   * --help}; null for any other command line.
+   */
+  static List<String> symbolizeArguments(String[] args) {
+    if (args.length >= 1 && args[0].equals(SYMBOLIZE)) return List.of(args).subList(1, args.length);
+    if (args.length == 2 && args[0].equals("help") && args[1].equals(SYMBOLIZE)) return List.of("--help");
+    return null;
+  }
+
+  static final String SYMBOLIZE = "symbolize";
 
   /** Runs a command parsed by {@link QuickArgs} as picocli's {@code execute} would. */
   private static int callQuick(Session session, GsymUtilCommand command) {

@@ -68,7 +68,8 @@ enum Opt {
   // positional parameters
   FILES(Kind.POSITIONAL, "FILE", "GSYM files (\"-\" reads stdin)."),
   ADDRESSES_AND_FILES(Kind.POSITIONAL, "ADDR|FILE",
-      "Addresses and GSYM files, in any order (\"-\" reads a GSYM file from stdin).");
+      "Addresses and GSYM files, in any order (\"-\" reads a GSYM file from stdin)."),
+  SYMBOLIZE_ARGS(Kind.POSITIONAL, "ARG", "llvm-symbolizer's options, addresses and input lines (SymbolizeOpt).");
 
   /** How an entry takes its values (and so what {@link Args} holds for it). */
   enum Kind {
@@ -99,7 +100,7 @@ enum Opt {
       MODULE_OS, MODULE_ARCH, MODULE_NAME, DWARF_CALLSITES, CALLSITES_YAML, VERIFY, NUM_THREADS, JSON_SUMMARY, FILES);
 
   /** The subcommand names: an argument spelled so is a subcommand, not a file. */
-  static final List<String> SUBCOMMANDS = List.of("dump", "lookup", "convert", "help");
+  static final List<String> SUBCOMMANDS = List.of("dump", "lookup", "convert", "symbolize", "help");
 
   /**
    * The entries that only make sense in a conversion: one of them with dump or lookup arguments is

@@ -17,5 +17,11 @@
  * dev.gsym.cli.Session} holds the streams and the single reused output buffer. A new option is one
  * {@link dev.gsym.cli.Opt} entry listed by the commands that take it; a new conversion mode is a
  * {@link dev.gsym.cli.Opt.Kind#MODE} entry and a class run by {@code Conversions}.
+ *
+ * <p>{@code gsymutil symbolize} is llvm-symbolizer's command line: its options are {@link
+ * dev.gsym.cli.SymbolizeOpt} (llvm's spellings), parsed by {@link dev.gsym.cli.SymbolizeArgs} as
+ * llvm's OptTable parses them, and {@link dev.gsym.cli.SymbolizeCommand} runs it (inputs {@link
+ * dev.gsym.cli.SymbolizeInput}, modules {@link dev.gsym.cli.SymbolizeModules}, batches {@link
+ * dev.gsym.cli.SymbolizeBatches}, output {@link dev.gsym.cli.SymbolizePrinter}).
  */
 package dev.gsym.cli;

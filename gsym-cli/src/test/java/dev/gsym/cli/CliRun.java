@@ -25,4 +25,16 @@ record CliRun(int status, String out, String err) {
   static CliRun run(String... args) {
     return stdin("", args);
   }
+
+  /** A run with the environment {@code env} (instead of this process's) and stdin bytes. */
+  static CliRun withEnv(java.util.Map<String, String> env, byte[] stdin, String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status;
+    try (PrintStream o = new PrintStream(out, false, ByteStrings.CHARSET);
+        PrintStream e = new PrintStream(err, true, ByteStrings.CHARSET)) {
+      status = GsymUtil.run(args, new ByteArrayInputStream(stdin), o, e, true, env);
+    }
+    return new CliRun(status, ByteStrings.decode(out.toByteArray()), ByteStrings.decode(err.toByteArray()));
+  }
 }

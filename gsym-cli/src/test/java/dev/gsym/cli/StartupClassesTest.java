@@ -68,6 +68,17 @@ class StartupClassesTest {
   }
 
   @Test
+  void symbolizeLoadsNeitherLoggingNorPicocli() throws Exception {
+    List<String> classes = loadedClasses("symbolize", "--no-debuginfod", "--obj",
+        TestData.path("bin", "c-clang-O2").toString(), "--gsym-file-directory", TestData.path("gsym").toString(),
+        "--output-style=JSON", "0x1179");
+    assertThat(classes).contains("dev.gsym.cli.SymbolizeCommand", "dev.gsym.read.GsymReader");
+    assertThat(matching(classes, "ch.qos.logback.")).isEmpty();
+    assertThat(matching(classes, "org.slf4j.")).isEmpty();
+    assertThat(matching(classes, "picocli.")).isEmpty();
+  }
+
+  @Test
   void subcommandFormsStillGoThroughPicocliWithoutLogging() throws Exception {
     // also shows that the probe sees classes from the dependency jars
     List<String> classes = loadedClasses("lookup", "-f", F, "0x1179");

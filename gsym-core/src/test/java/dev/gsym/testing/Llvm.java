@@ -25,6 +25,25 @@ public final class Llvm {
     return onPath(GSYMUTIL);
   }
 
+  /**
+   * {@code llvm-symbolizer-22}: the system property {@code gsym.llvm.symbolizer} (a path, or "none"),
+   * else the PATH; null when it is not available (tests then skip, not fail).
+   */
+  public static Path symbolizer() {
+    String override = System.getProperty("gsym.llvm.symbolizer");
+    if (override != null && !override.isEmpty()) {
+      if (override.equals("none")) return null;
+      Path p = Path.of(override);
+      return Files.isRegularFile(p) && Files.isExecutable(p) ? p : null;
+    }
+    return onPath("llvm-symbolizer-22");
+  }
+
+  /** {@code llvm-nm-22} on the PATH, or null. */
+  public static Path nm() {
+    return onPath("llvm-nm-22");
+  }
+
   /** {@code llvm-readelf-22} on the PATH, or null (tests then skip the live comparison). */
   public static Path readelf() {
     return onPath("llvm-readelf-22");

@@ -1,0 +1,195 @@
+package dev.gsym.cli;
+
+import dev.gsym.read.GsymReader;
+import dev.gsym.symbolize.ModuleRef;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The modules a {@code gsymutil symbolize} run names, by the name llvm prints (a path as given,
+ * or a build-id in upper-case hex), each resolved once on the thread reading the input: a path is
+ * checked as llvm-symbolizer opens it (so that a missing file, a directory or a file that is no
+ * object file gets llvm's message), and a GSYM file is preferred where llvm-symbolizer-22 prefers
+ * one: {@code FILE.gsym} beside FILE, else {@code DIR/<file name>.gsym} for each {@code
+ * --gsym-file-directory}, unless {@code --disable-gsym} (a GSYM file that cannot be opened is
+ * passed over, as llvm falls back to the DWARF).
+ */
+final class SymbolizeModules {
+  /** llvm's message for a file that is not an object file. */
+  static final String NOT_OBJECT = "The file was not recognized as a valid object file";
+  /** llvm's message for a build-id no place has. */
+  static final String NO_BUILD_ID = "could not find build ID";
+  /** Distinct module names remembered (a hostile input naming millions stays bounded). */
+  private static final int MAX_MODULES = 1 << 16;
+
+  /**
+   * One module.
+   */
+  static final class Module {
+    final String name;
+    final boolean byBuildId;
+    /** What the symbolizer is asked, or null if {@link #error} says why not. */
+    final ModuleRef ref;
+    /** llvm's message for a module that cannot be opened, or null. */
+    final String error;
+    /** Set by the writing thread once llvm would have reported this module's error. */
+    boolean reported;
+
+    Module(String name, boolean byBuildId, ModuleRef ref, String error) {
+      this.name = name;
+      this.byBuildId = byBuildId;
+      this.ref = ref;
+      this.error = error;
+    }
+  }
+
+  private final boolean disableGsym;
+  private final List<String> gsymDirectories;
+  private final Map<String, Module> byName = new LinkedHashMap<>(64, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Module> eldest) {
+      return size() > MAX_MODULES;
+    }
+  };
+
+  SymbolizeModules(boolean disableGsym, List<String> gsymDirectories) {
+    this.disableGsym = disableGsym;
+    this.gsymDirectories = List.copyOf(gsymDirectories);
+  }
+
+  /** The module of an input that parsed. */
+  Module of(SymbolizeInput in) {
+    if (!in.byBuildId()) return file(in.module());
+    Module m = byName.get(in.module());
+    if (m == null || !m.byBuildId) {
+      m = buildId(in.module(), in.buildId());
+      byName.put(in.module(), m);
+    }
+    return m;
+  }
+
+  /** The module given by path as {@code name} (resolved once). */
+  Module file(String name) {
+    Module m = byName.get(name);
+    if (m == null || m.byBuildId) {
+      m = resolveFile(name);
+      byName.put(name, m);
+    }
+    return m;
+  }
+
+  private static Module buildId(String name, byte[] id) {
+    try {
+      return new Module(name, true, ModuleRef.buildId(id), null);
+    } catch (IllegalArgumentException e) {
+      return new Module(name, true, null, NO_BUILD_ID); // longer than any build-id a store can hold
+    }
+  }
+
+  /**
+   * A module given by path, checked as llvm's {@code createBinary} opens it; or, our extension, a
+   * Breakpad identity {@code BREAKPAD:<debug file>/<DEBUG ID>} (for {@code --breakpad-symbols}).
+   */
+  private Module resolveFile(String name) {
+    if (name.regionMatches(true, 0, BREAKPAD, 0, BREAKPAD.length())) {
+      try {
+        return new Module(name, false, ModuleRef.parse(name), null);
+      } catch (IllegalArgumentException e) {
+        return new Module(name, false, null, e.getMessage());
+      }
+    }
+    Path path;
+    try {
+      if (name.isEmpty() || name.indexOf('\0') >= 0) return new Module(name, false, null, "No such file or directory");
+      path = Path.of(name);
+    } catch (InvalidPathException e) {
+      return new Module(name, false, null, "No such file or directory");
+    }
+    String problem = check(path);
+    if (problem != null) return new Module(name, false, null, problem);
+    Path gsym = disableGsym ? null : gsymFor(name, path);
+    try {
+      return new Module(name, false, ModuleRef.file(gsym != null ? gsym : path), null);
+    } catch (IllegalArgumentException e) {
+      return new Module(name, false, null, "No such file or directory");
+    }
+  }
+
+  /** llvm's error for opening {@code path} as an object file, or null if we can read it. */
+  private static String check(Path path) {
+    BasicFileAttributes a;
+    try {
+      a = Files.readAttributes(path, BasicFileAttributes.class);
+    } catch (NoSuchFileException e) {
+      return "No such file or directory";
+    } catch (AccessDeniedException e) {
+      return "Permission denied";
+    } catch (FileSystemException e) {
+      return e.getReason() != null ? e.getReason() : "Input/output error";
+    } catch (IOException e) {
+      return "Input/output error";
+    }
+    if (a.isDirectory()) return "Is a directory";
+    ByteBuffer head = ByteBuffer.allocate(64);
+    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+      while (head.hasRemaining() && ch.read(head) > 0) {
+        // the first bytes, as many as there are
+      }
+    } catch (AccessDeniedException e) {
+      return "Permission denied";
+    } catch (IOException e) {
+      return e instanceof FileSystemException f && f.getReason() != null ? f.getReason() : "Input/output error";
+    }
+    head.flip();
+    if (head.remaining() >= 4) {
+      int magic = head.order(ByteOrder.LITTLE_ENDIAN).getInt(0);
+      if (magic == GSYM_MAGIC || Integer.reverseBytes(magic) == GSYM_MAGIC) return null;
+    }
+    ForeignFile kind = ForeignFile.identify(head);
+    if (kind == ForeignFile.ELF || kind == ForeignFile.BREAKPAD) return null;
+    if (kind != null) return NOT_OBJECT + " by gsymutil (it reads ELF, GSYM and Breakpad symbol files; this is "
+        + kind.description() + ")";
+    return NOT_OBJECT;
+  }
+
+  private static final int GSYM_MAGIC = 0x4753594d;
+  private static final String BREAKPAD = "BREAKPAD:";
+
+  /** llvm-symbolizer-22's {@code lookUpGsymFile}, keeping only a GSYM file that opens. */
+  private Path gsymFor(String name, Path path) {
+    Path beside = usable(name + ".gsym");
+    if (beside != null) return beside;
+    Path file = path.getFileName();
+    if (file == null) return null;
+    for (String dir : gsymDirectories) {
+      Path p = usable(dir.isEmpty() ? file + ".gsym" : Path.of(dir, file + ".gsym").toString());
+      if (p != null) return p;
+    }
+    return null;
+  }
+
+  private static Path usable(String candidate) {
+    try {
+      Path p = Path.of(candidate);
+      if (!Files.exists(p) || Files.isDirectory(p)) return null;
+      try (GsymReader r = GsymReader.open(p)) {
+        return p;
+      }
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+}

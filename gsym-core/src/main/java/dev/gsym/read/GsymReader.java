@@ -14,6 +14,7 @@ import dev.gsym.format.MergedFunctionsInfo;
 import dev.gsym.format.StringTable;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.Cursor;
+import dev.gsym.read.internal.AddressSearch;
 import dev.gsym.read.internal.FunctionCache;
 import dev.gsym.read.internal.PathCache;
 import dev.gsym.read.internal.RecordLookup;
@@ -44,6 +45,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
   private final ByteView file;
   private final Header header;
   private final AddressTable addresses;
+  private final AddressSearch search;
   private final AddressInfoTable infoOffsets;
   private final FileTable files;
   private final StringTable strings;
@@ -64,6 +66,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     this.strings = StringTable.decode(file, header);
     this.stringCache = new StringCache(strings);
     this.pathCache = new PathCache(files, strings);
+    this.search = new AddressSearch(addresses);
     this.functionCache = new FunctionCache(addresses.count(), this::record, this::functionAddress);
   }
 
@@ -143,7 +146,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
 
   /** Start address of the function at {@code index}. */
   public long functionAddress(int index) {
-    return header.baseAddress() + addresses.get(index);
+    return header.baseAddress() + search.get(index);
   }
 
   /** Absolute file offset of the FunctionInfo record at {@code index}. */
@@ -188,31 +191,19 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     // LLVM's getAddressOffsetIndex: lower_bound, step back unless an exact match, then back up
     // over equal offsets (same answer as upper_bound - 1 on a sorted table, and on a corrupt
     // unsorted one the same entry LLVM picks)
-    int n = addresses.count();
-    int i = nearest(off);
+    int n = search.count();
+    int i = search.nearest(off);
     if (i < 0) throw RecordLookup.notInGsym(addr);
-    long first = addresses.get(i);
-    while (i > 0 && addresses.get(i - 1) == first) i--;
+    long first = search.get(i);
+    while (i > 0 && search.get(i - 1) == first) i--;
     long start = base + first;
     for (int j = i; j < n; j++) {
       Cursor rec = record(j); // as LLVM: the record offset is validated before the start is compared
-      if (addresses.get(j) != first) break;
+      if (search.get(j) != first) break;
       long size = rec.has(4) ? rec.u32() : 0; // LLVM's getU32 yields 0 when fewer than 4 bytes remain
       if (size == 0 || Long.compareUnsigned(addr - start, size) < 0) return j;
     }
     throw RecordLookup.notInGsym(addr);
-  }
-
-  /**
-   * The one search of the address table: the last entry at or below offset {@code off} as LLVM
-   * finds it (lower_bound, then one step back unless it is an exact match), or -1 if {@code off}
-   * is below every entry.
-   */
-  private int nearest(long off) {
-    int n = addresses.count();
-    int i = addresses.lowerBound(off);
-    if (i == n || Long.compareUnsigned(off, addresses.get(i)) < 0) i--;
-    return i;
   }
 
   // ---------------------------------------------------------------- lookups
@@ -242,9 +233,8 @@ public final class GsymReader implements GsymTables, AutoCloseable {
       // the common case: one function starts at the nearest start at or below addr, it is cached
       // and it covers addr: indexForAddress would pick it without reading anything else
       if (Long.compareUnsigned(addr, header.baseAddress()) >= 0) {
-        int i = nearest(addr - header.baseAddress());
-        if (i >= 0 && (i == 0 || addresses.get(i - 1) != addresses.get(i))
-            && (i + 1 == addresses.count() || addresses.get(i + 1) != addresses.get(i))
+        int i = search.nearest(addr - header.baseAddress());
+        if (i >= 0 && search.unique(i)
             // outside the function, indexForAddress validates the next record's offset first
             && functionCache.lookupIfCovered(i, addr, out.sink())) {
           return;

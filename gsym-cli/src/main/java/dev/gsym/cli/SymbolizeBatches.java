@@ -1,5 +1,6 @@
 package dev.gsym.cli;
 
+import dev.gsym.Progress;
 import dev.gsym.TextBuffer;
 import dev.gsym.demangle.Demangler;
 import dev.gsym.internal.concurrent.OrderedPipeline;
@@ -63,9 +64,11 @@ final class SymbolizeBatches implements AutoCloseable {
   /** JSON list: the first element's leading comma is still to be dropped. */
   private boolean dropComma;
   private long answered;
+  private final Progress progress;
 
   SymbolizeBatches(Session session, PrintStream err, String tool, Symbolizer symbolizer, SymbolizePrinter printer,
-      Settings settings, int threads) {
+      Settings settings, int threads, Progress progress) {
+    this.progress = progress;
     this.session = session;
     this.err = err;
     this.tool = tool;
@@ -119,8 +122,17 @@ final class SymbolizeBatches implements AutoCloseable {
 
   @Override
   public void close() {
-    pipeline.close();
-    if (pool != null) pool.close();
+    try {
+      pipeline.close();
+      if (pool != null) pool.close();
+    } finally {
+      eraseProgress();
+    }
+  }
+
+  /** Erases the progress line (it is drawn again at the next chunk) before text meets stderr. */
+  private void eraseProgress() {
+    if (progress instanceof ProgressBar bar) bar.close();
   }
 
   // ------------------------------------------------------------------ writing (input order)
@@ -138,6 +150,7 @@ final class SymbolizeBatches implements AutoCloseable {
     emit(out, from, out.length());
     answered += c.size;
     free.add(c);
+    progress.update(answered, 0);
   }
 
   private void emit(TextBuffer b, int from, int to) {
@@ -180,6 +193,7 @@ final class SymbolizeBatches implements AutoCloseable {
 
   private void stderr(String line) {
     session.flush(); // llvm's stderr is unbuffered and its stdout flushed: keep the order
+    eraseProgress();
     err.println(tool + ": error: " + line);
   }
 

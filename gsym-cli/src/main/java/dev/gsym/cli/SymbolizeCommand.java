@@ -1,5 +1,6 @@
 package dev.gsym.cli;
 
+import dev.gsym.Progress;
 import dev.gsym.ByteStrings;
 import dev.gsym.TextBuffer;
 import dev.gsym.symbolize.AddressMode;
@@ -16,6 +17,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.Optional;
 
 /**
@@ -33,12 +35,22 @@ final class SymbolizeCommand {
   private final Session session;
   private final PrintStream err;
   private final Map<String, String> env;
+  /** The progress display of a batch, given stderr. */
+  private final Function<PrintStream, Progress> progress;
 
   SymbolizeCommand(Session session, Map<String, String> env) {
+    // a progress line only when stderr is a terminal and the answers are not printed on one (the
+    // launcher tells which); it counts answers written, the input's length being unknown
+    this(session, env, e -> Boolean.getBoolean("gsym.stdout.tty") ? Progress.NONE
+        : ProgressBar.forTerminal(e, "addresses", false));
+  }
+
+  SymbolizeCommand(Session session, Map<String, String> env, Function<PrintStream, Progress> progress) {
     this.tool = GsymUtil.TOOL_NAME;
     this.session = session;
     this.err = session.err;
     this.env = env;
+    this.progress = progress;
   }
 
   /** Runs {@code gsymutil symbolize ARGS} (the arguments after "symbolize"); returns the exit status. */
@@ -180,7 +192,8 @@ final class SymbolizeCommand {
         return 1;
       }
     }
-    try (SymbolizeBatches batches = new SymbolizeBatches(session, err, tool, symbolizer, printer, c.settings, c.threads)) {
+    try (SymbolizeBatches batches = new SymbolizeBatches(session, err, tool, symbolizer, printer, c.settings, c.threads,
+        progress.apply(err))) {
       Reader reader = new Reader(batches, c.modules, obj, c.buildId);
       if (list) {
         TextBuffer begin = new TextBuffer(16);

@@ -140,8 +140,21 @@ class LauncherTest {
     assertThat(Files.readAllLines(calls)).hasSize(2);
   }
 
-  private ProcessBuilder launcher(Path script, String arg) {
-    ProcessBuilder pb = new ProcessBuilder("/bin/bash", script.toString(), arg).directory(tmp.toFile());
+  @Test
+  void batchLookupsDoNotReplayTheAotTrainingProfilesOneShotLookupsDo() throws Exception {
+    Result batch = Result.of(launcher(project.resolve("gsymutil"), "--addresses-from-stdin", "--show-jvm").start());
+    assertThat(batch.status).as(batch.err).isZero(); // this JDK accepts the flags
+    assertThat(batch.out).startsWith("hello --addresses-from-stdin --show-jvm\n").contains("-XX:-AOTReplayTraining");
+    Result once = Result.of(launcher(project.resolve("gsymutil"), "--lookup", "0x10", "f.gsym", "--show-jvm").start());
+    assertThat(once.status).as(once.err).isZero();
+    assertThat(once.out).startsWith("hello --lookup 0x10 f.gsym --show-jvm\n").doesNotContain("AOTReplayTraining")
+        .contains("-Dgsym.stdout.tty=false"); // stdout is a pipe here
+  }
+
+  private ProcessBuilder launcher(Path script, String... args) {
+    List<String> cmd = new ArrayList<>(List.of("/bin/bash", script.toString()));
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(tmp.toFile());
     pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
     return pb;
   }
@@ -159,6 +172,9 @@ class LauncherTest {
         public class Hello {
           public static void main(String[] args) {
             System.out.println("hello " + String.join(" ", args));
+            if (args.length > 0 && args[args.length - 1].equals("--show-jvm")) {
+              System.out.println(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+            }
           }
         }
         """);

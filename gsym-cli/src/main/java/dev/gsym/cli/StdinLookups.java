@@ -2,9 +2,6 @@ package dev.gsym.cli;
 
 import dev.gsym.ByteStrings;
 import dev.gsym.read.GsymReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -35,11 +32,6 @@ final class StdinLookups {
       return true;
     }
   };
-  private final byte[] buf = new byte[1 << 16];
-  private int pos;
-  private int limit;
-  private byte[] line = new byte[256];
-  private int lineLen;
   private Batches.Chunk chunk;
 
   StdinLookups(Session session, Symbolicator sym, int threads) {
@@ -54,7 +46,14 @@ final class StdinLookups {
       GsymReader current = null;
       long[] addr = new long[1];
       chunk = batches.chunk();
-      while (readLine()) {
+      InputLines lines = new InputLines(session.in, () -> {
+        submit();
+        batches.drain();
+        session.flush();
+      }, false);
+      while (lines.next()) {
+        byte[] line = lines.bytes();
+        int lineLen = lines.length();
         int space = indexOf(line, lineLen, (byte) ' ');
         int addrEnd = space < 0 ? lineLen : space;
         int pathFrom = space < 0 ? lineLen : space + 1;
@@ -122,55 +121,5 @@ final class StdinLookups {
       }
     }
     return r;
-  }
-
-  /** Reads the next line into {@link #line} without '\n' and with every '\r' removed (std::getline + erase_if). */
-  private boolean readLine() {
-    lineLen = 0;
-    boolean any = false;
-    while (true) {
-      if (pos == limit && !fill()) return any;
-      any = true;
-      int start = pos;
-      byte[] b = buf;
-      int lim = limit;
-      int i = start;
-      while (i < lim && b[i] != '\n') i++;
-      appendStripped(start, i);
-      pos = i;
-      if (i < lim) {
-        pos++;
-        return true;
-      }
-    }
-  }
-
-  private void appendStripped(int from, int to) {
-    if (lineLen + (to - from) > line.length) {
-      line = Arrays.copyOf(line, Math.max(line.length * 2, lineLen + (to - from)));
-    }
-    for (int i = from; i < to; i++) {
-      byte c = buf[i];
-      if (c != '\r') line[lineLen++] = c;
-    }
-  }
-
-  /** Refills the buffer; if reading would block, first prints every answer so far and flushes. */
-  private boolean fill() {
-    InputStream in = session.in;
-    try {
-      if (in.available() <= 0) {
-        submit();
-        batches.drain();
-        session.flush();
-      }
-      int n = in.read(buf, 0, buf.length);
-      if (n <= 0) return false;
-      pos = 0;
-      limit = n;
-      return true;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

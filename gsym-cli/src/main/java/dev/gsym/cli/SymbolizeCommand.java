@@ -6,14 +6,11 @@ import dev.gsym.TextBuffer;
 import dev.gsym.symbolize.AddressMode;
 import dev.gsym.symbolize.Source;
 import dev.gsym.symbolize.Symbolizer;
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -218,11 +215,6 @@ final class SymbolizeCommand {
     private final String obj;
     private final byte[] buildId;
     private SymbolizeBatches.Chunk chunk;
-    private final byte[] buf = new byte[1 << 16];
-    private int pos;
-    private int limit;
-    private byte[] line = new byte[256];
-    private int lineLen;
 
     Reader(SymbolizeBatches batches, SymbolizeModules modules, String obj, byte[] buildId) {
       this.batches = batches;
@@ -267,50 +259,13 @@ final class SymbolizeCommand {
      * at a NUL byte (a C string); answers everything read so far before waiting for more input.
      */
     void readStdin(InputStream in) {
-      while (readLine(in)) add(line, 0, lineLen);
+      InputLines lines = new InputLines(in, () -> {
+        submit();
+        batches.drain();
+        batches.flush();
+      }, true);
+      while (lines.next()) add(lines.bytes(), 0, lines.length());
       finish();
-    }
-
-    private boolean readLine(InputStream in) {
-      lineLen = 0;
-      boolean any = false;
-      boolean cut = false;
-      while (true) {
-        if (pos == limit && !fill(in)) return any;
-        any = true;
-        int i = pos;
-        while (i < limit && buf[i] != '\n') i++;
-        for (int k = pos; k < i; k++) {
-          byte b = buf[k];
-          if (b == 0) cut = true;
-          if (cut || b == '\r') continue;
-          if (lineLen == line.length) line = Arrays.copyOf(line, line.length * 2);
-          line[lineLen++] = b;
-        }
-        pos = i;
-        if (i < limit) {
-          pos++;
-          return true;
-        }
-      }
-    }
-
-    private boolean fill(InputStream in) {
-      try {
-        if (in.available() <= 0) {
-          // nothing more waiting: answer what was read before blocking (interactive use)
-          submit();
-          batches.drain();
-          batches.flush();
-        }
-        int n = in.read(buf, 0, buf.length);
-        if (n <= 0) return false;
-        pos = 0;
-        limit = n;
-        return true;
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
     }
   }
 

@@ -252,7 +252,8 @@ final class SymbolizeCommand {
     }
 
     /**
-     * --stack: a frame, or an empty input that ends a stack. A stack goes into one chunk (the one
+     * --stack: a frame, an empty input that ends a stack, or a comment ({@code #} first, ignored:
+     * stack files can say what they hold). A stack goes into one chunk (the one
      * being filled if it fits); a stack longer than a chunk is resolved in chunk-sized pieces.
      */
     private void addFrame(byte[] b, int from, int to) {
@@ -260,6 +261,7 @@ final class SymbolizeCommand {
         endStack(true);
         return;
       }
+      if (b[from] == '#') return;
       SymbolizeInput in = SymbolizeInput.parse(b, from, to, obj, buildId);
       frames.add(in);
       frameModules.add(in.error() == null ? modules.of(in) : null);

@@ -18,6 +18,9 @@ final class StackResolver {
 
   private static final int FLAG_MASK = CallSiteInfo.INTERNAL_CALL | CallSiteInfo.EXTERNAL_CALL;
 
+  /** A frame before resolution: found in its module, or already answered (a failure). */
+  sealed interface Place permits Located, Answered {}
+
   /**
    * One frame found in its module.
    *
@@ -25,7 +28,10 @@ final class StackResolver {
    * @param candidates the functions at the address, primary first (at least one)
    */
   record Located(ModuleRef module, long address, long fileAddress, long base, String moduleKey,
-      List<LookupResult> candidates) {}
+      List<LookupResult> candidates) implements Place {}
+
+  /** A frame whose answer is known without resolution: its module or address failed. */
+  record Answered(Symbolized answer) implements Place {}
 
   /** What a caller's call site says about a merged callee. */
   private sealed interface Verdict {}
@@ -47,18 +53,15 @@ final class StackResolver {
     this.regexes = regexes;
   }
 
-  /**
-   * The answers for a stack: {@code frames[i]} is a {@link Located} or the answer (a failure) of
-   * frame i; frame 0 is the innermost, each following frame its caller.
-   */
-  Symbolized[] resolve(Object[] frames) {
+  /** The answers for a stack: frame 0 is the innermost, each following frame its caller. */
+  Symbolized[] resolve(Place[] frames) {
     int n = frames.length;
     Symbolized[] out = new Symbolized[n];
     // per found frame: the candidate indexes it may still be (whose call sites count as a caller)
     int[][] possible = new int[n][];
     for (int i = n - 1; i >= 0; i--) {
       if (!(frames[i] instanceof Located f)) {
-        out[i] = (Symbolized) frames[i];
+        out[i] = ((Answered) frames[i]).answer();
         continue;
       }
       List<LookupResult> c = f.candidates();
@@ -101,7 +104,7 @@ final class StackResolver {
   }
 
   /** What caller {@code j} says about callee {@code callee} whose distinct names are {@code names}. */
-  private Verdict verdict(Object[] frames, int[][] possible, int j, Located callee, List<String> names) {
+  private Verdict verdict(Place[] frames, int[][] possible, int j, Located callee, List<String> names) {
     if (!(frames[j] instanceof Located caller)) return PASS; // no call-site information there
     boolean sameModule = caller.moduleKey().equals(callee.moduleKey());
     Verdict agreed = null;

@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -136,14 +136,13 @@ public final class Symbolizer implements AutoCloseable {
     Objects.requireNonNull(mode, "mode");
     checkOpen();
     int n = requests.size();
-    try (Modules modules = resolveModules(requests)) {
+    try (Modules modules = new Modules(requests)) {
       Symbolized[] out = new Symbolized[n];
       int chunks = (n + CHUNK - 1) / CHUNK;
       parallel(chunks, c -> {
         for (int i = c * CHUNK, end = Math.min(n, i + CHUNK); i < end; i++) {
-          Request r = requests.get(i);
-          int m = modules.of(r.module());
-          out[i] = lookup(modules.targets[m], modules.outcomes[m], r.address(), mode);
+          int m = modules.moduleOf[i];
+          out[i] = lookup(modules.targets[m], modules.outcomes[m], requests.get(i).address(), mode);
         }
       });
       return List.of(out);
@@ -175,17 +174,20 @@ public final class Symbolizer implements AutoCloseable {
     Objects.requireNonNull(mode, "mode");
     checkOpen();
     List<Request> all = new ArrayList<>();
-    for (List<Request> stack : stacks) all.addAll(Objects.requireNonNull(stack, "stack"));
-    try (Modules modules = resolveModules(all)) {
+    int[] first = new int[stacks.size()]; // index in all of each stack's frame 0
+    for (int k = 0; k < stacks.size(); k++) {
+      first[k] = all.size();
+      all.addAll(Objects.requireNonNull(stacks.get(k), "stack"));
+    }
+    try (Modules modules = new Modules(all)) {
       @SuppressWarnings("unchecked")
       List<Symbolized>[] out = new List[stacks.size()];
       parallel(stacks.size(), k -> {
         List<Request> stack = stacks.get(k);
-        Object[] frames = new Object[stack.size()];
+        StackResolver.Place[] frames = new StackResolver.Place[stack.size()];
         for (int i = 0; i < frames.length; i++) {
-          Request r = stack.get(i);
-          int m = modules.of(r.module());
-          frames[i] = locate(modules.targets[m], modules.outcomes[m], r.address(), mode);
+          int m = modules.moduleOf[first[k] + i];
+          frames[i] = locate(modules.targets[m], modules.outcomes[m], stack.get(i).address(), mode);
         }
         out[k] = List.of(resolver.resolve(frames));
       });
@@ -225,33 +227,34 @@ public final class Symbolizer implements AutoCloseable {
   }
 
   /**
-   * The distinct modules of one call, resolved once each (in parallel); closing releases their
-   * handles.
+   * The distinct modules of one call's requests, resolved once each (in parallel); closing releases
+   * their handles. Both batch forms use it.
    */
   private final class Modules implements AutoCloseable {
-    private final Map<ModuleRef, Integer> index = new HashMap<>();
+    /** Per request, its module's index in {@link #targets} and {@link #outcomes}. */
+    final int[] moduleOf;
     final Target[] targets;
     final Outcome[] outcomes;
 
     Modules(List<Request> requests) {
-      List<ModuleRef> refs = new ArrayList<>();
-      for (Request r : requests) {
-        Objects.requireNonNull(r, "request");
-        index.computeIfAbsent(r.module(), m -> {
-          refs.add(m);
-          return refs.size() - 1;
-        });
+      Map<ModuleRef, Integer> distinct = new LinkedHashMap<>();
+      moduleOf = new int[requests.size()];
+      for (int i = 0; i < moduleOf.length; i++) {
+        Request r = Objects.requireNonNull(requests.get(i), "request");
+        moduleOf[i] = distinct.computeIfAbsent(r.module(), m -> distinct.size());
       }
+      List<ModuleRef> refs = new ArrayList<>(distinct.keySet());
       targets = new Target[refs.size()];
       outcomes = new Outcome[refs.size()];
-      parallel(refs.size(), i -> {
-        targets[i] = loader.target(refs.get(i));
-        outcomes[i] = obtain(targets[i]);
-      });
-    }
-
-    int of(ModuleRef ref) {
-      return index.get(ref);
+      try {
+        parallel(refs.size(), i -> {
+          targets[i] = loader.target(refs.get(i));
+          outcomes[i] = obtain(targets[i]);
+        });
+      } catch (RuntimeException e) {
+        close(); // the modules obtained before the failure
+        throw e;
+      }
     }
 
     @Override
@@ -262,25 +265,21 @@ public final class Symbolizer implements AutoCloseable {
     }
   }
 
-  private Modules resolveModules(List<Request> requests) {
-    return new Modules(requests);
-  }
-
   /** One address without its stack: merged functions are listed, not chosen. */
   private Symbolized lookup(Target t, Outcome o, long address, AddressMode mode) {
-    Object located = locate(t, o, address, mode);
-    return located instanceof StackResolver.Located l ? resolver.resolve(new Object[] {l})[0] : (Symbolized) located;
+    return switch (locate(t, o, address, mode)) {
+      case StackResolver.Located l -> resolver.resolve(new StackResolver.Place[] {l})[0];
+      case StackResolver.Answered a -> a.answer();
+    };
   }
 
-  /**
-   * The functions at {@code address} ({@link StackResolver.Located}), or the answer that says why
-   * there are none.
-   */
-  private Object locate(Target t, Outcome o, long address, AddressMode mode) {
+  /** The functions at {@code address}, or the answer that says why there are none. */
+  private StackResolver.Place locate(Target t, Outcome o, long address, AddressMode mode) {
     ModuleRef ref = t.ref();
     return switch (o) {
-      case Outcome.NotFound nf -> new Symbolized.ModuleNotFound(ref, address, nf.message(), nf.retryable());
-      case Outcome.Unreadable u -> new Symbolized.ModuleUnreadable(ref, address, u.message());
+      case Outcome.NotFound nf ->
+          new StackResolver.Answered(new Symbolized.ModuleNotFound(ref, address, nf.message(), nf.retryable()));
+      case Outcome.Unreadable u -> new StackResolver.Answered(new Symbolized.ModuleUnreadable(ref, address, u.message()));
       case Outcome.Loaded l -> {
         GsymCoreAdapter m = l.handle().module();
         long base = m.baseAddress();
@@ -288,17 +287,17 @@ public final class Symbolizer implements AutoCloseable {
         if (mode == AddressMode.RELATIVE) {
           fileAddress = address + base;
           if (Long.compareUnsigned(fileAddress, address) < 0) {
-            yield new Symbolized.AddressNotCovered(ref, address, fileAddress, "address 0x" + Long.toHexString(address)
-                + " plus the module base 0x" + Long.toHexString(base) + " wraps past 2^64");
+            yield new StackResolver.Answered(new Symbolized.AddressNotCovered(ref, address, fileAddress, "address 0x"
+                + Long.toHexString(address) + " plus the module base 0x" + Long.toHexString(base) + " wraps past 2^64"));
           }
         }
         lookups.increment();
         try {
           yield new StackResolver.Located(ref, address, fileAddress, base, t.cacheKey(), m.candidates(fileAddress));
         } catch (GsymCoreAdapter.NotCovered e) {
-          yield new Symbolized.AddressNotCovered(ref, address, fileAddress, e.getMessage());
+          yield new StackResolver.Answered(new Symbolized.AddressNotCovered(ref, address, fileAddress, e.getMessage()));
         } catch (GsymFormatException e) {
-          yield new Symbolized.ModuleUnreadable(ref, address, e.getMessage());
+          yield new StackResolver.Answered(new Symbolized.ModuleUnreadable(ref, address, e.getMessage()));
         }
       }
     };

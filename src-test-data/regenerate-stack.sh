@@ -6,11 +6,12 @@
 #
 # Sources: src/stack_main.c (executable stack-main), src/stack_callee.c (libstackcallee.so),
 # src/stack_tramp.c (libstacktramp.so); clang-22 -O2 -g (DWARF 5, so DW_TAG_call_site is emitted)
-# -ffunction-sections, linked by GNU gold with --icf=all. Not lld: lld folds the same functions
-# but writes a tombstone into the folded functions' debug addresses, and -z
-# dead-reloc-in-nonalloc= replaces it by one constant for every folded function of the link, so
-# only one folded group per binary could keep its address (stack-main has three); gold resolves
-# them to the kept copy, as llvm-gsymutil's --merged-functions expects.
+# -ffunction-sections, identical code folded with --icf=all. lld writes a tombstone into the
+# debug addresses of the functions it folds; -z dead-reloc-in-nonalloc=.debug_addr=ADDR replaces
+# it by one address for every folded function of the link. libstackcallee.so has one folded group
+# (ext_a, ext_b): it is linked by ld.lld-22 twice, the second time with ADDR = ext_a's address
+# from the first. stack-main has three groups, so it is linked by GNU gold, which resolves the
+# folded functions' debug addresses to the kept copy; libstacktramp.so folds nothing (gold too).
 #
 # Writes into stack/: bin/ (the three binaries), gsym/ (our gsymutil's conversions, each checked
 # byte-identical with llvm-gsymutil-22's): X.gsym (--merged-functions --dwarf-callsites),
@@ -18,7 +19,7 @@
 # --callsites-yaml-file stack-main.tramp.yaml, the YAML derived from the DWARF call sites),
 # stacks.txt (the test stacks, make-stacks.py), expected/stacks.llvm.txt (llvm-gsymutil-22's
 # manual two-pass answers), expected/stacks.out.txt and .json (our symbolize --stack output).
-# Deterministic: running it twice gives no diff. Needs clang-22, ld.gold, llvm-gsymutil-22,
+# Deterministic: running it twice gives no diff. Needs clang-22, ld.lld-22, ld.gold, llvm-readelf-22, llvm-gsymutil-22,
 # python3 and a JDK 25 for ../gsymutil.
 set -euo pipefail
 export LC_ALL=C TZ=UTC SOURCE_DATE_EPOCH=0
@@ -40,7 +41,10 @@ LDFLAGS="-fuse-ld=gold -Wl,--icf=all -Wl,--build-id=sha1"
 (cd src && $CC_CLANG $CFLAGS -fPIC -c stack_callee.c -o "$TMP/stack_callee.o" \
   && $CC_CLANG $CFLAGS -fPIC -c stack_tramp.c -o "$TMP/stack_tramp.o" \
   && $CC_CLANG $CFLAGS -c stack_main.c -o "$TMP/stack_main.o")
-$CC_CLANG -shared $LDFLAGS -Wl,-soname,libstackcallee.so "$TMP/stack_callee.o" -o $OUT/bin/libstackcallee.so
+LLD="-fuse-ld=lld -Wl,--icf=all -Wl,--build-id=sha1 -Wl,-soname,libstackcallee.so"
+$CC_CLANG -shared $LLD "$TMP/stack_callee.o" -o "$TMP/libstackcallee.so"
+KEPT=$(llvm-readelf-22 -sW "$TMP/libstackcallee.so" | awk '$8 == "ext_a" { print "0x" $2; exit }')
+$CC_CLANG -shared $LLD -Wl,-z,dead-reloc-in-nonalloc=.debug_addr=$KEPT "$TMP/stack_callee.o" -o $OUT/bin/libstackcallee.so
 $CC_CLANG -shared $LDFLAGS -Wl,-soname,libstacktramp.so "$TMP/stack_tramp.o" -o $OUT/bin/libstacktramp.so
 $CC_CLANG $LDFLAGS "$TMP/stack_main.o" -L$OUT/bin -lstackcallee -lstacktramp -Wl,-rpath,'$ORIGIN' -o $OUT/bin/stack-main
 echo "built $OUT/bin/{stack-main,libstackcallee.so,libstacktramp.so}"
@@ -66,4 +70,5 @@ convert stack-main stack-main.tramp.gsym --merged-functions --callsites-yaml-fil
 "$GSYM22" --version | sed -n '1,3p' > $OUT/expected/tool-versions.txt
 $CC_CLANG --version | head -1 >> $OUT/expected/tool-versions.txt
 ld.gold --version | head -1 >> $OUT/expected/tool-versions.txt
+ld.lld-22 --version | head -1 >> $OUT/expected/tool-versions.txt
 echo "wrote $OUT/gsym, $OUT/stacks.txt, $OUT/expected"

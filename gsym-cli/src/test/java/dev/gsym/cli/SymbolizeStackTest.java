@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code gsymutil symbolize --stack} and {@code Symbolizer.symbolizeStacks} on the stacks of
- * {@code src-test-data/stack} (built by regenerate-stack.sh with gold --icf=all: a folded callee
+ * {@code src-test-data/stack} (built by regenerate-stack.sh, lld's and gold's --icf=all: a folded callee
  * with its caller in the same executable, in another shared object, behind a trampoline in a
  * third module, a merged caller whose candidates' call sites differ, no call-site information):
  * the checked-in output, and the functions llvm-gsymutil-22's manual two-pass resolution names

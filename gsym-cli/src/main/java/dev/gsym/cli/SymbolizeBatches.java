@@ -369,6 +369,7 @@ final class SymbolizeBatches implements AutoCloseable {
       java.util.Arrays.fill(failure, 0, size, null);
       size = 0;
       marks = 0;
+      firstFrame = 0;
       out.clear();
       requests.clear();
     }
@@ -445,6 +446,12 @@ final class SymbolizeBatches implements AutoCloseable {
       return this;
     }
 
+    /**
+     * --stack: the number of this chunk's first frame in its stack (not 0 when the chunk holds the
+     * continuation of a stack longer than a chunk).
+     */
+    int firstFrame;
+
     /** Which stack each input is in, and per stack its requests' frame numbers (--stack). */
     private final int[] stackOf = new int[CHUNK_SIZE];
     private int[][] frameOfRequest = new int[0][];
@@ -459,14 +466,16 @@ final class SymbolizeBatches implements AutoCloseable {
       List<int[]> frameNumbers = new ArrayList<>();
       List<Symbolizer.Request> stack = new ArrayList<>();
       int[] numbers = new int[size];
-      int frame = 0;
+      int frame = firstFrame; // a stack cut into pieces goes on numbering its frames
+      int frames = 0;
       for (int i = 0; i <= size; i++) {
         if (i == size || inputs[i] == null) {
-          if (frame > 0) {
+          if (frames > 0) {
             stacks.add(stack);
             frameNumbers.add(java.util.Arrays.copyOf(numbers, stack.size()));
             stack = new ArrayList<>();
             frame = 0;
+            frames = 0;
           }
           if (i < size) stackOf[i] = -1;
           continue;
@@ -475,6 +484,7 @@ final class SymbolizeBatches implements AutoCloseable {
         if (requestOf[i] >= 0) numbers[stack.size()] = frame;
         if (requestOf[i] >= 0) stack.add(requests.get(requestOf[i]));
         frame++;
+        frames++;
       }
       frameOfRequest = frameNumbers.toArray(int[][]::new);
       List<Symbolized> flat = new ArrayList<>(requests.size());

@@ -220,6 +220,8 @@ final class SymbolizeCommand {
     private final boolean stack;
     private final List<SymbolizeInput> frames = new ArrayList<>();
     private final List<SymbolizeModules.Module> frameModules = new ArrayList<>();
+    /** Frames of the current stack already submitted (in pieces, when it is longer than a chunk). */
+    private int framesBefore;
 
     Reader(SymbolizeBatches batches, SymbolizeModules modules, String obj, byte[] buildId, boolean stack) {
       this.batches = batches;
@@ -271,8 +273,11 @@ final class SymbolizeCommand {
     private void endStack(boolean separator) {
       int need = frames.size() + (separator ? 1 : 0);
       if (chunk.size() + need > SymbolizeBatches.CHUNK_SIZE) submit();
+      // a piece after the first starts a chunk (the piece before was submitted with its chunk)
+      if (chunk.isEmpty()) chunk.firstFrame = framesBefore;
       for (int i = 0; i < frames.size(); i++) chunk.add(frames.get(i), frameModules.get(i));
       if (separator && !frames.isEmpty()) chunk.add(null, null);
+      framesBefore = separator ? 0 : framesBefore + frames.size();
       frames.clear();
       frameModules.clear();
       if (chunk.isFull() || !separator) submit();

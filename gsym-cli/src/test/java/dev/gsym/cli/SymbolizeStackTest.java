@@ -165,6 +165,30 @@ class SymbolizeStackTest {
   }
 
   @Test
+  void aStackLongerThanAChunkIsAnsweredWhole() throws Exception {
+    // frames 0..2046 in one piece, the rest in another: every frame answered, in order
+    Frame mid = stacks().get(7).get(1);
+    Frame top = stacks().get(7).get(2);
+    String m = DIR.resolve("gsym/stack-main.gsym").toString();
+    StringBuilder in = new StringBuilder();
+    int n = 3 * SymbolizeBatches.CHUNK_SIZE;
+    for (int i = 0; i < n; i++) in.append(m).append(" 0x").append(Long.toHexString(i % 2 == 0 ? mid.address : top.address)).append('\n');
+    in.append("\n# a comment, then a second stack\n").append(m).append(" 0x").append(Long.toHexString(mid.address)).append('\n');
+    CliRun r = CliRun.stdin(in.toString(), "symbolize", "--stack");
+    assertThat(r.err()).isEmpty();
+    String[] answers = r.out().split("\n\n", -1);
+    // n + 1 answers (the empty line between the stacks starts the last one), the trailing empty string
+    assertThat(answers).hasSize(n + 2);
+    // a mid frame whose caller is the top frame after it resolves; frame numbers go on across pieces
+    assertThat(answers[0]).contains("merged: call_site from frame 1: mid_x");
+    assertThat(answers[n - 2]).contains("merged: call_site from frame " + (n - 1) + ": mid_x");
+    int cut = SymbolizeBatches.CHUNK_SIZE - 1; // frame 2046 is the last of the first piece
+    assertThat(answers[cut - 1]).as("no caller in its piece").contains("merged: ambiguous");
+    assertThat(answers[cut + 1]).contains("merged: call_site from frame " + (cut + 2) + ": mid_x");
+    assertThat(answers[n]).startsWith("\nmid_x").contains("merged: ambiguous");
+  }
+
+  @Test
   void matchesLiveLlvmTwoPass() throws Exception {
     Path llvm = Llvm.gsymutil();
     if (llvm == null) System.out.println("SymbolizeStackTest.matchesLiveLlvmTwoPass skipped: llvm-gsymutil-22 not found");

@@ -204,6 +204,8 @@ done < "$TMP/list"
 } > expected/tool-versions.txt
 # --to-breakpad of ELF files: inputs, readelf facts, llvm lookups and .sym goldens in breakpad/elf/
 "$HERE/regenerate-breakpad-elf.sh"
+# Stacks with merged functions for symbolize --stack: binaries, GSYMs and goldens in stack/
+"$HERE/regenerate-stack.sh"
 # The demangling corpus (reads gsym/ and src/rust_v0.rs, so it runs after them)
 "$HERE/demangle/regenerate.sh"
 echo done

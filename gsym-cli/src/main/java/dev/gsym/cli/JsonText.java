@@ -91,6 +91,13 @@ final class JsonText {
     return this;
   }
 
+  /** A value that is ready-made JSON text (a string quoted by {@link #quote}). */
+  JsonText rawValue(byte[] json) {
+    valueBegin();
+    out.append(json);
+    return this;
+  }
+
   /** A member with an unsigned number. */
   JsonText member(String key, long unsigned) {
     return key(key).value(unsigned);

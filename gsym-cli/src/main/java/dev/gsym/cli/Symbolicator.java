@@ -8,6 +8,7 @@ import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupException;
 import dev.gsym.read.LookupFrames;
 import dev.gsym.read.LookupResult;
+import dev.gsym.read.PosixRegex;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.regex.Pattern;

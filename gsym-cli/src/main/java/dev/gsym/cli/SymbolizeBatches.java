@@ -6,6 +6,7 @@ import dev.gsym.demangle.Demangler;
 import dev.gsym.internal.concurrent.OrderedPipeline;
 import dev.gsym.internal.concurrent.ScopedPool;
 import dev.gsym.symbolize.Frame;
+import dev.gsym.symbolize.Merged;
 import dev.gsym.symbolize.SourceLine;
 import dev.gsym.symbolize.Symbolized;
 import dev.gsym.symbolize.Symbolizer;
@@ -46,8 +47,10 @@ final class SymbolizeBatches implements AutoCloseable {
    * How answers are made.
    *
    * @param adjustVma subtracted from every address before the lookup ({@code --adjust-vma})
+   * @param stack {@code --stack}: the inputs are call stacks separated by empty inputs (a chunk
+   *     holds whole stacks), resolved with {@link Symbolizer#symbolizeStacks}
    */
-  record Settings(Functions functions, Paths paths, boolean demangle, boolean inlines, long adjustVma) {}
+  record Settings(Functions functions, Paths paths, boolean demangle, boolean inlines, long adjustVma, boolean stack) {}
 
   private final Session session;
   private final PrintStream err;
@@ -220,7 +223,8 @@ final class SymbolizeBatches implements AutoCloseable {
   }
 
   /** The answer to a request whose module opened. */
-  private void answer(TextBuffer out, SymbolizeInput in, Symbolized s, List<SymbolizePrinter.LineInfo> scratchFrames) {
+  private void answer(TextBuffer out, SymbolizeInput in, Symbolized s, List<SymbolizePrinter.LineInfo> scratchFrames,
+      int[] frameOfRequest) {
     SymbolizePrinter.Request r = request(in);
     if (in.symbol() != null || in.command() != SymbolizeInput.Command.CODE) {
       emptyAnswer(out, in, r);
@@ -234,10 +238,11 @@ final class SymbolizeBatches implements AutoCloseable {
     }
     List<Frame> frames = f.frames();
     long start = f.function().startAddress();
+    SymbolizePrinter.MergedNote note = settings.stack ? note(f.merged(), frameOfRequest) : null;
     if (settings.inlines) {
       scratchFrames.clear();
       for (Frame fr : frames) scratchFrames.add(lineInfo(fr.function(), fr.location(), start));
-      printer.inlining(out, r, scratchFrames);
+      printer.inlining(out, r, scratchFrames, note);
     } else {
       Frame deepest = frames.getFirst();
       // GNU style prints the deepest frame, as addr2line. Otherwise llvm names the containing
@@ -245,8 +250,25 @@ final class SymbolizeBatches implements AutoCloseable {
       // outermost frame is that function.
       boolean outer = settings.functions == Functions.LINKAGE && printer.config().style() != SymbolizePrinter.Style.GNU;
       String name = outer ? f.function().function() : deepest.function();
-      printer.lineInfo(out, r, lineInfo(name, deepest.location(), start));
+      printer.lineInfo(out, r, lineInfo(name, deepest.location(), start), note);
     }
+  }
+
+  /**
+   * {@code --stack}'s note for a frame with merged functions (null without), the deciding frame
+   * numbered among the stack's input lines ({@code frameOfRequest}: request index in the stack to
+   * input frame index).
+   */
+  private SymbolizePrinter.MergedNote note(Merged m, int[] frameOfRequest) {
+    if (m == null) return null;
+    Texts t = texts.get();
+    List<byte[]> candidates = new ArrayList<>(m.candidates().size());
+    for (String n : m.candidates()) candidates.add(t.name(n));
+    List<byte[]> chosen = new ArrayList<>(m.chosen().size());
+    for (String n : m.chosen()) chosen.add(t.name(n));
+    int by = m.callerFrame() < 0 ? -1 : frameOfRequest[m.callerFrame()];
+    return new SymbolizePrinter.MergedNote(m.resolution().name().toLowerCase(java.util.Locale.ROOT), by, candidates,
+        chosen);
   }
 
   private SymbolizePrinter.LineInfo lineInfo(String function, SourceLine loc, long start) {
@@ -347,6 +369,7 @@ final class SymbolizeBatches implements AutoCloseable {
       java.util.Arrays.fill(failure, 0, size, null);
       size = 0;
       marks = 0;
+      firstFrame = 0;
       out.clear();
       requests.clear();
     }
@@ -357,6 +380,10 @@ final class SymbolizeBatches implements AutoCloseable {
 
     boolean isEmpty() {
       return size == 0;
+    }
+
+    int size() {
+      return size;
     }
 
     /** An input: {@code in} null for an empty line; {@code module} null if the input did not parse. */
@@ -377,11 +404,16 @@ final class SymbolizeBatches implements AutoCloseable {
         long address = in.symbol() == null ? in.offset() - b.settings.adjustVma : 0;
         requests.add(new Symbolizer.Request(m.ref, address));
       }
-      List<Symbolized> answers = requests.isEmpty() ? List.of() : b.symbolizer.symbolize(requests);
+      List<Symbolized> answers = requests.isEmpty() ? List.of()
+          : b.settings.stack ? stacks(b) : b.symbolizer.symbolize(requests);
       TextBuffer o = out;
       for (int i = 0; i < size; i++) {
         SymbolizeInput in = inputs[i];
         if (in == null) {
+          if (b.settings.stack) {
+            o.append('\n'); // the line between two stacks
+            continue;
+          }
           // an empty line: llvm answers "unknown" at once, without a module
           b.printer.lineInfo(o, new SymbolizePrinter.Request("", false, 0, null), SymbolizePrinter.LineInfo.EMPTY);
           continue;
@@ -408,10 +440,56 @@ final class SymbolizeBatches implements AutoCloseable {
             failure[i] = detail(m, u.message());
             mark(i);
           }
-          default -> b.answer(o, in, s, frames);
+          default -> b.answer(o, in, s, frames, b.settings.stack ? frameOfRequest[stackOf[i]] : null);
         }
       }
       return this;
+    }
+
+    /**
+     * --stack: the number of this chunk's first frame in its stack (not 0 when the chunk holds the
+     * continuation of a stack longer than a chunk).
+     */
+    int firstFrame;
+
+    /** Which stack each input is in, and per stack its requests' frame numbers (--stack). */
+    private final int[] stackOf = new int[CHUNK_SIZE];
+    private int[][] frameOfRequest = new int[0][];
+
+    /**
+     * The answers of {@link #requests} resolved as call stacks: the inputs between empty ones form a
+     * stack; an input without a request (it did not parse, or its module could not be opened) is
+     * left out of the stack given to the symbolizer but keeps its frame number.
+     */
+    private List<Symbolized> stacks(SymbolizeBatches b) {
+      List<List<Symbolizer.Request>> stacks = new ArrayList<>();
+      List<int[]> frameNumbers = new ArrayList<>();
+      List<Symbolizer.Request> stack = new ArrayList<>();
+      int[] numbers = new int[size];
+      int frame = firstFrame; // a stack cut into pieces goes on numbering its frames
+      int frames = 0;
+      for (int i = 0; i <= size; i++) {
+        if (i == size || inputs[i] == null) {
+          if (frames > 0) {
+            stacks.add(stack);
+            frameNumbers.add(java.util.Arrays.copyOf(numbers, stack.size()));
+            stack = new ArrayList<>();
+            frame = 0;
+            frames = 0;
+          }
+          if (i < size) stackOf[i] = -1;
+          continue;
+        }
+        stackOf[i] = stacks.size();
+        if (requestOf[i] >= 0) numbers[stack.size()] = frame;
+        if (requestOf[i] >= 0) stack.add(requests.get(requestOf[i]));
+        frame++;
+        frames++;
+      }
+      frameOfRequest = frameNumbers.toArray(int[][]::new);
+      List<Symbolized> flat = new ArrayList<>(requests.size());
+      for (List<Symbolized> answers : b.symbolizer.symbolizeStacks(stacks)) flat.addAll(answers);
+      return flat;
     }
 
     private void mark(int i) {

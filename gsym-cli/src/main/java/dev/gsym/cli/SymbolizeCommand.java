@@ -163,16 +163,17 @@ final class SymbolizeCommand {
     }
     SymbolizeModules modules = new SymbolizeModules(a.has(SymbolizeOpt.DISABLE_GSYM), a.all(SymbolizeOpt.GSYM_FILE_DIRECTORY));
     return new Config(adjustVma, contextLines, style,
-        new SymbolizeBatches.Settings(functions, paths, demangle, inlines, adjustVma), buildId,
+        new SymbolizeBatches.Settings(functions, paths, demangle, inlines, adjustVma, a.has(SymbolizeOpt.STACK)), buildId,
         a.last(SymbolizeOpt.OBJ), threads, b, modules);
   }
 
   private int answer(SymbolizeArgs a, Config c, Symbolizer symbolizer) {
     boolean list = !a.inputs.isEmpty();
+    // --stack prints one JSON object per frame, stacks separated by an empty line, in both forms
     SymbolizePrinter printer = new SymbolizePrinter(new SymbolizePrinter.Config(c.style,
         a.has(SymbolizeOpt.ADDRESSES), a.has(SymbolizeOpt.PRETTY_PRINT),
         c.settings.functions() != SymbolizeBatches.Functions.NONE, a.has(SymbolizeOpt.VERBOSE),
-        new SourceContext(c.contextLines), list && c.style == SymbolizePrinter.Style.JSON));
+        new SourceContext(c.contextLines), list && c.style == SymbolizePrinter.Style.JSON && !c.settings.stack()));
     String obj = c.obj == null ? "" : c.obj;
     if (c.obj != null) {
       // llvm opens --obj first and stops if it cannot
@@ -191,7 +192,7 @@ final class SymbolizeCommand {
     }
     try (SymbolizeBatches batches = new SymbolizeBatches(session, err, tool, symbolizer, printer, c.settings, c.threads,
         progress.apply(err))) {
-      Reader reader = new Reader(batches, c.modules, obj, c.buildId);
+      Reader reader = new Reader(batches, c.modules, obj, c.buildId, c.settings.stack());
       if (list) {
         TextBuffer begin = new TextBuffer(16);
         printer.begin(begin);
@@ -215,12 +216,19 @@ final class SymbolizeCommand {
     private final String obj;
     private final byte[] buildId;
     private SymbolizeBatches.Chunk chunk;
+    /** --stack: the frames of the stack being read (a chunk holds whole stacks). */
+    private final boolean stack;
+    private final List<SymbolizeInput> frames = new ArrayList<>();
+    private final List<SymbolizeModules.Module> frameModules = new ArrayList<>();
+    /** Frames of the current stack already submitted (in pieces, when it is longer than a chunk). */
+    private int framesBefore;
 
-    Reader(SymbolizeBatches batches, SymbolizeModules modules, String obj, byte[] buildId) {
+    Reader(SymbolizeBatches batches, SymbolizeModules modules, String obj, byte[] buildId, boolean stack) {
       this.batches = batches;
       this.modules = modules;
       this.obj = obj;
       this.buildId = buildId;
+      this.stack = stack;
       this.chunk = batches.chunk();
     }
 
@@ -232,6 +240,10 @@ final class SymbolizeCommand {
 
     /** The input in {@code b[from, to)}. */
     void add(byte[] b, int from, int to) {
+      if (stack) {
+        addFrame(b, from, to);
+        return;
+      }
       if (from == to) {
         chunk.add(null, null);
       } else {
@@ -241,7 +253,38 @@ final class SymbolizeCommand {
       if (chunk.isFull()) submit();
     }
 
+    /**
+     * --stack: a frame, an empty input that ends a stack, or a comment ({@code #} first, ignored:
+     * stack files can say what they hold). A stack goes into one chunk (the one
+     * being filled if it fits); a stack longer than a chunk is resolved in chunk-sized pieces.
+     */
+    private void addFrame(byte[] b, int from, int to) {
+      if (from == to) {
+        endStack(true);
+        return;
+      }
+      if (b[from] == '#') return;
+      SymbolizeInput in = SymbolizeInput.parse(b, from, to, obj, buildId);
+      frames.add(in);
+      frameModules.add(in.error() == null ? modules.of(in) : null);
+      if (frames.size() == SymbolizeBatches.CHUNK_SIZE - 1) endStack(false);
+    }
+
+    private void endStack(boolean separator) {
+      int need = frames.size() + (separator ? 1 : 0);
+      if (chunk.size() + need > SymbolizeBatches.CHUNK_SIZE) submit();
+      // a piece after the first starts a chunk (the piece before was submitted with its chunk)
+      if (chunk.isEmpty()) chunk.firstFrame = framesBefore;
+      for (int i = 0; i < frames.size(); i++) chunk.add(frames.get(i), frameModules.get(i));
+      if (separator && !frames.isEmpty()) chunk.add(null, null);
+      framesBefore = separator ? 0 : framesBefore + frames.size();
+      frames.clear();
+      frameModules.clear();
+      if (chunk.isFull() || !separator) submit();
+    }
+
     void finish() {
+      if (stack) endStack(false);
       submit();
       batches.drain();
     }

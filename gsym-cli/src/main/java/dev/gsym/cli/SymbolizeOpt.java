@@ -94,6 +94,9 @@ enum SymbolizeOpt {
       + " least recently used modules are removed")),
   BREAKPAD_SYMBOLS(Group.OURS, "<dir|url>", eq("breakpad-symbols", "Breakpad symbol store, a directory or an"
       + " http(s) URL in the symbol-server layout (repeatable)")),
+  STACK(Group.OURS, null, flag("--", "stack", "Inputs are call stacks, innermost frame first, one frame per line"
+      + " (MODULE ADDRESS), an empty line between stacks; functions merged by identical code folding are"
+      + " chosen with the callers' call sites")),
   THREADS(Group.OURS, "<n>", eq("threads", "Threads looking addresses up (default: the number of processors);"
       + " the output is the same for any number")),
   MAX_OPEN_MODULES(Group.OURS, "<n>", eq("max-open-modules", "Modules kept open at once (default 256)"));

@@ -53,6 +53,15 @@ final class SymbolizePrinter {
     static final LineInfo EMPTY = new LineInfo(null, null, null, 0, false, 0);
   }
 
+  /**
+   * {@code --stack}: how a frame with merged functions was resolved (docs/symbolize.md, "Merged
+   * functions"), its names encoded for the style ({@link #encode}).
+   *
+   * @param resolution {@code unique}, {@code call_site} or {@code ambiguous}
+   * @param callerFrame the frame (index in its stack) whose call site chose, or -1
+   */
+  record MergedNote(String resolution, int callerFrame, List<byte[]> candidates, List<byte[]> chosen) {}
+
   private static final byte[] EMPTY_STRING = {'"', '"'};
   private static final byte[] UNKNOWN = {'?', '?'};
 
@@ -96,9 +105,14 @@ final class SymbolizePrinter {
 
   /** An address's frames, deepest first (llvm's {@code DIInliningInfo}); none prints one unknown frame in text. */
   void inlining(TextBuffer out, Request r, List<LineInfo> frames) {
+    inlining(out, r, frames, null);
+  }
+
+  /** {@link #inlining(TextBuffer, Request, List)} with a {@code --stack} note (null: none). */
+  void inlining(TextBuffer out, Request r, List<LineInfo> frames, MergedNote merged) {
     if (json) {
       JsonText j = open(out);
-      top(j, r, null);
+      top(j, r, null, merged);
       j.key("Symbol").arrayBegin();
       for (LineInfo f : frames) frame(j, out, f);
       j.arrayEnd().objectEnd();
@@ -111,18 +125,48 @@ final class SymbolizePrinter {
     } else {
       for (int i = 0; i < frames.size(); i++) plain(out, frames.get(i), i > 0);
     }
+    note(out, merged);
     footer(out);
   }
 
   /** One frame (llvm's {@code DILineInfo}: {@code --no-inlines}, unknown input, empty input). */
   void lineInfo(TextBuffer out, Request r, LineInfo f) {
+    lineInfo(out, r, f, null);
+  }
+
+  /** {@link #lineInfo(TextBuffer, Request, LineInfo)} with a {@code --stack} note (null: none). */
+  void lineInfo(TextBuffer out, Request r, LineInfo f, MergedNote merged) {
     if (json) {
-      inlining(out, r, List.of(f));
+      inlining(out, r, List.of(f), merged);
       return;
     }
     header(out, r);
     plain(out, f, false);
+    note(out, merged);
     footer(out);
+  }
+
+  /**
+   * The text form of a {@link MergedNote}: {@code "  merged: RESOLUTION[ from frame N: CHOSEN] (K
+   * candidates: NAMES)"}, names joined by ", ".
+   */
+  private static void note(TextBuffer out, MergedNote m) {
+    if (m == null) return;
+    out.append("  merged: ").append(m.resolution);
+    if (m.callerFrame >= 0) {
+      out.append(" from frame ").appendUnsigned(m.callerFrame).append(':').append(' ');
+      join(out, m.chosen);
+    }
+    out.append(" (").appendUnsigned(m.candidates.size()).append(" candidates: ");
+    join(out, m.candidates);
+    out.append(')').append('\n');
+  }
+
+  private static void join(TextBuffer out, List<byte[]> names) {
+    for (int i = 0; i < names.size(); i++) {
+      if (i > 0) out.append(',').append(' ');
+      out.append(names.get(i));
+    }
   }
 
   /** A {@code DATA} answer without a data symbol (GSYM has none): name unknown, start and size 0. */
@@ -180,7 +224,7 @@ final class SymbolizePrinter {
   /** JSON only: the error object llvm prints instead of an answer. */
   void error(TextBuffer out, Request r, String message) {
     JsonText j = open(out);
-    top(j, r, message);
+    top(j, r, message, null);
     j.objectEnd();
     close(j, out);
   }
@@ -198,10 +242,19 @@ final class SymbolizePrinter {
   }
 
   /** Opens the answer object and writes the members that sort before "Symbol". */
-  private static void top(JsonText j, Request r, String error) {
+  private static void top(JsonText j, Request r, String error, MergedNote merged) {
     j.objectBegin();
     if (r.hasAddress) j.hexMember("Address", r.address);
     if (error != null) j.key("Error").objectBegin().member("Message", error).objectEnd();
+    if (merged != null) {
+      j.key("Merged").objectBegin();
+      if (merged.callerFrame >= 0) j.member("CallerFrame", merged.callerFrame);
+      j.key("Candidates").arrayBegin();
+      for (byte[] n : merged.candidates) j.rawValue(n);
+      j.arrayEnd().key("Chosen").arrayBegin();
+      for (byte[] n : merged.chosen) j.rawValue(n);
+      j.arrayEnd().member("Resolution", merged.resolution).objectEnd();
+    }
     j.member("ModuleName", r.module);
     if (r.symbol != null) j.member("SymName", r.symbol);
   }

@@ -287,6 +287,50 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     }
   }
 
+  /**
+   * The functions at {@code addr} for a symbolizer choosing among merged functions: the primary
+   * result first, then one per merged function that covers {@code addr}, in the file's order. Unlike
+   * {@link #lookupAll}, a merged function that cannot answer (shorter than the primary, or a bad
+   * file index) is left out instead of failing the whole lookup: the others are still candidates.
+   * Each result carries the call-site regexes and flags of its own function at {@code addr}.
+   *
+   * <p>A function without merged functions or call sites is answered from the lookup cache, as
+   * {@link #lookup(long)}; the others are decoded at each call.
+   *
+   * @throws LookupException with llvm-gsymutil's message if the primary function cannot answer
+   */
+  public List<LookupResult> lookupCandidates(long addr) {
+    LookupFrames frames = new LookupFrames();
+    frames.reset(this);
+    try {
+      if (Long.compareUnsigned(addr, header.baseAddress()) >= 0) {
+        int i = search.nearest(addr - header.baseAddress());
+        // the cache holds only functions without merged functions and call sites
+        if (i >= 0 && search.unique(i) && functionCache.lookupIfCovered(i, addr, frames.sink())) {
+          return List.of(frames.toResult());
+        }
+      }
+      int index = indexForAddress(addr);
+      long start = functionAddress(index);
+      Cursor merged = RecordLookup.lookup(record(index), start, addr, frames.sink(), true);
+      LookupResult primary = frames.toResult();
+      if (merged == null) return List.of(primary);
+      List<LookupResult> results = new ArrayList<>();
+      results.add(primary);
+      for (Cursor child : MergedFunctionsInfo.childRecords(merged)) {
+        try {
+          RecordLookup.lookup(child, start, addr, frames.sink(), false);
+          results.add(frames.toResult());
+        } catch (LookupException e) {
+          // this merged function does not cover addr: not a candidate
+        }
+      }
+      return results;
+    } catch (GsymFormatException e) {
+      throw new LookupException(e.detail());
+    }
+  }
+
   /** Appends the raw bytes of the string at {@code strp}, copied from the file. */
   void appendString(int strp, TextBuffer out) {
     strings.appendTo(strp, out);

@@ -33,6 +33,7 @@ public final class LookupFrames {
   private long[] offsets = new long[8];
   private int[] regex = new int[0];
   private int regexCount;
+  private int callSiteFlags;
 
   /** An empty answer, to be filled by {@link GsymReader#lookup(long, LookupFrames)}. */
   public LookupFrames() {}
@@ -71,6 +72,7 @@ public final class LookupFrames {
       functionName = nameStrp;
       count = 0;
       regexCount = 0;
+      callSiteFlags = 0;
     }
 
     @Override
@@ -92,6 +94,12 @@ public final class LookupFrames {
     @Override
     public void clearRegex() {
       regexCount = 0;
+      callSiteFlags = 0;
+    }
+
+    @Override
+    public void callSiteFlags(int flags) {
+      callSiteFlags = flags;
     }
 
     @Override
@@ -182,6 +190,6 @@ public final class LookupFrames {
     List<String> rx = new ArrayList<>(regexCount);
     for (int i = 0; i < regexCount; i++) rx.add(reader.string(regex[i]));
     return new LookupResult(address, new AddressRange(functionStart, functionEnd),
-        reader.string(functionName), locs, rx);
+        reader.string(functionName), locs, rx, callSiteFlags);
   }
 }

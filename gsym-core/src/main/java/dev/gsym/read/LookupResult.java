@@ -15,19 +15,27 @@ import java.util.List;
  *
  * @param callSiteFuncRegex regular expressions of the call site whose return address is the lookup
  *     address, if the function records call sites
+ * @param callSiteFlags that call site's flags ({@link dev.gsym.format.CallSiteInfo#INTERNAL_CALL},
+ *     {@link dev.gsym.format.CallSiteInfo#EXTERNAL_CALL}); 0 without such a call site
  */
 public record LookupResult(long lookupAddress, AddressRange functionRange, String functionName,
-    List<SourceLocation> locations, List<String> callSiteFuncRegex) {
+    List<SourceLocation> locations, List<String> callSiteFuncRegex, int callSiteFlags) {
 
   public LookupResult {
     locations = List.copyOf(locations);
     callSiteFuncRegex = List.copyOf(callSiteFuncRegex);
   }
 
+  /** A result whose call site (if any) has no flags. */
+  public LookupResult(long lookupAddress, AddressRange functionRange, String functionName,
+      List<SourceLocation> locations, List<String> callSiteFuncRegex) {
+    this(lookupAddress, functionRange, functionName, locations, callSiteFuncRegex, 0);
+  }
+
   /** The same result without call-site regexes. */
   public LookupResult withoutCallSites() {
-    return callSiteFuncRegex.isEmpty() ? this
-        : new LookupResult(lookupAddress, functionRange, functionName, locations, List.of());
+    return callSiteFuncRegex.isEmpty() && callSiteFlags == 0 ? this
+        : new LookupResult(lookupAddress, functionRange, functionName, locations, List.of(), 0);
   }
 
   /**

@@ -1,8 +1,10 @@
 package dev.gsym.read;
 
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gsym.format.CallSiteInfo;
 import dev.gsym.format.Hex;
 import dev.gsym.testing.TestData;
 import java.nio.ByteOrder;
@@ -135,6 +137,10 @@ class GsymReaderTest {
     try (GsymReader r = GsymReader.open(TestData.path("vectors", "G.gsym"))) {
       assertThat(r.lookup(0x2008).callSiteFuncRegex()).containsExactly("^foo$", "bar.*");
       assertThat(r.lookup(0x2009).callSiteFuncRegex()).isEmpty();
+      assertThat(r.lookup(0x2008).callSiteFlags()).isEqualTo(CallSiteInfo.INTERNAL_CALL | CallSiteInfo.EXTERNAL_CALL);
+      assertThat(r.lookup(0x2010).callSiteFlags()).isEqualTo(CallSiteInfo.EXTERNAL_CALL); // no regex
+      assertThat(r.lookup(0x2009).callSiteFlags()).isZero();
+      assertThat(r.lookupAll(0x2008).get(1).callSiteFlags()).isZero(); // the child's own call site
       List<LookupResult> all = r.lookupAll(0x2008);
       assertThat(all).hasSize(2);
       assertThat(all.get(0).toString()).isEqualTo("0x0000000000002008: top + 8 @ /m/m.c:11\n      CallSites: ^foo$, bar.*\n");

@@ -55,18 +55,22 @@ final class GsymCoreAdapter implements AutoCloseable {
   }
 
   /**
-   * The frames at {@code fileAddress}, deepest first.
+   * The functions at {@code fileAddress}: the primary first, then the merged functions that cover
+   * it (see {@link GsymReader#lookupCandidates}), each with its call site's regexes and flags there.
    *
    * @throws NotCovered with llvm-gsymutil's message if no function covers the address
-   * @throws dev.gsym.GsymFormatException if the function's record is malformed
    */
-  List<Frame> lookup(long fileAddress) throws NotCovered {
-    LookupResult r;
+  List<LookupResult> candidates(long fileAddress) throws NotCovered {
     try {
-      r = reader.lookup(fileAddress);
+      return reader.lookupCandidates(fileAddress);
     } catch (LookupException e) {
       throw new NotCovered(e.getMessage());
     }
+  }
+
+  /** The frames of one lookup result, deepest first. */
+  static List<Frame> frames(LookupResult r) {
+    long fileAddress = r.lookupAddress();
     List<SourceLocation> locs = r.locations();
     List<Frame> frames = new ArrayList<>(locs.size());
     for (int i = 0; i < locs.size(); i++) {

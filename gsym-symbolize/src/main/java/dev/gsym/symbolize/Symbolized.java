@@ -10,7 +10,7 @@ public sealed interface Symbolized {
   /** The module asked about. */
   ModuleRef module();
 
-  /** The address as given (absolute or relative, as the {@link Symbolizer} was configured). */
+  /** The address as given (absolute or relative, as the call or the {@link Symbolizer} was configured). */
   long address();
 
   /**
@@ -20,11 +20,19 @@ public sealed interface Symbolized {
    *     {@link AddressMode#RELATIVE} the address plus the module's base)
    * @param base the module's base (see {@link AddressMode#RELATIVE})
    * @param frames deepest first, at least one
+   * @param merged the functions folded onto the address and how the one named was chosen, or null
+   *     if the address has only one function
    */
-  record Found(ModuleRef module, long address, long fileAddress, long base, List<Frame> frames) implements Symbolized {
+  record Found(ModuleRef module, long address, long fileAddress, long base, List<Frame> frames, Merged merged)
+      implements Symbolized {
     public Found {
       frames = List.copyOf(frames);
       if (frames.isEmpty()) throw new IllegalArgumentException("no frames");
+    }
+
+    /** An answer for an address that has one function. */
+    public Found(ModuleRef module, long address, long fileAddress, long base, List<Frame> frames) {
+      this(module, address, fileAddress, base, frames, null);
     }
 
     /** The address relative to the module's base ({@code fileAddress - base}). */

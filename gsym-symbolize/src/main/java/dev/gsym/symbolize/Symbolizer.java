@@ -62,6 +62,9 @@ public final class Symbolizer implements AutoCloseable {
   /** Requests per batch task: large enough that scheduling costs nothing next to the lookups. */
   private static final int CHUNK = 2048;
 
+  /** Compiled call-site regexes kept (a module's call sites name a few thousand functions at most). */
+  private static final int REGEX_CACHE_SIZE = 8192;
+
   private final AddressMode addressMode;
   private final GsymStore store;
   private final ReaderCache readers;
@@ -70,6 +73,7 @@ public final class Symbolizer implements AutoCloseable {
   private final boolean ownsExecutor;
   private final int parallelism;
   private final LongAdder lookups = new LongAdder();
+  private final StackResolver resolver = new StackResolver(new RegexCache(REGEX_CACHE_SIZE));
   private volatile boolean closed;
   private final ModuleLoader.Counters counters = new ModuleLoader.Counters();
 
@@ -99,7 +103,9 @@ public final class Symbolizer implements AutoCloseable {
   }
 
   /**
-   * Symbolizes one address. Never throws for a module or address problem: those are answers.
+   * Symbolizes one address. Never throws for a module or address problem: those are answers. An
+   * address with merged functions answers with their {@link Merged} information, resolved without a
+   * stack ({@link Merged.Resolution#UNIQUE} or {@link Merged.Resolution#AMBIGUOUS}).
    *
    * @throws IllegalStateException after {@link #close()}
    */
@@ -108,43 +114,84 @@ public final class Symbolizer implements AutoCloseable {
     checkOpen();
     Target t = loader.target(module);
     Outcome o = obtain(t);
-    return lookupAndRelease(t, o, address);
+    try {
+      return lookup(t, o, address, addressMode);
+    } finally {
+      if (o instanceof Outcome.Loaded l) l.handle().close();
+    }
   }
 
   /**
-   * Symbolizes many pairs; the answers are in the order of {@code requests}. Each distinct module
-   * is resolved once (modules in parallel), then the lookups run in parallel chunks. A module or
-   * address that cannot be resolved gives that pair's answer and does not affect the others.
+   * Symbolizes many pairs with the symbolizer's {@link AddressMode}; the answers are in the order
+   * of {@code requests}. Each distinct module is resolved once (modules in parallel), then the
+   * lookups run in parallel chunks. A module or address that cannot be resolved gives that pair's
+   * answer and does not affect the others.
    */
   public List<Symbolized> symbolize(List<Request> requests) {
+    return symbolize(requests, addressMode);
+  }
+
+  /** {@link #symbolize(List)} with the addresses read as {@code mode} says. */
+  public List<Symbolized> symbolize(List<Request> requests, AddressMode mode) {
+    Objects.requireNonNull(mode, "mode");
     checkOpen();
     int n = requests.size();
-    Map<ModuleRef, Integer> distinct = new LinkedHashMap<>();
-    int[] moduleOf = new int[n];
-    for (int i = 0; i < n; i++) {
-      Request r = Objects.requireNonNull(requests.get(i), "request");
-      moduleOf[i] = distinct.computeIfAbsent(r.module(), m -> distinct.size());
-    }
-    List<ModuleRef> refs = new ArrayList<>(distinct.keySet());
-    Target[] targets = new Target[refs.size()];
-    Outcome[] outcomes = new Outcome[refs.size()];
-    try {
-      parallel(refs.size(), i -> {
-        targets[i] = loader.target(refs.get(i));
-        outcomes[i] = obtain(targets[i]);
-      });
+    try (Modules modules = new Modules(requests)) {
       Symbolized[] out = new Symbolized[n];
       int chunks = (n + CHUNK - 1) / CHUNK;
       parallel(chunks, c -> {
         for (int i = c * CHUNK, end = Math.min(n, i + CHUNK); i < end; i++) {
-          out[i] = lookup(targets[moduleOf[i]], outcomes[moduleOf[i]], requests.get(i).address());
+          int m = modules.moduleOf[i];
+          out[i] = lookup(modules.targets[m], modules.outcomes[m], requests.get(i).address(), mode);
         }
       });
       return List.of(out);
-    } finally {
-      for (Outcome o : outcomes) {
-        if (o instanceof Outcome.Loaded l) l.handle().close();
-      }
+    }
+  }
+
+  /**
+   * Symbolizes call stacks with the symbolizer's {@link AddressMode}: see {@link
+   * #symbolizeStacks(List, AddressMode)}.
+   */
+  public List<List<Symbolized>> symbolizeStacks(List<List<Request>> stacks) {
+    return symbolizeStacks(stacks, addressMode);
+  }
+
+  /**
+   * Symbolizes call stacks, choosing among merged (identical-code-folded) functions with the
+   * callers' call-site information (docs/symbolize.md, "Merged functions"). In each stack, element
+   * 0 is the innermost frame (the address where the thread was) and each following element its
+   * caller, whose address is a return address, as unwinders list them. The answer has one {@link
+   * Symbolized} per frame, in the same order; a frame whose address has merged functions answers
+   * a {@link Symbolized.Found} with its {@link Merged} information. The modules of all stacks are
+   * resolved once per call, in parallel, as {@link #symbolize(List)} resolves them; stacks are
+   * resolved in parallel.
+   *
+   * @param mode how the addresses of this call are read
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public List<List<Symbolized>> symbolizeStacks(List<List<Request>> stacks, AddressMode mode) {
+    Objects.requireNonNull(mode, "mode");
+    checkOpen();
+    List<Request> all = new ArrayList<>();
+    int[] first = new int[stacks.size()]; // index in all of each stack's frame 0
+    for (int k = 0; k < stacks.size(); k++) {
+      first[k] = all.size();
+      all.addAll(Objects.requireNonNull(stacks.get(k), "stack"));
+    }
+    try (Modules modules = new Modules(all)) {
+      @SuppressWarnings("unchecked")
+      List<Symbolized>[] out = new List[stacks.size()];
+      parallel(stacks.size(), k -> {
+        List<Request> stack = stacks.get(k);
+        StackResolver.Place[] frames = new StackResolver.Place[stack.size()];
+        for (int i = 0; i < frames.length; i++) {
+          int m = modules.moduleOf[first[k] + i];
+          frames[i] = locate(modules.targets[m], modules.outcomes[m], stack.get(i).address(), mode);
+        }
+        out[k] = List.of(resolver.resolve(frames));
+      });
+      return List.of(out);
     }
   }
 
@@ -179,37 +226,78 @@ public final class Symbolizer implements AutoCloseable {
     }
   }
 
-  private Symbolized lookupAndRelease(Target t, Outcome o, long address) {
-    try {
-      return lookup(t, o, address);
-    } finally {
-      if (o instanceof Outcome.Loaded l) l.handle().close();
+  /**
+   * The distinct modules of one call's requests, resolved once each (in parallel); closing releases
+   * their handles. Both batch forms use it.
+   */
+  private final class Modules implements AutoCloseable {
+    /** Per request, its module's index in {@link #targets} and {@link #outcomes}. */
+    final int[] moduleOf;
+    final Target[] targets;
+    final Outcome[] outcomes;
+
+    Modules(List<Request> requests) {
+      Map<ModuleRef, Integer> distinct = new LinkedHashMap<>();
+      moduleOf = new int[requests.size()];
+      for (int i = 0; i < moduleOf.length; i++) {
+        Request r = Objects.requireNonNull(requests.get(i), "request");
+        moduleOf[i] = distinct.computeIfAbsent(r.module(), m -> distinct.size());
+      }
+      List<ModuleRef> refs = new ArrayList<>(distinct.keySet());
+      targets = new Target[refs.size()];
+      outcomes = new Outcome[refs.size()];
+      try {
+        parallel(refs.size(), i -> {
+          targets[i] = loader.target(refs.get(i));
+          outcomes[i] = obtain(targets[i]);
+        });
+      } catch (RuntimeException e) {
+        close(); // the modules obtained before the failure
+        throw e;
+      }
+    }
+
+    @Override
+    public void close() {
+      for (Outcome o : outcomes) {
+        if (o instanceof Outcome.Loaded l) l.handle().close();
+      }
     }
   }
 
-  private Symbolized lookup(Target t, Outcome o, long address) {
+  /** One address without its stack: merged functions are listed, not chosen. */
+  private Symbolized lookup(Target t, Outcome o, long address, AddressMode mode) {
+    return switch (locate(t, o, address, mode)) {
+      case StackResolver.Located l -> resolver.resolve(new StackResolver.Place[] {l})[0];
+      case StackResolver.Answered a -> a.answer();
+    };
+  }
+
+  /** The functions at {@code address}, or the answer that says why there are none. */
+  private StackResolver.Place locate(Target t, Outcome o, long address, AddressMode mode) {
     ModuleRef ref = t.ref();
     return switch (o) {
-      case Outcome.NotFound nf -> new Symbolized.ModuleNotFound(ref, address, nf.message(), nf.retryable());
-      case Outcome.Unreadable u -> new Symbolized.ModuleUnreadable(ref, address, u.message());
+      case Outcome.NotFound nf ->
+          new StackResolver.Answered(new Symbolized.ModuleNotFound(ref, address, nf.message(), nf.retryable()));
+      case Outcome.Unreadable u -> new StackResolver.Answered(new Symbolized.ModuleUnreadable(ref, address, u.message()));
       case Outcome.Loaded l -> {
         GsymCoreAdapter m = l.handle().module();
         long base = m.baseAddress();
         long fileAddress = address;
-        if (addressMode == AddressMode.RELATIVE) {
+        if (mode == AddressMode.RELATIVE) {
           fileAddress = address + base;
           if (Long.compareUnsigned(fileAddress, address) < 0) {
-            yield new Symbolized.AddressNotCovered(ref, address, fileAddress, "address 0x" + Long.toHexString(address)
-                + " plus the module base 0x" + Long.toHexString(base) + " wraps past 2^64");
+            yield new StackResolver.Answered(new Symbolized.AddressNotCovered(ref, address, fileAddress, "address 0x"
+                + Long.toHexString(address) + " plus the module base 0x" + Long.toHexString(base) + " wraps past 2^64"));
           }
         }
         lookups.increment();
         try {
-          yield new Symbolized.Found(ref, address, fileAddress, base, m.lookup(fileAddress));
+          yield new StackResolver.Located(ref, address, fileAddress, base, t.cacheKey(), m.candidates(fileAddress));
         } catch (GsymCoreAdapter.NotCovered e) {
-          yield new Symbolized.AddressNotCovered(ref, address, fileAddress, e.getMessage());
+          yield new StackResolver.Answered(new Symbolized.AddressNotCovered(ref, address, fileAddress, e.getMessage()));
         } catch (GsymFormatException e) {
-          yield new Symbolized.ModuleUnreadable(ref, address, e.getMessage());
+          yield new StackResolver.Answered(new Symbolized.ModuleUnreadable(ref, address, e.getMessage()));
         }
       }
     };

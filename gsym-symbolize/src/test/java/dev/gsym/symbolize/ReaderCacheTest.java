@@ -24,7 +24,7 @@ class ReaderCacheTest {
   }
 
   static boolean isClosed(GsymCoreAdapter m, long a) throws Exception {
-    if (!m.closed()) m.lookup(a); // still usable
+    if (!m.closed()) m.candidates(a); // still usable
     return m.closed();
   }
 

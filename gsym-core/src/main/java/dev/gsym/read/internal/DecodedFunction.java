@@ -11,7 +11,7 @@ import java.util.function.IntFunction;
 /**
  * One function's record decoded for lookups: its line rows ({@link LineIndex}) and its inline tree
  * ({@link InlineTable}). Only records that decode completely, with at most one line table and one
- * inline tree, no call sites and rows in address order are cacheable; for them {@link #lookup}
+ * inline tree, no call sites or merged functions and rows in address order are cacheable; for them {@link #lookup}
  * gives exactly what {@link RecordLookup} gives on the record. Immutable.
  */
 public final class DecodedFunction {
@@ -90,8 +90,9 @@ public final class DecodedFunction {
           if (inline != null) cacheable = false;
           else inline = InlineTable.read(body, start);
         }
-        case FunctionInfo.CALL_SITE_INFO -> cacheable = false;
-        default -> { /* merged functions and unknown chunks do not change a lookup */ }
+        // lookupCandidates relies on a cached function having neither: it answers from the cache
+        case FunctionInfo.CALL_SITE_INFO, FunctionInfo.MERGED_FUNCTIONS_INFO -> cacheable = false;
+        default -> { /* unknown chunks do not change a lookup */ }
       }
       return cacheable;
     }

@@ -23,8 +23,11 @@ public interface FrameSink {
   /** Receives the inline frames, deepest first (LLVM's lookup loop). */
   InlineInfo.InlineFrames inlineFrames();
 
-  /** Forgets call-site regexes added so far. */
+  /** Forgets call-site regexes and flags added so far. */
   void clearRegex();
+
+  /** The flags of the call site whose regexes follow. */
+  void callSiteFlags(int flags);
 
   /** Adds the string offset of a call-site regex. */
   void addRegex(int strp);

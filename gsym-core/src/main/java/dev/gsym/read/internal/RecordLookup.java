@@ -88,6 +88,7 @@ public final class RecordLookup implements FunctionInfo.RecordVisitor {
     long returnOffset = addr - start;
     for (CallSiteInfo cs : all.callSites()) {
       if (cs.returnOffset() == returnOffset) {
+        out.callSiteFlags(cs.flags());
         for (int r : cs.matchRegex()) out.addRegex(r);
         return;
       }

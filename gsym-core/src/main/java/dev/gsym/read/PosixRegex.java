@@ -1,4 +1,4 @@
-package dev.gsym.cli;
+package dev.gsym.read;
 
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -12,11 +12,19 @@ import java.util.regex.PatternSyntaxException;
  * {@code [:class:]}, {@code [=c=]}, {@code [.c.]} are translated; {@code {} not followed by a digit
  * is literal; an empty expression or empty alternative is invalid (as in llvm). Invalid expressions
  * yield null: llvm-gsymutil silently treats them as matching nothing.
+ *
+ * <p>The one translation of llvm's regular expressions in the project: llvm-gsymutil's {@code
+ * --merged-functions-filter} and the call-site regexes of CallSiteInfo (which name the functions a
+ * call site may call) are matched with it.
  */
-final class PosixRegex {
+public final class PosixRegex {
   private PosixRegex() {}
 
-  static Pattern compile(String ere) {
+  /**
+   * The pattern for {@code ere}, to be used with {@link java.util.regex.Matcher#find()} (llvm's
+   * unanchored {@code Regex::match}); null if llvm would reject the expression.
+   */
+  public static Pattern compile(String ere) {
     try {
       String java = translate(ere);
       return java == null ? null : Pattern.compile(java, Pattern.DOTALL);
@@ -26,7 +34,7 @@ final class PosixRegex {
   }
 
   /** The Java pattern text, or null if llvm would reject the expression. */
-  static String translate(String re) {
+  public static String translate(String re) {
     StringBuilder out = new StringBuilder(re.length() + 8);
     int n = re.length();
     boolean atomSeen = false; // something matchable since the last '|' or '('

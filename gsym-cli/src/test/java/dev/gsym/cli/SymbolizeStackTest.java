@@ -1,0 +1,267 @@
+package dev.gsym.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.gsym.symbolize.Merged;
+import dev.gsym.symbolize.ModuleRef;
+import dev.gsym.symbolize.Symbolized;
+import dev.gsym.symbolize.Symbolizer;
+import dev.gsym.testing.Llvm;
+import dev.gsym.testing.TestData;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code gsymutil symbolize --stack} and {@code Symbolizer.symbolizeStacks} on the stacks of
+ * {@code src-test-data/stack} (built by regenerate-stack.sh, lld's and gold's --icf=all: a folded callee
+ * with its caller in the same executable, in another shared object, behind a trampoline in a
+ * third module, a merged caller whose candidates' call sites differ, no call-site information):
+ * the checked-in output, and the functions llvm-gsymutil-22's manual two-pass resolution names
+ * (checked in as {@code expected/stacks.llvm.txt}, and live when the tool is installed).
+ */
+class SymbolizeStackTest {
+  private static final Path DIR = TestData.path("stack");
+
+  /** One frame of stacks.txt: the module path relative to {@link #DIR} and the address. */
+  record Frame(String module, long address) {}
+
+  static List<List<Frame>> stacks() throws IOException {
+    List<List<Frame>> stacks = new ArrayList<>();
+    List<Frame> stack = new ArrayList<>();
+    for (String line : Files.readAllLines(DIR.resolve("stacks.txt"))) {
+      if (line.startsWith("#")) continue;
+      if (line.isBlank()) {
+        if (!stack.isEmpty()) stacks.add(stack);
+        stack = new ArrayList<>();
+        continue;
+      }
+      String[] w = line.trim().split("\\s+");
+      stack.add(new Frame(w[0], Long.decode(w[1])));
+    }
+    if (!stack.isEmpty()) stacks.add(stack);
+    return stacks;
+  }
+
+  /** stacks.txt with every module made absolute (the CLI runs in this process's directory). */
+  static String absoluteInput() throws IOException {
+    StringBuilder sb = new StringBuilder();
+    for (String line : Files.readAllLines(DIR.resolve("stacks.txt"))) {
+      sb.append(line.isBlank() || line.startsWith("#") ? line : DIR + "/" + line).append('\n');
+    }
+    return sb.toString();
+  }
+
+  /** "STACK FRAME" -> the names llvm's two-pass resolution leaves, for every merged frame. */
+  static List<String> llvmExpected() throws IOException {
+    return Files.readAllLines(DIR.resolve("expected/stacks.llvm.txt")).stream().filter(l -> !l.isBlank()).toList();
+  }
+
+  /** Our library's answers in the form of stacks.llvm.txt. */
+  static List<String> ours() throws IOException {
+    List<List<Frame>> stacks = stacks();
+    List<List<Symbolizer.Request>> requests = new ArrayList<>();
+    for (List<Frame> s : stacks) {
+      requests.add(s.stream().map(f -> new Symbolizer.Request(ModuleRef.file(DIR.resolve(f.module)), f.address)).toList());
+    }
+    List<String> out = new ArrayList<>();
+    try (Symbolizer sym = Symbolizer.builder().threads(2).build()) {
+      List<List<Symbolized>> answers = sym.symbolizeStacks(requests);
+      for (int k = 0; k < answers.size(); k++) {
+        for (int i = 0; i < answers.get(k).size(); i++) {
+          Symbolized s = answers.get(k).get(i);
+          assertThat(s).as("stack %d frame %d", k, i).isInstanceOf(Symbolized.Found.class);
+          Merged m = ((Symbolized.Found) s).merged();
+          if (m != null) out.add(k + " " + i + " " + String.join(",", m.chosen()));
+        }
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void outputIsTheCheckedInOne() throws Exception {
+    String in = absoluteInput();
+    CliRun text = CliRun.stdin(in, "symbolize", "--stack");
+    assertThat(text.err()).isEmpty();
+    assertThat(text.status()).isZero();
+    assertThat(text.out()).isEqualTo(Files.readString(DIR.resolve("expected/stacks.out.txt")));
+    CliRun json = CliRun.stdin(in, "symbolize", "--stack", "--output-style=JSON");
+    assertThat(json.out().replace("\"ModuleName\":\"" + DIR + "/", "\"ModuleName\":\""))
+        .isEqualTo(Files.readString(DIR.resolve("expected/stacks.out.json")));
+  }
+
+  @Test
+  void theCliNamesWhatLlvmsTwoPassResolutionNames() throws Exception {
+    CliRun json = CliRun.stdin(absoluteInput(), "symbolize", "--stack", "--output-style=JSON");
+    List<String> got = new ArrayList<>();
+    int k = 0;
+    int i = 0;
+    Pattern chosen = Pattern.compile("\"Chosen\":\\[([^]]*)]");
+    for (String line : json.out().split("\n", -1)) {
+      if (line.isEmpty()) {
+        if (i > 0) k++;
+        i = 0;
+        continue;
+      }
+      Matcher m = chosen.matcher(line);
+      if (m.find()) got.add(k + " " + i + " " + m.group(1).replace("\"", ""));
+      i++;
+    }
+    assertThat(got).isEqualTo(llvmExpected());
+  }
+
+  @Test
+  void theLibraryNamesWhatLlvmsTwoPassResolutionNames() throws Exception {
+    assertThat(ours()).isEqualTo(llvmExpected());
+  }
+
+  @Test
+  void argumentsFormAndOptions() throws Exception {
+    String m = DIR.resolve("gsym/stack-main.gsym").toString();
+    List<List<Frame>> stacks = stacks();
+    Frame leaf = stacks.get(7).get(0);   // (4): leaf_x, mid_x, top_x, main
+    Frame mid = stacks.get(7).get(1);
+    Frame top = stacks.get(7).get(2);
+    CliRun r = CliRun.run("symbolize", "--stack", "--obj=" + m, "0x" + Long.toHexString(leaf.address),
+        "0x" + Long.toHexString(mid.address), "0x" + Long.toHexString(top.address));
+    assertThat(r.status()).isZero();
+    assertThat(r.out()).isEqualTo("""
+        leaf_x
+        /gsym-test/src/stack_main.c:23:0
+          merged: call_site from frame 1: leaf_x (2 candidates: leaf_x, leaf_y)
+
+        mid_x
+        /gsym-test/src/stack_main.c:25:0
+          merged: call_site from frame 2: mid_x (2 candidates: mid_x, mid_y)
+
+        top_x
+        /gsym-test/src/stack_main.c:26:0
+
+        """);
+    // the arguments are one stack: alone, the leaf has no caller
+    assertThat(CliRun.run("symbolize", "--stack", "--obj=" + m, "0x" + Long.toHexString(leaf.address)).out())
+        .isEqualTo("leaf_x\n/gsym-test/src/stack_main.c:23:0\n  merged: ambiguous (2 candidates: leaf_x, leaf_y)\n\n");
+    // without --stack: symbolize as before, no merged line
+    assertThat(CliRun.run("symbolize", "--obj=" + m, "0x" + Long.toHexString(leaf.address)).out())
+        .isEqualTo("leaf_x\n/gsym-test/src/stack_main.c:23:0\n\n");
+    // a frame whose module cannot be opened keeps its number; the search passes over it
+    String in = m + " 0x" + Long.toHexString(leaf.address) + "\n/nonexistent/lib.so 0x10\n" + m + " 0x"
+        + Long.toHexString(mid.address) + "\n" + m + " 0x" + Long.toHexString(top.address) + "\n";
+    CliRun gap = CliRun.stdin(in, "symbolize", "--stack");
+    assertThat(gap.out()).startsWith("leaf_x\n/gsym-test/src/stack_main.c:23:0\n  merged: call_site from frame 2: leaf_x")
+        .contains("mid_x\n/gsym-test/src/stack_main.c:25:0\n  merged: call_site from frame 3: mid_x");
+    assertThat(gap.err()).contains("'/nonexistent/lib.so': No such file or directory");
+    assertThat(CliRun.run("symbolize", "--help").out()).contains("--stack");
+  }
+
+  @Test
+  void aStackLongerThanAChunkIsAnsweredWhole() throws Exception {
+    // frames 0..2046 in one piece, the rest in another: every frame answered, in order
+    Frame mid = stacks().get(7).get(1);
+    Frame top = stacks().get(7).get(2);
+    String m = DIR.resolve("gsym/stack-main.gsym").toString();
+    StringBuilder in = new StringBuilder();
+    int n = 3 * SymbolizeBatches.CHUNK_SIZE;
+    for (int i = 0; i < n; i++) in.append(m).append(" 0x").append(Long.toHexString(i % 2 == 0 ? mid.address : top.address)).append('\n');
+    in.append("\n# a comment, then a second stack\n").append(m).append(" 0x").append(Long.toHexString(mid.address)).append('\n');
+    CliRun r = CliRun.stdin(in.toString(), "symbolize", "--stack");
+    assertThat(r.err()).isEmpty();
+    String[] answers = r.out().split("\n\n", -1);
+    // n + 1 answers (the empty line between the stacks starts the last one), the trailing empty string
+    assertThat(answers).hasSize(n + 2);
+    // a mid frame whose caller is the top frame after it resolves; frame numbers go on across pieces
+    assertThat(answers[0]).contains("merged: call_site from frame 1: mid_x");
+    assertThat(answers[n - 2]).contains("merged: call_site from frame " + (n - 1) + ": mid_x");
+    int cut = SymbolizeBatches.CHUNK_SIZE - 1; // frame 2046 is the last of the first piece
+    assertThat(answers[cut - 1]).as("no caller in its piece").contains("merged: ambiguous");
+    assertThat(answers[cut + 1]).contains("merged: call_site from frame " + (cut + 2) + ": mid_x");
+    assertThat(answers[n]).startsWith("\nmid_x").contains("merged: ambiguous");
+  }
+
+  @Test
+  void matchesLiveLlvmTwoPass() throws Exception {
+    Path llvm = Llvm.gsymutil();
+    if (llvm == null) System.out.println("SymbolizeStackTest.matchesLiveLlvmTwoPass skipped: llvm-gsymutil-22 not found");
+    assumeTrue(llvm != null, "llvm-gsymutil-22 not found");
+    List<List<Frame>> stacks = stacks();
+    List<String> expected = new ArrayList<>();
+    for (int k = 0; k < stacks.size(); k++) {
+      List<Frame> frames = stacks.get(k);
+      List<List<String>> resolved = new ArrayList<>();
+      for (int i = 0; i < frames.size(); i++) resolved.add(null);
+      List<String> lines = new ArrayList<>();
+      for (int i = frames.size() - 1; i >= 0; i--) {
+        Frame f = frames.get(i);
+        List<Result> results = lookup(llvm, f, List.of());
+        List<String> names = distinct(results);
+        resolved.set(i, names);
+        if (results.size() < 2) continue;
+        List<String> chosen = names;
+        if (names.size() > 1) {
+          for (int j = i + 1; j < frames.size() && j - i <= 4; j++) {
+            List<String> callerNames = resolved.get(j);
+            List<Result> caller = lookup(llvm, frames.get(j), List.of()).stream()
+                .filter(r -> callerNames.contains(r.name)).toList();
+            if (caller.isEmpty()) continue;
+            LinkedHashSet<List<String>> regexes = new LinkedHashSet<>();
+            for (Result r : caller) regexes.add(r.callSites);
+            if (regexes.size() != 1) break;
+            List<String> rx = regexes.iterator().next();
+            if (rx.isEmpty()) continue;
+            List<String> named = distinct(lookup(llvm, f, rx));
+            if (!named.isEmpty()) {
+              chosen = named;
+              break;
+            }
+          }
+        }
+        resolved.set(i, chosen);
+        lines.add(k + " " + i + " " + String.join(",", chosen));
+      }
+      expected.addAll(lines.reversed());
+    }
+    assertThat(expected).as("llvm live = checked in").isEqualTo(llvmExpected());
+    assertThat(ours()).isEqualTo(expected);
+  }
+
+  /** One result of llvm-gsymutil-22 --merged-functions. */
+  record Result(String name, List<String> callSites) {}
+
+  static List<String> distinct(List<Result> results) {
+    return List.copyOf(new LinkedHashSet<>(results.stream().map(Result::name).toList()));
+  }
+
+  private static final Pattern RESULT = Pattern.compile("^   0x[0-9a-f]+: (\\S+)");
+  private static final Pattern CALL_SITES = Pattern.compile("^      CallSites: (.*)$");
+
+  static List<Result> lookup(Path llvm, Frame f, List<String> filters) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(llvm.toString(), "--merged-functions"));
+    for (String rx : filters) cmd.add("--merged-functions-filter=" + rx);
+    cmd.addAll(List.of("--address", "0x" + Long.toHexString(f.address), DIR.resolve(f.module).toString()));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(out).isZero();
+    List<Result> results = new ArrayList<>();
+    for (String line : out.split("\n")) {
+      Matcher m = RESULT.matcher(line);
+      if (m.find()) results.add(new Result(m.group(1), List.of()));
+      m = CALL_SITES.matcher(line);
+      if (m.find()) {
+        Result last = results.removeLast();
+        results.add(new Result(last.name, List.of(m.group(1).split(", "))));
+      }
+    }
+    return results;
+  }
+}

@@ -117,6 +117,15 @@ public final class Symbolizer implements AutoCloseable {
    * address that cannot be resolved gives that pair's answer and does not affect the others.
    */
   public List<Symbolized> symbolize(List<Request> requests) {
+    return symbolize(requests, addressMode);
+  }
+
+  /**
+   * {@link #symbolize(List)} with the addresses read in {@code mode} rather than the builder's
+   * {@link Builder#addressMode} (a service whose clients choose per request).
+   */
+  public List<Symbolized> symbolize(List<Request> requests, AddressMode mode) {
+    Objects.requireNonNull(mode, "mode");
     checkOpen();
     int n = requests.size();
     Map<ModuleRef, Integer> distinct = new LinkedHashMap<>();
@@ -137,7 +146,7 @@ public final class Symbolizer implements AutoCloseable {
       int chunks = (n + CHUNK - 1) / CHUNK;
       parallel(chunks, c -> {
         for (int i = c * CHUNK, end = Math.min(n, i + CHUNK); i < end; i++) {
-          out[i] = lookup(targets[moduleOf[i]], outcomes[moduleOf[i]], requests.get(i).address());
+          out[i] = lookup(targets[moduleOf[i]], outcomes[moduleOf[i]], requests.get(i).address(), mode);
         }
       });
       return List.of(out);
@@ -181,13 +190,13 @@ public final class Symbolizer implements AutoCloseable {
 
   private Symbolized lookupAndRelease(Target t, Outcome o, long address) {
     try {
-      return lookup(t, o, address);
+      return lookup(t, o, address, addressMode);
     } finally {
       if (o instanceof Outcome.Loaded l) l.handle().close();
     }
   }
 
-  private Symbolized lookup(Target t, Outcome o, long address) {
+  private Symbolized lookup(Target t, Outcome o, long address, AddressMode mode) {
     ModuleRef ref = t.ref();
     return switch (o) {
       case Outcome.NotFound nf -> new Symbolized.ModuleNotFound(ref, address, nf.message(), nf.retryable());
@@ -196,7 +205,7 @@ public final class Symbolizer implements AutoCloseable {
         GsymCoreAdapter m = l.handle().module();
         long base = m.baseAddress();
         long fileAddress = address;
-        if (addressMode == AddressMode.RELATIVE) {
+        if (mode == AddressMode.RELATIVE) {
           fileAddress = address + base;
           if (Long.compareUnsigned(fileAddress, address) < 0) {
             yield new Symbolized.AddressNotCovered(ref, address, fileAddress, "address 0x" + Long.toHexString(address)

@@ -101,7 +101,9 @@ final class RequestParser {
     }
 
     SymbolicateRequest request() throws BadRequest {
-      if (p.nextToken() != JsonToken.START_OBJECT) throw type("the request", "an object");
+      JsonToken first = p.nextToken();
+      if (first == null) throw BadRequest.invalid("malformed_json", "the request body is empty");
+      if (first != JsonToken.START_OBJECT) throw type("the request", "an object");
       for (String name; (name = p.nextName()) != null; ) {
         JsonToken t = p.nextToken();
         switch (name) {

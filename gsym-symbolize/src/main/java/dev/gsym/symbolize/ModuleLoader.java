@@ -318,6 +318,14 @@ final class ModuleLoader implements AutoCloseable {
       if (locked) store.discard(t.storeKey());
       return null;
     }
+    try {
+      m.checkComplete();
+    } catch (GsymFormatException e) {
+      // cut short on disk after it was published: converted again, never served
+      m.close();
+      if (locked) store.discard(t.storeKey());
+      return null;
+    }
     counters.storeHits.increment();
     store.touch(p);
     return new Outcome.Loaded(readers.add(t.cacheKey(), m, p));

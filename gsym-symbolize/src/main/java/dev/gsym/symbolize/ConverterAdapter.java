@@ -145,7 +145,27 @@ final class ConverterAdapter {
     if (creator.numFunctionInfos() == 0) {
       throw new GsymFormatException(in.toString(), -1, "no functions in its DWARF or symbol table");
     }
-    creator.save(out, s.byteOrder());
+    save(creator, out, s.byteOrder());
+  }
+
+  /**
+   * Writing a conversion's output failed (a full disk, a quota, an I/O error of the store's file
+   * system): a fault of where the GSYM goes, not of the module, so not remembered against it.
+   */
+  static final class OutputFailed extends IOException {
+    OutputFailed(IOException cause) {
+      super("cannot write its GSYM: " + Texts.message(cause), cause);
+    }
+  }
+
+  private static void save(GsymCreator creator, FileChannel out, ByteOrder order) throws IOException {
+    try {
+      creator.save(out, order);
+    } catch (OutputFailed e) {
+      throw e;
+    } catch (IOException e) {
+      throw new OutputFailed(e);
+    }
   }
 
   /**
@@ -162,7 +182,7 @@ final class ConverterAdapter {
       throw new GsymFormatException(in.toString(), -1, "no FUNC or PUBLIC records");
     }
     creator.finish(Diagnostics.silent());
-    creator.save(out, ByteOrder.LITTLE_ENDIAN);
+    save(creator, out, ByteOrder.LITTLE_ENDIAN);
   }
 
   private static byte[] head(Path p, int n) throws IOException {

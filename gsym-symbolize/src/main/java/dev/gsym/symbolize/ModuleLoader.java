@@ -342,6 +342,8 @@ final class ModuleLoader implements AutoCloseable {
     if (t.hasOwnSymbols()) {
       try {
         return convert(t, t.file(), t.kind(), publish);
+      } catch (ConverterAdapter.OutputFailed e) {
+        return outputFailed(t, e);
       } catch (GsymFormatException e) {
         notes.add(e.getMessage());
         unreadable = true;
@@ -391,6 +393,8 @@ final class ModuleLoader implements AutoCloseable {
             }
             remember(t, s, Failure.Kind.UNREADABLE, problem, notes);
             unreadable = true;
+          } catch (ConverterAdapter.OutputFailed e) {
+            return outputFailed(t, e);
           } catch (GsymFormatException e) {
             remember(t, s, Failure.Kind.UNREADABLE, found.origin().equals(e.source()) ? e.getMessage()
                 : found.origin() + ": " + e.getMessage(), notes);
@@ -415,6 +419,8 @@ final class ModuleLoader implements AutoCloseable {
     if (symbolsOnly != null) {
       try {
         return convert(t, symbolsOnly, ConverterAdapter.Kind.ELF, false);
+      } catch (ConverterAdapter.OutputFailed e) {
+        return outputFailed(t, e);
       } catch (GsymFormatException e) {
         notes.add(e.getMessage());
         unreadable = true;
@@ -522,19 +528,28 @@ final class ModuleLoader implements AutoCloseable {
         return new Outcome.Loaded(readers.add(t.cacheKey(), m, null));
       }
       Path target = store.gsym(t.storeKey());
-      Path temp = store.createTemp(t.storeKey());
+      Path temp;
+      try {
+        temp = store.createTemp(t.storeKey());
+      } catch (IOException e) {
+        throw new ConverterAdapter.OutputFailed(e);
+      }
       try {
         GsymCoreAdapter m;
         try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
           write(input, kind, ch);
-          ch.force(true);
+          try {
+            ch.force(true);
+          } catch (IOException e) {
+            throw new ConverterAdapter.OutputFailed(e);
+          }
           m = GsymCoreAdapter.open(ch, target.toString()); // the mapping stays valid across the rename
         }
         try {
           store.publish(temp, t.storeKey());
         } catch (IOException e) {
           m.close();
-          throw e;
+          throw new ConverterAdapter.OutputFailed(e);
         }
         counters.conversions.increment();
         evictionDue.set(true);
@@ -545,6 +560,14 @@ final class ModuleLoader implements AutoCloseable {
     } finally {
       conversionSlots.release();
     }
+  }
+
+  /**
+   * The output of a conversion could not be written (store full, I/O error): retryable, and not
+   * remembered against the module or its sources, so the next request converts once there is room.
+   */
+  private static Outcome outputFailed(Target t, ConverterAdapter.OutputFailed e) {
+    return new Outcome.NotFound(t.ref() + ": " + e.getMessage(), true);
   }
 
   private static void write(Path input, ConverterAdapter.Kind kind, FileChannel out) throws IOException {

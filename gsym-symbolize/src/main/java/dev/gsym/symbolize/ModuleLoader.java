@@ -279,7 +279,7 @@ final class ModuleLoader implements AutoCloseable {
   private Outcome load(Target t) throws IOException, InterruptedException {
     if (t.kind() == ConverterAdapter.Kind.GSYM) {
       try {
-        return new Outcome.Loaded(readers.add(t.cacheKey(), GsymCoreAdapter.open(t.file()), null));
+        return new Outcome.Loaded(readers.add(t.cacheKey(), GsymCoreAdapter.open(t.file()), null, ORIGIN_FILE));
       } catch (GsymFormatException e) {
         return new Outcome.Unreadable(e.getMessage());
       }
@@ -328,7 +328,7 @@ final class ModuleLoader implements AutoCloseable {
     }
     counters.storeHits.increment();
     store.touch(p);
-    return new Outcome.Loaded(readers.add(t.cacheKey(), m, p));
+    return new Outcome.Loaded(readers.add(t.cacheKey(), m, p, ORIGIN_STORE));
   }
 
   /**
@@ -341,7 +341,7 @@ final class ModuleLoader implements AutoCloseable {
     boolean unreadable = false;
     if (t.hasOwnSymbols()) {
       try {
-        return convert(t, t.file(), t.kind(), publish);
+        return convert(t, t.file(), t.kind(), publish, ORIGIN_FILE);
       } catch (ConverterAdapter.OutputFailed e) {
         return outputFailed(t, e);
       } catch (GsymFormatException e) {
@@ -354,6 +354,7 @@ final class ModuleLoader implements AutoCloseable {
     }
     // a stripped binary's symbol table is the last resort; never published: a debug file may come later
     Path symbolsOnly = t.file() != null && t.kind() == ConverterAdapter.Kind.ELF && !t.facts().hasDwarf() ? t.file() : null;
+    String symbolsOnlyOrigin = ORIGIN_FILE;
     Map<String, Failure> known = failures.computeIfAbsent(negativeKey(t), k -> new HashMap<>());
     for (int i = 0; i < sources.size(); i++) {
       Source s = sources.get(i);
@@ -380,14 +381,17 @@ final class ModuleLoader implements AutoCloseable {
               if (t.buildId() != null && facts.buildId() != null && !facts.buildId().equals(t.buildId())) {
                 problem = found.origin() + ": has build-id " + facts.buildId() + ", not " + t.buildId();
               } else if (!facts.hasDwarf()) {
-                if (symbolsOnly == null) symbolsOnly = found.file();
+                if (symbolsOnly == null) {
+                  symbolsOnly = found.file();
+                  symbolsOnlyOrigin = origin(s);
+                }
                 notes.add(s.id() + ": " + found.origin() + " has no DWARF (symbol table only)");
                 continue;
               } else {
-                return convert(t, found.file(), kind, publish);
+                return convert(t, found.file(), kind, publish, origin(s));
               }
             } else if (kind == ConverterAdapter.Kind.BREAKPAD) {
-              return convert(t, found.file(), kind, publish);
+              return convert(t, found.file(), kind, publish, origin(s));
             } else {
               problem = found.origin() + ": not an ELF or Breakpad symbol file";
             }
@@ -418,7 +422,7 @@ final class ModuleLoader implements AutoCloseable {
     if (publish) persistMarker(t);
     if (symbolsOnly != null) {
       try {
-        return convert(t, symbolsOnly, ConverterAdapter.Kind.ELF, false);
+        return convert(t, symbolsOnly, ConverterAdapter.Kind.ELF, false, symbolsOnlyOrigin);
       } catch (ConverterAdapter.OutputFailed e) {
         return outputFailed(t, e);
       } catch (GsymFormatException e) {
@@ -514,7 +518,7 @@ final class ModuleLoader implements AutoCloseable {
    * Converts {@code input} to GSYM and opens it: into the store (a temporary file, validated by
    * opening it, then renamed into place) when {@code publish}, else into an unlinked scratch file.
    */
-  private Outcome convert(Target t, Path input, ConverterAdapter.Kind kind, boolean publish)
+  private Outcome convert(Target t, Path input, ConverterAdapter.Kind kind, boolean publish, String origin)
       throws IOException, InterruptedException {
     conversionSlots.acquire();
     try {
@@ -525,7 +529,7 @@ final class ModuleLoader implements AutoCloseable {
           m = GsymCoreAdapter.open(ch, input + " (converted)");
         }
         counters.conversions.increment();
-        return new Outcome.Loaded(readers.add(t.cacheKey(), m, null));
+        return new Outcome.Loaded(readers.add(t.cacheKey(), m, null, origin));
       }
       Path target = store.gsym(t.storeKey());
       Path temp;
@@ -553,13 +557,25 @@ final class ModuleLoader implements AutoCloseable {
         }
         counters.conversions.increment();
         evictionDue.set(true);
-        return new Outcome.Loaded(readers.add(t.cacheKey(), m, target));
+        return new Outcome.Loaded(readers.add(t.cacheKey(), m, target, origin));
       } finally {
         deleteQuietly(temp);
       }
     } finally {
       conversionSlots.release();
     }
+  }
+
+  /** The values of {@link Symbolized.Found#source()}. */
+  static final String ORIGIN_STORE = "store";
+  static final String ORIGIN_FILE = "file";
+
+  private static String origin(Source s) {
+    return switch (s) {
+      case Source.DebugDirectories d -> "debug-dir";
+      case Source.Debuginfod d -> "debuginfod";
+      case Source.BreakpadSymbols b -> "breakpad";
+    };
   }
 
   /**

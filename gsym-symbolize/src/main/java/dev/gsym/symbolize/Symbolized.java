@@ -20,11 +20,17 @@ public sealed interface Symbolized {
    *     {@link AddressMode#RELATIVE} the address plus the module's base)
    * @param base the module's base (see {@link AddressMode#RELATIVE})
    * @param frames deepest first, at least one
+   * @param source where the module's symbols came from, when this process opened it: {@code
+   *     "store"} (the GSYM store, converted earlier, maybe by another process), {@code "file"} (the
+   *     file the reference names: a GSYM file, or a binary converted), {@code "debug-dir"}, {@code
+   *     "debuginfod"} or {@code "breakpad"} (found there and converted by this process)
    */
-  record Found(ModuleRef module, long address, long fileAddress, long base, List<Frame> frames) implements Symbolized {
+  record Found(ModuleRef module, long address, long fileAddress, long base, List<Frame> frames, String source)
+      implements Symbolized {
     public Found {
       frames = List.copyOf(frames);
       if (frames.isEmpty()) throw new IllegalArgumentException("no frames");
+      java.util.Objects.requireNonNull(source, "source");
     }
 
     /** The address relative to the module's base ({@code fileAddress - base}). */

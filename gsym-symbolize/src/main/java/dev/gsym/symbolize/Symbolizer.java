@@ -214,7 +214,7 @@ public final class Symbolizer implements AutoCloseable {
         }
         lookups.increment();
         try {
-          yield new Symbolized.Found(ref, address, fileAddress, base, m.lookup(fileAddress));
+          yield new Symbolized.Found(ref, address, fileAddress, base, m.lookup(fileAddress), l.handle().entry.origin);
         } catch (GsymCoreAdapter.NotCovered e) {
           yield new Symbolized.AddressNotCovered(ref, address, fileAddress, e.getMessage());
         } catch (GsymFormatException e) {

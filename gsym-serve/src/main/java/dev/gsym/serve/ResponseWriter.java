@@ -45,11 +45,14 @@ final class ResponseWriter {
    */
   void symbolicated(OutputStream out, SymbolicateRequest req, List<Symbolized> results) {
     int modules = req.modules().size();
-    // each module's status, from the first frame that used it
+    // each module's status, from the first frame that used it (a resolved one if any: it tells the source)
     Symbolized[] firstOf = new Symbolized[modules];
     for (int i = 0; i < results.size(); i++) {
       int m = req.frameModule()[i];
-      if (firstOf[m] == null) firstOf[m] = results.get(i);
+      Symbolized r = results.get(i);
+      if (firstOf[m] == null || firstOf[m] instanceof Symbolized.AddressNotCovered && r instanceof Symbolized.Found) {
+        firstOf[m] = r;
+      }
     }
     try (JsonGenerator g = FACTORY.createGenerator(ObjectWriteContext.empty(), out)) {
       g.writeStartObject();
@@ -82,7 +85,10 @@ final class ResponseWriter {
     } else {
       switch (first) {
         case null -> g.writeStringProperty("status", "unused");
-        case Symbolized.Found f -> g.writeStringProperty("status", "found");
+        case Symbolized.Found f -> {
+          g.writeStringProperty("status", "found");
+          g.writeStringProperty("source", f.source());
+        }
         case Symbolized.AddressNotCovered a -> g.writeStringProperty("status", "found");
         case Symbolized.ModuleNotFound n -> {
           g.writeStringProperty("status", "missing");

@@ -96,6 +96,23 @@ class SymbolicationServerTest {
       assertEquals("found", answer.get("modules").get(m).get("status").asString());
       checkStack(m, modules.get(m), answer.get("stacks").get(m).get("frames"), true, true);
     }
+    List<String> sources = new ArrayList<>();
+    for (JsonNode m : answer.get("modules")) sources.add(m.get("source").asString());
+    // converted by this server from the files named / the debug directory
+    assertEquals(List.of("file", "file", "debug-dir"), sources);
+  }
+
+  @Test
+  void aSecondServerOnTheStoreFindsTheModuleThere() throws Exception {
+    try (TestServer second = new TestServer(Symbolizer.builder().store(tmp.resolve("store")).build(), b -> b)) {
+      List<Module> modules = modules();
+      server.post(request(modules, null, false)); // the first server has converted it into the store
+      JsonNode answer = TestServer.json(second.post(request(modules.subList(2, 3), null, false)));
+      assertEquals("store", answer.get("modules").get(0).get("source").asString(), answer.toString());
+      assertEquals(0, second.symbolizer.stats().conversions());
+      assertEquals(TestServer.json(server.post(request(modules.subList(2, 3), null, false))).get("stacks"),
+          answer.get("stacks"));
+    }
   }
 
   @Test

@@ -10,7 +10,8 @@
 #     errors (socket errors + non-2xx answers). Targets: >= 300,000 frames/s at 16 connections
 #     with p99 < 25 ms and 0 errors; 0 errors at 256.
 #  3. the heap after the 256-connection run against before it (used bytes after a full GC,
-#     jcmd GC.run + GC.heap_info). Target: no growth.
+#     jcmd GC.run + GC.heap_info; the warm-up has run 256 connections once already, so that pools
+#     and caches that fill once are full before). Target: no growth.
 # Usage: bench/serve-load.sh [WORKDIR]   (default /tmp/gsym-bench); DURATION=... to change the runs.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -31,7 +32,7 @@ fi
 "$here/gsymutil" --version > /dev/null   # build first, outside the timings
 cat "$debug" > /dev/null                 # page cache warm
 
-id=$(readelf -n "$debug" | awk '/Build ID:/ {print $3; exit}')
+id=$(readelf -n "$debug" | awk '/Build ID:/ {id = $3} END {print id}')
 dbgdir="$work/serve-debug"
 mkdir -p "$dbgdir/.build-id/${id:0:2}"
 ln -sf "$debug" "$dbgdir/.build-id/${id:0:2}/${id:2}.debug"
@@ -76,7 +77,7 @@ heap_used() {
 }
 # load CONNECTIONS SECONDS: one wrk run; prints the summary line of serve-load.lua
 load() {
-  wrk -t2 -c"$1" -d"$2"s --timeout 10s -s "$here/bench/serve-load.lua" "http://127.0.0.1:$port/symbolicate" \
+  wrk -t"$(( $1 < 2 ? 1 : 2 ))" -c"$1" -d"$2"s --timeout 10s -s "$here/bench/serve-load.lua" "http://127.0.0.1:$port/symbolicate" \
     | sed -n 's/^GSYM //p'
 }
 row() { # row LABEL SUMMARY
@@ -102,7 +103,8 @@ echo "cold module: first answer ${first} s; gsymutil --dwarf alone ${conv} s (ta
 
 # 2. warm modules
 start_server "$work/serve-store" "$work/serve-warm.log"
-load 16 10 > /dev/null   # JIT warm-up
+load 16 10 > /dev/null   # JIT warm-up, and Jetty's buffer pool and the caches filled for many connections
+load 256 5 > /dev/null
 echo
 echo "| connections | requests | frames/s | p50 ms | p99 ms | errors |"
 echo "|---:|---:|---:|---:|---:|---:|"

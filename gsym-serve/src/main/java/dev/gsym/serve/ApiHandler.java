@@ -80,7 +80,7 @@ final class ApiHandler extends Handler.Abstract {
     } catch (IOException | RuntimeException e) {
       // the client went away or timed out while sending, or a bug: the connection is dropped
       x.status = 500;
-      x.error = e instanceof IOException ? "io" : "internal";
+      x.error = e instanceof RuntimeException ? "internal" : timedOut(e) ? "timeout" : "io";
       metrics.error(x.error);
       if (e instanceof RuntimeException) LOG.error("{} {}: internal error", method, path, e);
       else LOG.debug("{} {}: {}", method, path, e.toString());
@@ -95,6 +95,14 @@ final class ApiHandler extends Handler.Abstract {
       }
     }
     return true;
+  }
+
+  /** A read that ended by the idle timeout or the minimum data rate (Jetty reports a TimeoutException). */
+  private static boolean timedOut(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.util.concurrent.TimeoutException) return true;
+    }
+    return false;
   }
 
   private boolean allowed(String method, String wanted, Response response, Callback callback, Exchange x)

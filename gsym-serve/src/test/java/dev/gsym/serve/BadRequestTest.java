@@ -226,6 +226,8 @@ class BadRequestTest {
         assertFalse(got.toString().contains("Exception"), got.toString());
       }
       assertEquals(200, server.get("/healthz").statusCode());
+      String metrics = server.get("/metrics").body();
+      assertTrue(SymbolicationServerTest.metric(metrics, "gsym_serve_errors_total{kind=\"timeout\"}") >= 1, metrics);
     });
   }
 

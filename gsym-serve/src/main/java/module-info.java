@@ -4,7 +4,7 @@
  */
 module dev.gsym.serve {
   requires dev.gsym.core;
-  requires dev.gsym.symbolize;
+  requires transitive dev.gsym.symbolize; // SymbolicationServer.builder takes a Symbolizer
   requires dev.gsym.demangle;
   requires org.eclipse.jetty.server;
   requires org.eclipse.jetty.http;

@@ -35,11 +35,14 @@ final class ApiHandler extends Handler.Abstract {
   private final RequestParser parser;
   private final ResponseWriter writer = new ResponseWriter();
   private final long maxRequestBytes;
+  private final long minRequestDataRate;
 
-  ApiHandler(Symbolizer symbolizer, ServeMetrics metrics, long maxRequestBytes, int maxFrames, int maxModules) {
+  ApiHandler(Symbolizer symbolizer, ServeMetrics metrics, long maxRequestBytes, long minRequestDataRate, int maxFrames,
+      int maxModules) {
     this.symbolizer = symbolizer;
     this.metrics = metrics;
     this.maxRequestBytes = maxRequestBytes;
+    this.minRequestDataRate = minRequestDataRate;
     this.parser = new RequestParser(maxFrames, maxModules);
   }
 
@@ -78,7 +81,17 @@ final class ApiHandler extends Handler.Abstract {
             "no such endpoint (POST /symbolicate, GET /healthz, GET /metrics)"));
       }
     } catch (IOException | RuntimeException e) {
-      // the client went away or timed out while sending, or a bug: the connection is dropped
+      if (timedOut(e) && !response.isCommitted()) {
+        // idle timeout or minimum data rate while reading the body: 408, and the connection closes
+        try {
+          error(response, callback, x, new BadRequest(408, "timeout",
+              "the request body stopped or arrived too slowly (idle timeout or minimum data rate)"));
+          return true;
+        } catch (RuntimeException | IOException again) {
+          // fall through: drop the connection
+        }
+      }
+      // the client went away, or a bug: the connection is dropped
       x.status = 500;
       x.error = e instanceof RuntimeException ? "internal" : timedOut(e) ? "timeout" : "io";
       metrics.error(x.error);
@@ -118,7 +131,8 @@ final class ApiHandler extends Handler.Abstract {
     try {
       long length = request.getLength();
       if (length > maxRequestBytes) throw LimitedInputStream.tooLarge(maxRequestBytes);
-      InputStream in = new LimitedInputStream(Content.Source.asInputStream(request), maxRequestBytes);
+      InputStream in = new LimitedInputStream(Content.Source.asInputStream(request), maxRequestBytes,
+          minRequestDataRate);
       req = parser.parse(in);
     } catch (BadRequest e) {
       error(response, callback, x, e);
@@ -130,8 +144,7 @@ final class ApiHandler extends Handler.Abstract {
     response.setStatus(200);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, ResponseWriter.JSON);
     try (Counting out = new Counting(Content.Sink.asOutputStream(response))) {
-      writer.symbolicated(out, req, results);
-      out.close();
+      writer.symbolicated(out, req, results); // closes out: the last chunk of the response
       x.bytes = out.count;
     }
     callback.succeeded();

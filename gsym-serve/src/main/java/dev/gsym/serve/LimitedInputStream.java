@@ -3,10 +3,14 @@ package dev.gsym.serve;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A request body read up to a limit: the read that would pass it fails with {@link TooLarge}, so a
- * client cannot make the server read (or buffer) more than {@code --max-request-bytes}.
+ * client cannot make the server read (or buffer) more than {@code --max-request-bytes}. A body that
+ * arrives slower than a minimum rate (after a one-second grace) fails with an IOException caused by
+ * a {@link TimeoutException}, as Jetty's own timeouts do: a client dribbling bytes just often enough
+ * to escape the idle timeout is cut off.
  */
 final class LimitedInputStream extends FilterInputStream {
   /** The body is over the limit. */
@@ -27,12 +31,27 @@ final class LimitedInputStream extends FilterInputStream {
     return new BadRequest(413, "body_too_large", "the request body is over the limit of " + limit + " bytes");
   }
 
+  /** Time before the rate is checked: a request's first bytes may come in one slow packet. */
+  private static final long GRACE_NANOS = 1_000_000_000L;
+
   private final long limit;
+  private final long minBytesPerSecond;
+  private final long start = System.nanoTime();
   private long read;
 
-  LimitedInputStream(InputStream in, long limit) {
+  LimitedInputStream(InputStream in, long limit, long minBytesPerSecond) {
     super(in);
     this.limit = limit;
+    this.minBytesPerSecond = minBytesPerSecond;
+  }
+
+  private void checkRate() throws IOException {
+    if (minBytesPerSecond <= 0) return;
+    long elapsed = System.nanoTime() - start;
+    if (elapsed > GRACE_NANOS && read * 1e9 / elapsed < minBytesPerSecond) {
+      throw new IOException("request body slower than " + minBytesPerSecond + " bytes/s",
+          new TimeoutException("read rate is too low"));
+    }
   }
 
   @Override
@@ -40,6 +59,7 @@ final class LimitedInputStream extends FilterInputStream {
     if (read >= limit) return checkEnd();
     int b = super.read();
     if (b >= 0) read++;
+    checkRate();
     return b;
   }
 
@@ -49,6 +69,7 @@ final class LimitedInputStream extends FilterInputStream {
     if (read >= limit) return checkEnd();
     int n = super.read(b, off, (int) Math.min(len, limit - read));
     if (n > 0) read += n;
+    checkRate();
     return n;
   }
 

@@ -226,7 +226,7 @@ final class RequestParser {
         int v = p.getIntValue();
         if (v >= 0) return v;
       }
-      throw BadRequest.invalid("unknown_module", at + ": " + p.getText() + " is not a module index");
+      throw BadRequest.invalid("unknown_module", at + ": " + p.getString() + " is not a module index");
     }
 
     private long address(JsonToken t, String at) throws BadRequest {

@@ -55,16 +55,17 @@ public final class SymbolicationServer implements AutoCloseable {
     HttpConfiguration http = new HttpConfiguration();
     http.setSendServerVersion(false);
     http.setSendDateHeader(false);
-    // a client that dribbles its body slower than this is cut off (the idle timeout only catches one
-    // that stops sending altogether)
-    http.setMinRequestDataRate(b.minRequestDataRate);
     connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
     connector.setHost(b.host);
     connector.setPort(b.port);
     connector.setIdleTimeout(b.idleTimeout.toMillis());
     server.addConnector(connector);
     ServeMetrics metrics = new ServeMetrics(b.symbolizer::stats);
-    server.setHandler(new ApiHandler(b.symbolizer, metrics, b.maxRequestBytes, b.maxFrames, b.maxModules));
+    // Jetty's MinimumDataRateHandler is not used: it divides the bytes read by all requests since the
+    // start by one request's time, so a busy server never cuts a slow client off; the body stream
+    // checks each request's own rate instead (LimitedInputStream)
+    server.setHandler(new ApiHandler(b.symbolizer, metrics, b.maxRequestBytes, b.minRequestDataRate, b.maxFrames,
+        b.maxModules));
     server.setErrorHandler(new JsonErrorHandler(metrics));
     server.setStopTimeout(b.stopTimeout.toMillis());
   }
@@ -153,7 +154,9 @@ public final class SymbolicationServer implements AutoCloseable {
       return true;
     }
 
+    // deprecated in Jetty 12.1 but still what answers a request Jetty cannot parse (else an HTML page)
     @Override
+    @SuppressWarnings("removal")
     public java.nio.ByteBuffer badMessageError(int status, String reason, org.eclipse.jetty.http.HttpFields.Mutable fields) {
       fields.put(HttpHeader.CONTENT_TYPE, ResponseWriter.JSON);
       var buf = new java.io.ByteArrayOutputStream(128);

@@ -231,6 +231,43 @@ class BadRequestTest {
     });
   }
 
+  /**
+   * A client that keeps the connection alive with a byte every 300 ms (under the idle timeout) but
+   * sends far slower than the minimum data rate (1 KiB/s) is cut off all the same.
+   */
+  @Test
+  void dribblingClientIsCutOff() throws Exception {
+    assertTimeoutPreemptively(Duration.ofSeconds(40), () -> {
+      try (Socket s = new Socket("127.0.0.1", server.server.port())) {
+        OutputStream out = s.getOutputStream();
+        out.write(("POST /symbolicate HTTP/1.1\r\nHost: x\r\nContent-Length: 30000\r\n\r\n{\"modules\": [")
+            .getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        long t0 = System.nanoTime();
+        String answer = null;
+        try {
+          for (int i = 0; i < 100 && answer == null; i++) {
+            Thread.sleep(300);
+            out.write(' ');
+            out.flush();
+            if (s.getInputStream().available() > 0) {
+              byte[] buf = new byte[4096];
+              int n = s.getInputStream().read(buf);
+              answer = new String(buf, 0, Math.max(n, 0), StandardCharsets.ISO_8859_1);
+            }
+          }
+        } catch (java.io.IOException closed) {
+          answer = "closed: " + closed;
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        assertTrue(answer != null, "still sending after " + seconds + " s");
+        assertTrue(seconds < 25, "cut off after " + seconds + " s");
+        assertTrue(answer.startsWith("HTTP/1.1 408 ") && answer.contains("\"kind\":\"timeout\""), answer);
+      }
+      assertEquals(200, server.get("/healthz").statusCode());
+    });
+  }
+
   @Test
   void garbageHttpGetsJsonOrClose() throws Exception {
     try (Socket s = new Socket("127.0.0.1", server.server.port())) {

@@ -5,6 +5,7 @@ module dev.gsym.cli {
   requires dev.gsym.breakpad;
   requires dev.gsym.demangle;
   requires dev.gsym.symbolize;
+  requires dev.gsym.serve;
   requires info.picocli;
   requires tools.jackson.core;
   requires org.slf4j;

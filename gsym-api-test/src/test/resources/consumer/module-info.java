@@ -3,4 +3,6 @@ module dev.example.consumer {
   requires dev.gsym.breakpad;
   requires dev.gsym.demangle;
   requires dev.gsym.symbolize;
+  requires dev.gsym.serve;
+  requires java.net.http;
 }

@@ -40,7 +40,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ModularConsumerTest {
   /** Library modules and their third-party requirements, as jars or class directories. */
   private static final Pattern MODULE_PATH_ENTRY = Pattern.compile(
-      ".*/gsym-(core|dwarf|breakpad|demangle|symbolize)(/target/classes|-[^/]*(?<!-tests)\\.jar)|.*/(aircompressor-v3|xz)-[^/]*\\.jar");
+      ".*/gsym-(core|dwarf|breakpad|demangle|symbolize|serve)(/target/classes|-[^/]*(?<!-tests)\\.jar)"
+          + "|.*/(aircompressor-v3|xz|jetty-(server|http|io|util)|jackson-core|slf4j-api|prometheus-metrics-[a-z-]+)-[^/]*\\.jar");
 
   private static String modulePath;
 
@@ -52,8 +53,8 @@ class ModularConsumerTest {
     for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
       if (MODULE_PATH_ENTRY.matcher(e.replace('\\', '/')).matches()) entries.add(e);
     }
-    // five library modules, aircompressor and xz
-    assertThat(entries).as("module path from %s", System.getProperty("java.class.path")).hasSize(7);
+    // six library modules, aircompressor, xz, and gsym-serve's: Jetty (4), Jackson core, slf4j, Prometheus client
+    assertThat(entries).as("module path from %s", System.getProperty("java.class.path")).hasSizeGreaterThanOrEqualTo(15);
     modulePath = String.join(File.pathSeparator, entries);
   }
 
@@ -86,6 +87,7 @@ class ModularConsumerTest {
       Symbolized.Found f = (Symbolized.Found) s.symbolize(ModuleRef.file(elf), address);
       for (Frame fr : f.frames()) expected.add("frame " + fr.function() + " " + fr.location().path() + ":" + fr.location().line());
     }
+    expected.add("served 200 true");
     expected.add("demangled " + Demangler.llvm().demangle("_ZN2ns5outerEv"));
     expected.add("breakpad writer dev.gsym.breakpad");
     expected.add("reader module dev.gsym.core");
@@ -146,6 +148,8 @@ class ModularConsumerTest {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Process p = new ProcessBuilder(java, "--module-path", classes + File.pathSeparator + modulePath,
         "--enable-native-access=dev.gsym.dwarf,dev.gsym.demangle",
+        // the consumer brings no slf4j provider (gsym-serve logs through slf4j): no warning about it
+        "-Dslf4j.internal.verbosity=ERROR",
         "-m", "dev.example.consumer/dev.example.Consumer", elf.toString(), gsym.toString())
         .redirectErrorStream(true).start();
     String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

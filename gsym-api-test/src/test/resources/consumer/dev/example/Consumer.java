@@ -6,12 +6,17 @@ import dev.gsym.dwarf.DwarfConverter;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupResult;
+import dev.gsym.serve.SymbolicationServer;
 import dev.gsym.symbolize.Frame;
 import dev.gsym.symbolize.ModuleRef;
 import dev.gsym.symbolize.Symbolized;
 import dev.gsym.symbolize.Symbolizer;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 
 /**
@@ -40,6 +45,16 @@ public final class Consumer {
         for (Frame fr : f.frames()) System.out.println("frame " + fr.function() + " " + fr.location().path() + ":" + fr.location().line());
       } else {
         System.out.println("symbolize failed");
+      }
+      // the same address through the HTTP service on a loopback port
+      try (SymbolicationServer server = SymbolicationServer.builder(s).listen("127.0.0.1", 0).build().start();
+           HttpClient client = HttpClient.newHttpClient()) {
+        String body = "{\"modules\": [{\"path\": \"" + elf.toAbsolutePath() + "\"}], \"stacks\": [{\"frames\":"
+            + " [{\"module\": 0, \"address\": " + address + "}]}], \"options\": {\"demangle\": false}}";
+        HttpResponse<String> r = client.send(HttpRequest.newBuilder(
+            URI.create("http://127.0.0.1:" + server.port() + "/symbolicate")).POST(HttpRequest.BodyPublishers.ofString(body))
+            .build(), HttpResponse.BodyHandlers.ofString());
+        System.out.println("served " + r.statusCode() + " " + r.body().contains("\"function\":\"main\""));
       }
     }
     System.out.println("demangled " + Demangler.llvm().demangle("_ZN2ns5outerEv"));

@@ -53,6 +53,8 @@ final class CommandModel {
                 + " [--module-name NAME] [--load-address ADDR] [--quiet]",
             "  gsymutil convert (--dwarf FILE | --breakpad SYM | --to-breakpad GSYM|ELF) [options]",
             "  gsymutil symbolize [llvm-symbolizer options] [--store DIR] [ADDR...] (see gsymutil symbolize --help)",
+            "  gsymutil serve --store DIR [--listen HOST:PORT] [--debuginfod URL...] [--breakpad-symbols DIR|URL...]"
+                + " [options] (see gsymutil serve --help)",
             "  gsymutil help [COMMAND]",
             "  gsymutil -h | --help | -v | --version")
         .description(
@@ -86,6 +88,7 @@ final class CommandModel {
     cl.addSubcommand("lookup", new CommandLine(lookup(session)));
     cl.addSubcommand("convert", new CommandLine(convert(session)));
     cl.addSubcommand(GsymUtil.SYMBOLIZE, new CommandLine(symbolize(session)));
+    cl.addSubcommand("serve", new CommandLine(serve(session)));
     cl.addSubcommand("help", new CommandLine(new CommandLine.HelpCommand()));
     cl.setExecutionStrategy(parsed -> {
       for (CommandLine c : parsed.asCommandLineList()) collect(c);
@@ -155,6 +158,35 @@ final class CommandModel {
         + " output (LLVM, GNU, JSON); see 'gsymutil symbolize --help'.");
     spec.parser().unmatchedOptionsArePositionalParams(true);
     add(spec, Opt.SYMBOLIZE_ARGS, Opt.SYMBOLIZE_ARGS.description, "0..*");
+    return spec;
+  }
+
+  private static CommandSpec serve(Session session) {
+    ServeCommand c = new ServeCommand(session, System.getenv());
+    CommandSpec spec = CommandSpec.wrapWithoutInspection(c);
+    spec.usageMessage().sortOptions(false)
+        .header("Serve symbolication over HTTP: POST /symbolicate, GET /healthz, GET /metrics (docs/serve.md).")
+        .synopsisHeading("%nUsage:%n")
+        .customSynopsis("  gsymutil serve --store DIR [--listen HOST:PORT] [--debug-file-directory DIR...]"
+            + " [--debuginfod URL...] [--no-debuginfod] [--breakpad-symbols DIR|URL...] [--max-store-size SIZE]"
+            + " [--max-open-modules N] [--max-request-bytes SIZE] [--max-frames N] [--idle-timeout SECONDS]"
+            + " [--threads N]")
+        .descriptionHeading("%n")
+        .description("Runs until stopped (SIGTERM or Ctrl-C: requests in progress finish first). Several servers may"
+            + " share one --store: each module is converted once. Access log lines go to stderr.")
+        .optionListHeading("%nOptions:%n");
+    add(spec, Opt.HELP, Opt.HELP.description, null);
+    for (Opt o : List.of(Opt.STORE, Opt.LISTEN, Opt.DEBUG_FILE_DIRECTORY, Opt.DEBUGINFOD_URL, Opt.NO_DEBUGINFOD,
+        Opt.BREAKPAD_SYMBOLS, Opt.MAX_STORE_SIZE, Opt.MAX_OPEN_MODULES, Opt.MAX_REQUEST_BYTES, Opt.MAX_FRAMES,
+        Opt.IDLE_TIMEOUT)) {
+      add(spec, o, o.description, o.kind == Opt.Kind.LIST ? "0..*" : null);
+    }
+    add(spec, Opt.MERGED_FUNCTIONS, "Convert DWARF with merged functions and call sites (as --dwarf --merged-functions"
+        + " --dwarf-callsites), so that stacks choose among identical-code-folded functions by their callers' call"
+        + " sites; such GSYMs are kept in the store's merged/ subdirectory.", null);
+    add(spec, Opt.THREADS, "Threads that resolve the modules and look the addresses up of one request (default:"
+        + " the number of processors).", null);
+    add(spec, Opt.VERBOSE, STACK_TRACES, null);
     return spec;
   }
 

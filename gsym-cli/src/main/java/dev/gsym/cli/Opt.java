@@ -65,6 +65,29 @@ enum Opt {
   // lookup's
   FILE(Kind.LIST, "FILE", "GSYM file to look the addresses up in. Repeatable.", "-f", "--file"),
 
+  // serve's
+  STORE(Kind.VALUE, "DIR", "GSYM store shared with other processes and hosts (required): modules are converted"
+      + " into it once.", "--store"),
+  LISTEN(Kind.VALUE, "HOST:PORT", "Address to listen on (default 127.0.0.1:8080; port 0 picks a free port, printed"
+      + " at start-up; [::1]:PORT for IPv6).", "--listen"),
+  DEBUG_FILE_DIRECTORY(Kind.LIST, "DIR", "Debug file directory searched by build-id (.build-id/xx/rest.debug)."
+      + " Repeatable; default /usr/lib/debug.", "--debug-file-directory"),
+  DEBUGINFOD_URL(Kind.LIST, "URL", "debuginfod server. Repeatable; default: the servers of DEBUGINFOD_URLS.",
+      "--debuginfod"),
+  NO_DEBUGINFOD(Kind.FLAG, null, "Ask no debuginfod server, also not those of DEBUGINFOD_URLS.", "--no-debuginfod"),
+  BREAKPAD_SYMBOLS(Kind.LIST, "DIR|URL", "Breakpad symbol store (directory or http(s) symbol server). Repeatable.",
+      "--breakpad-symbols"),
+  MAX_STORE_SIZE(Kind.VALUE, "SIZE", "Bound the store's .gsym files (suffix K, M, G or T); the least recently used"
+      + " are removed.", "--max-store-size"),
+  MAX_OPEN_MODULES(Kind.VALUE, "N", "Modules kept mapped at once (default 256); the least recently used are"
+      + " unmapped.", "--max-open-modules"),
+  MAX_REQUEST_BYTES(Kind.VALUE, "SIZE", "Largest request body (default 16M); larger ones get 413.",
+      "--max-request-bytes"),
+  MAX_FRAMES(Kind.VALUE, "N", "Most frames in one request, all stacks together (default 100000); more get 413.",
+      "--max-frames"),
+  IDLE_TIMEOUT(Kind.VALUE, "SECONDS", "Close a connection silent this long, also in the middle of a request body"
+      + " (default 30).", "--idle-timeout"),
+
   // positional parameters
   FILES(Kind.POSITIONAL, "FILE", "GSYM files (\"-\" reads stdin)."),
   ADDRESSES_AND_FILES(Kind.POSITIONAL, "ADDR|FILE",
@@ -100,7 +123,7 @@ enum Opt {
       MODULE_OS, MODULE_ARCH, MODULE_NAME, DWARF_CALLSITES, CALLSITES_YAML, VERIFY, NUM_THREADS, JSON_SUMMARY, FILES);
 
   /** The subcommand names: an argument spelled so is a subcommand, not a file. */
-  static final List<String> SUBCOMMANDS = List.of("dump", "lookup", "convert", "symbolize", "help");
+  static final List<String> SUBCOMMANDS = List.of("dump", "lookup", "convert", "symbolize", "serve", "help");
 
   /**
    * The entries that only make sense in a conversion: one of them with dump or lookup arguments is

@@ -137,7 +137,7 @@ final class SymbolizeCommand {
     if (store != null) b.store(path(SymbolizeOpt.STORE, store));
     if (a.has(SymbolizeOpt.MAX_STORE_SIZE)) {
       if (store == null) throw CliException.stderr("error: --max-store-size needs --store");
-      b.maxStoreSize(size(a.last(SymbolizeOpt.MAX_STORE_SIZE)));
+      b.maxStoreSize(size("--max-store-size=", a.last(SymbolizeOpt.MAX_STORE_SIZE)));
     }
     List<Path> debugDirs = new ArrayList<>();
     for (String d : a.all(SymbolizeOpt.DEBUG_FILE_DIRECTORY)) debugDirs.add(path(SymbolizeOpt.DEBUG_FILE_DIRECTORY, d));
@@ -351,7 +351,8 @@ final class SymbolizeCommand {
   }
 
   /** A byte count with an optional K, M, G or T suffix (powers of 1024). */
-  private static long size(String v) {
+  /** A size in bytes with an optional K, M, G or T suffix (also {@code serve}'s sizes). */
+  static long size(String option, String v) {
     String t = v.trim().toUpperCase(Locale.ROOT);
     int shift = 0;
     if (!t.isEmpty()) {
@@ -367,7 +368,7 @@ final class SymbolizeCommand {
     if (shift > 0) t = t.substring(0, t.length() - 1);
     Long n = Addresses.parse(t);
     if (n == null || n < 1 || n > (Long.MAX_VALUE >> shift)) {
-      throw CliException.stderr("--max-store-size=: expected a size in bytes (suffix K, M, G or T), but got '" + v + "'");
+      throw CliException.stderr(option + ": expected a size in bytes (suffix K, M, G or T), but got '" + v + "'");
     }
     return n << shift;
   }

@@ -134,18 +134,42 @@ final class ConverterAdapter {
 
   /**
    * Converts an ELF file's DWARF and symbol table to GSYM in {@code out} (empty), as {@code
-   * llvm-gsymutil --convert} does.
+   * llvm-gsymutil --convert} does, with {@code --merged-functions --dwarf-callsites} if {@code
+   * mergedFunctions}.
    *
    * @throws GsymFormatException for malformed input, or if it yields no function
    */
-  static void convertElf(Path in, FileChannel out) throws IOException {
+  static void convertElf(Path in, FileChannel out, boolean mergedFunctions) throws IOException {
     GsymCreator creator = new GsymCreator();
     creator.setBaseAddress(0); // replaced by the first PT_LOAD's address when there is one
-    DwarfConverter.Summary s = DwarfConverter.convert(in, creator, Diagnostics.silent(), DwarfConverter.Options.defaults());
+    DwarfConverter.Options options = mergedFunctions
+        ? DwarfConverter.Options.builder().mergedFunctions(true).dwarfCallSites(true).build()
+        : DwarfConverter.Options.defaults();
+    DwarfConverter.Summary s = DwarfConverter.convert(in, creator, Diagnostics.silent(), options);
     if (creator.numFunctionInfos() == 0) {
       throw new GsymFormatException(in.toString(), -1, "no functions in its DWARF or symbol table");
     }
-    creator.save(out, s.byteOrder());
+    save(creator, out, s.byteOrder());
+  }
+
+  /**
+   * Writing a conversion's output failed (a full disk, a quota, an I/O error of the store's file
+   * system): a fault of where the GSYM goes, not of the module, so not remembered against it.
+   */
+  static final class OutputFailed extends IOException {
+    OutputFailed(IOException cause) {
+      super("cannot write its GSYM: " + Texts.message(cause), cause);
+    }
+  }
+
+  private static void save(GsymCreator creator, FileChannel out, ByteOrder order) throws IOException {
+    try {
+      creator.save(out, order);
+    } catch (OutputFailed e) {
+      throw e;
+    } catch (IOException e) {
+      throw new OutputFailed(e);
+    }
   }
 
   /**
@@ -162,7 +186,7 @@ final class ConverterAdapter {
       throw new GsymFormatException(in.toString(), -1, "no FUNC or PUBLIC records");
     }
     creator.finish(Diagnostics.silent());
-    creator.save(out, ByteOrder.LITTLE_ENDIAN);
+    save(creator, out, ByteOrder.LITTLE_ENDIAN);
   }
 
   private static byte[] head(Path p, int n) throws IOException {

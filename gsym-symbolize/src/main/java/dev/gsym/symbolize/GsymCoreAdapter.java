@@ -45,6 +45,28 @@ final class GsymCoreAdapter implements AutoCloseable {
     return AtomicFile.scratch(AtomicFile.systemTemporaryDirectory());
   }
 
+  /**
+   * Checks that the file still holds its last function record (the one at the highest offset): a
+   * store file cut short on disk (truncated in place, which the store itself never does) then
+   * fails here instead of answering "not in GSYM" for the functions it lost. One pass over the
+   * offsets and one record decoded.
+   *
+   * @throws dev.gsym.GsymFormatException if the record is cut short or lies past the end
+   */
+  void checkComplete() {
+    int n = reader.numFunctions();
+    int last = -1;
+    long highest = 0;
+    for (int i = 0; i < n; i++) {
+      long off = reader.functionInfoOffset(i);
+      if (last < 0 || Long.compareUnsigned(off, highest) > 0) {
+        highest = off;
+        last = i;
+      }
+    }
+    if (last >= 0) reader.functionInfoAtIndex(last);
+  }
+
   /** The header's BaseAddress. */
   long baseAddress() {
     return reader.header().baseAddress();

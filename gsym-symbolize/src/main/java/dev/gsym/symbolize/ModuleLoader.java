@@ -58,8 +58,12 @@ final class ModuleLoader implements AutoCloseable {
 
   private record FileTarget(long size, long mtime, Target target) {}
 
+  /** DWARF conversions record merged functions and call sites ({@link Symbolizer.Builder#mergedFunctions}). */
+  private final boolean mergedFunctions;
+
   ModuleLoader(GsymStore store, ReaderCache readers, List<Source> sources, Duration transientTtl, Duration lockTimeout,
-      int maxConversions, Counters counters) {
+      int maxConversions, Counters counters, boolean mergedFunctions) {
+    this.mergedFunctions = mergedFunctions;
     this.store = store;
     this.readers = readers;
     this.sources = List.copyOf(sources);
@@ -279,7 +283,7 @@ final class ModuleLoader implements AutoCloseable {
   private Outcome load(Target t) throws IOException, InterruptedException {
     if (t.kind() == ConverterAdapter.Kind.GSYM) {
       try {
-        return new Outcome.Loaded(readers.add(t.cacheKey(), GsymCoreAdapter.open(t.file()), null));
+        return new Outcome.Loaded(readers.add(t.cacheKey(), GsymCoreAdapter.open(t.file()), null, ORIGIN_FILE));
       } catch (GsymFormatException e) {
         return new Outcome.Unreadable(e.getMessage());
       }
@@ -318,9 +322,17 @@ final class ModuleLoader implements AutoCloseable {
       if (locked) store.discard(t.storeKey());
       return null;
     }
+    try {
+      m.checkComplete();
+    } catch (GsymFormatException e) {
+      // cut short on disk after it was published: converted again, never served
+      m.close();
+      if (locked) store.discard(t.storeKey());
+      return null;
+    }
     counters.storeHits.increment();
     store.touch(p);
-    return new Outcome.Loaded(readers.add(t.cacheKey(), m, p));
+    return new Outcome.Loaded(readers.add(t.cacheKey(), m, p, ORIGIN_STORE));
   }
 
   /**
@@ -333,7 +345,9 @@ final class ModuleLoader implements AutoCloseable {
     boolean unreadable = false;
     if (t.hasOwnSymbols()) {
       try {
-        return convert(t, t.file(), t.kind(), publish);
+        return convert(t, t.file(), t.kind(), publish, ORIGIN_FILE);
+      } catch (ConverterAdapter.OutputFailed e) {
+        return outputFailed(t, e);
       } catch (GsymFormatException e) {
         notes.add(e.getMessage());
         unreadable = true;
@@ -344,6 +358,7 @@ final class ModuleLoader implements AutoCloseable {
     }
     // a stripped binary's symbol table is the last resort; never published: a debug file may come later
     Path symbolsOnly = t.file() != null && t.kind() == ConverterAdapter.Kind.ELF && !t.facts().hasDwarf() ? t.file() : null;
+    String symbolsOnlyOrigin = ORIGIN_FILE;
     Map<String, Failure> known = failures.computeIfAbsent(negativeKey(t), k -> new HashMap<>());
     for (int i = 0; i < sources.size(); i++) {
       Source s = sources.get(i);
@@ -370,19 +385,24 @@ final class ModuleLoader implements AutoCloseable {
               if (t.buildId() != null && facts.buildId() != null && !facts.buildId().equals(t.buildId())) {
                 problem = found.origin() + ": has build-id " + facts.buildId() + ", not " + t.buildId();
               } else if (!facts.hasDwarf()) {
-                if (symbolsOnly == null) symbolsOnly = found.file();
+                if (symbolsOnly == null) {
+                  symbolsOnly = found.file();
+                  symbolsOnlyOrigin = origin(s);
+                }
                 notes.add(s.id() + ": " + found.origin() + " has no DWARF (symbol table only)");
                 continue;
               } else {
-                return convert(t, found.file(), kind, publish);
+                return convert(t, found.file(), kind, publish, origin(s));
               }
             } else if (kind == ConverterAdapter.Kind.BREAKPAD) {
-              return convert(t, found.file(), kind, publish);
+              return convert(t, found.file(), kind, publish, origin(s));
             } else {
               problem = found.origin() + ": not an ELF or Breakpad symbol file";
             }
             remember(t, s, Failure.Kind.UNREADABLE, problem, notes);
             unreadable = true;
+          } catch (ConverterAdapter.OutputFailed e) {
+            return outputFailed(t, e);
           } catch (GsymFormatException e) {
             remember(t, s, Failure.Kind.UNREADABLE, found.origin().equals(e.source()) ? e.getMessage()
                 : found.origin() + ": " + e.getMessage(), notes);
@@ -406,7 +426,9 @@ final class ModuleLoader implements AutoCloseable {
     if (publish) persistMarker(t);
     if (symbolsOnly != null) {
       try {
-        return convert(t, symbolsOnly, ConverterAdapter.Kind.ELF, false);
+        return convert(t, symbolsOnly, ConverterAdapter.Kind.ELF, false, symbolsOnlyOrigin);
+      } catch (ConverterAdapter.OutputFailed e) {
+        return outputFailed(t, e);
       } catch (GsymFormatException e) {
         notes.add(e.getMessage());
         unreadable = true;
@@ -500,7 +522,7 @@ final class ModuleLoader implements AutoCloseable {
    * Converts {@code input} to GSYM and opens it: into the store (a temporary file, validated by
    * opening it, then renamed into place) when {@code publish}, else into an unlinked scratch file.
    */
-  private Outcome convert(Target t, Path input, ConverterAdapter.Kind kind, boolean publish)
+  private Outcome convert(Target t, Path input, ConverterAdapter.Kind kind, boolean publish, String origin)
       throws IOException, InterruptedException {
     conversionSlots.acquire();
     try {
@@ -511,26 +533,35 @@ final class ModuleLoader implements AutoCloseable {
           m = GsymCoreAdapter.open(ch, input + " (converted)");
         }
         counters.conversions.increment();
-        return new Outcome.Loaded(readers.add(t.cacheKey(), m, null));
+        return new Outcome.Loaded(readers.add(t.cacheKey(), m, null, origin));
       }
       Path target = store.gsym(t.storeKey());
-      Path temp = store.createTemp(t.storeKey());
+      Path temp;
+      try {
+        temp = store.createTemp(t.storeKey());
+      } catch (IOException e) {
+        throw new ConverterAdapter.OutputFailed(e);
+      }
       try {
         GsymCoreAdapter m;
         try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
           write(input, kind, ch);
-          ch.force(true);
+          try {
+            ch.force(true);
+          } catch (IOException e) {
+            throw new ConverterAdapter.OutputFailed(e);
+          }
           m = GsymCoreAdapter.open(ch, target.toString()); // the mapping stays valid across the rename
         }
         try {
           store.publish(temp, t.storeKey());
         } catch (IOException e) {
           m.close();
-          throw e;
+          throw new ConverterAdapter.OutputFailed(e);
         }
         counters.conversions.increment();
         evictionDue.set(true);
-        return new Outcome.Loaded(readers.add(t.cacheKey(), m, target));
+        return new Outcome.Loaded(readers.add(t.cacheKey(), m, target, origin));
       } finally {
         deleteQuietly(temp);
       }
@@ -539,9 +570,29 @@ final class ModuleLoader implements AutoCloseable {
     }
   }
 
-  private static void write(Path input, ConverterAdapter.Kind kind, FileChannel out) throws IOException {
+  /** The values of {@link Symbolized.Found#source()}. */
+  static final String ORIGIN_STORE = "store";
+  static final String ORIGIN_FILE = "file";
+
+  private static String origin(Source s) {
+    return switch (s) {
+      case Source.DebugDirectories d -> "debug-dir";
+      case Source.Debuginfod d -> "debuginfod";
+      case Source.BreakpadSymbols b -> "breakpad";
+    };
+  }
+
+  /**
+   * The output of a conversion could not be written (store full, I/O error): retryable, and not
+   * remembered against the module or its sources, so the next request converts once there is room.
+   */
+  private static Outcome outputFailed(Target t, ConverterAdapter.OutputFailed e) {
+    return new Outcome.NotFound(t.ref() + ": " + e.getMessage(), true);
+  }
+
+  private void write(Path input, ConverterAdapter.Kind kind, FileChannel out) throws IOException {
     if (kind == ConverterAdapter.Kind.BREAKPAD) ConverterAdapter.convertBreakpad(input, out);
-    else ConverterAdapter.convertElf(input, out);
+    else ConverterAdapter.convertElf(input, out, mergedFunctions);
   }
 
   private static void deleteQuietly(Path p) {

@@ -21,15 +21,18 @@ final class ReaderCache implements AutoCloseable {
     final GsymCoreAdapter module;
     /** The store file it maps, or null (a file outside the store, or private scratch). */
     final Path storeFile;
+    /** Where its symbols came from: see {@link Symbolized.Found#source()}. */
+    final String origin;
     private int refs;
     private boolean evicted;
     private boolean closed;
     private final AtomicLong lastTouch = new AtomicLong(System.nanoTime());
 
-    Entry(String key, GsymCoreAdapter module, Path storeFile) {
+    Entry(String key, GsymCoreAdapter module, Path storeFile, String origin) {
       this.key = key;
       this.module = module;
       this.storeFile = storeFile;
+      this.origin = origin;
     }
 
     /** True once per {@code intervalNanos} per entry: the caller then records a use in the store. */
@@ -93,7 +96,7 @@ final class ReaderCache implements AutoCloseable {
    * Caches {@code module} under {@code key} and returns a use of it. If the key is cached already
    * (loaded twice by a race), the new module is closed and the cached one used.
    */
-  Handle add(String key, GsymCoreAdapter module, Path storeFile) {
+  Handle add(String key, GsymCoreAdapter module, Path storeFile, String origin) {
     List<Entry> toClose = new ArrayList<>();
     Handle h;
     synchronized (this) {
@@ -103,9 +106,9 @@ final class ReaderCache implements AutoCloseable {
       }
       Entry e = lru.get(key);
       if (e != null) {
-        toClose.add(new Entry(key, module, null));
+        toClose.add(new Entry(key, module, null, origin));
       } else {
-        e = new Entry(key, module, storeFile);
+        e = new Entry(key, module, storeFile, origin);
         lru.put(key, e);
         if (storeFile != null) mapped.merge(storeFile, 1, Integer::sum);
         Iterator<Entry> it = lru.values().iterator();

@@ -26,9 +26,10 @@ final class StackResolver {
    *
    * @param moduleKey identifies the module (frames of one module have equal keys)
    * @param candidates the functions at the address, primary first (at least one)
+   * @param source where the module's symbols came from ({@link Symbolized.Found#source})
    */
   record Located(ModuleRef module, long address, long fileAddress, long base, String moduleKey,
-      List<LookupResult> candidates) implements Place {}
+      List<LookupResult> candidates, String source) implements Place {}
 
   /** A frame whose answer is known without resolution: its module or address failed. */
   record Answered(Symbolized answer) implements Place {}
@@ -146,6 +147,6 @@ final class StackResolver {
 
   static Symbolized.Found found(Located f, int candidate, Merged merged) {
     return new Symbolized.Found(f.module(), f.address(), f.fileAddress(), f.base(),
-        GsymCoreAdapter.frames(f.candidates().get(candidate)), merged);
+        GsymCoreAdapter.frames(f.candidates().get(candidate)), merged, f.source());
   }
 }

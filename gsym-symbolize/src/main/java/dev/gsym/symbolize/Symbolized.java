@@ -22,17 +22,18 @@ public sealed interface Symbolized {
    * @param frames deepest first, at least one
    * @param merged the functions folded onto the address and how the one named was chosen, or null
    *     if the address has only one function
+   * @param source where the module's symbols came from, when this process opened it: {@code
+   *     "store"} (the GSYM store, converted earlier, maybe by another process), {@code "file"} (the
+   *     file the reference names: a GSYM file, or a binary converted), {@code "debug-dir"}, {@code
+   *     "debuginfod"} or {@code "breakpad"} (found there and converted by this process)
    */
-  record Found(ModuleRef module, long address, long fileAddress, long base, List<Frame> frames, Merged merged)
+  record Found(ModuleRef module, long address, long fileAddress, long base, List<Frame> frames, Merged merged,
+      String source)
       implements Symbolized {
     public Found {
       frames = List.copyOf(frames);
       if (frames.isEmpty()) throw new IllegalArgumentException("no frames");
-    }
-
-    /** An answer for an address that has one function. */
-    public Found(ModuleRef module, long address, long fileAddress, long base, List<Frame> frames) {
-      this(module, address, fileAddress, base, frames, null);
+      java.util.Objects.requireNonNull(source, "source");
     }
 
     /** The address relative to the module's base ({@code fileAddress - base}). */

@@ -62,6 +62,9 @@ public final class Symbolizer implements AutoCloseable {
   /** Requests per batch task: large enough that scheduling costs nothing next to the lookups. */
   private static final int CHUNK = 2048;
 
+  /** The store subdirectory of GSYMs converted with merged functions and call sites. */
+  static final String MERGED_STORE = "merged";
+
   /** Compiled call-site regexes kept (a module's call sites name a few thousand functions at most). */
   private static final int REGEX_CACHE_SIZE = 8192;
 
@@ -79,10 +82,13 @@ public final class Symbolizer implements AutoCloseable {
 
   private Symbolizer(Builder b) {
     this.addressMode = b.addressMode;
-    this.store = b.store == null ? null : new GsymStore(b.store, b.maxStoreSize);
+    // GSYMs with merged functions and call sites differ from plain ones: they have their own part
+    // of the store, so symbolizers of both kinds can share one directory
+    this.store = b.store == null ? null
+        : new GsymStore(b.mergedFunctions ? b.store.resolve(MERGED_STORE) : b.store, b.maxStoreSize);
     this.readers = new ReaderCache(b.maxOpenModules);
     this.loader = new ModuleLoader(store, readers, b.sources, b.transientFailureTtl, b.storeLockTimeout,
-        b.maxConcurrentConversions, counters);
+        b.maxConcurrentConversions, counters, b.mergedFunctions);
     if (b.executor != null) {
       this.executor = b.executor;
       this.ownsExecutor = false;
@@ -293,7 +299,8 @@ public final class Symbolizer implements AutoCloseable {
         }
         lookups.increment();
         try {
-          yield new StackResolver.Located(ref, address, fileAddress, base, t.cacheKey(), m.candidates(fileAddress));
+          yield new StackResolver.Located(ref, address, fileAddress, base, t.cacheKey(), m.candidates(fileAddress),
+              l.handle().entry.origin);
         } catch (GsymCoreAdapter.NotCovered e) {
           yield new StackResolver.Answered(new Symbolized.AddressNotCovered(ref, address, fileAddress, e.getMessage()));
         } catch (GsymFormatException e) {
@@ -355,6 +362,7 @@ public final class Symbolizer implements AutoCloseable {
     private Duration transientFailureTtl = Duration.ofSeconds(30);
     private Duration storeLockTimeout = Duration.ofMinutes(10);
     private int maxConcurrentConversions = 2;
+    private boolean mergedFunctions;
 
     private Builder() {}
 
@@ -443,6 +451,17 @@ public final class Symbolizer implements AutoCloseable {
     public Builder maxConcurrentConversions(int n) {
       if (n < 1) throw new IllegalArgumentException("maxConcurrentConversions must be at least 1");
       this.maxConcurrentConversions = n;
+      return this;
+    }
+
+    /**
+     * Converts DWARF as {@code llvm-gsymutil --merged-functions --dwarf-callsites} does, so that
+     * {@link #symbolizeStacks} can choose among identical-code-folded functions by their callers'
+     * call sites (default false: llvm-gsymutil's plain conversion). Such GSYMs are kept in the
+     * store's {@code merged} subdirectory, apart from plain ones.
+     */
+    public Builder mergedFunctions(boolean on) {
+      this.mergedFunctions = on;
       return this;
     }
 

@@ -1,0 +1,265 @@
+package dev.gsym.serve;
+
+import dev.gsym.symbolize.AddressMode;
+import dev.gsym.symbolize.Merged;
+import dev.gsym.symbolize.Symbolized;
+import dev.gsym.symbolize.Symbolizer;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The service's endpoints on Jetty's core API (no servlets). Handlers block (reading the body,
+ * symbolizing): Jetty runs them on virtual threads, so a slow client costs a parked virtual thread,
+ * not a worker. Every answer is JSON or Prometheus text; failures are logged here and answered with
+ * a kind and a message, never a stack trace.
+ */
+final class ApiHandler extends Handler.Abstract {
+  static final Logger ACCESS = LoggerFactory.getLogger("dev.gsym.serve.access");
+  private static final Logger LOG = LoggerFactory.getLogger(ApiHandler.class);
+
+  private final Symbolizer symbolizer;
+  private final ServeMetrics metrics;
+  private final RequestParser parser;
+  private final ResponseWriter writer = new ResponseWriter();
+  private final long maxRequestBytes;
+  private final long minRequestDataRate;
+
+  ApiHandler(Symbolizer symbolizer, ServeMetrics metrics, long maxRequestBytes, long minRequestDataRate, int maxFrames,
+      int maxModules) {
+    this.symbolizer = symbolizer;
+    this.metrics = metrics;
+    this.maxRequestBytes = maxRequestBytes;
+    this.minRequestDataRate = minRequestDataRate;
+    this.parser = new RequestParser(maxFrames, maxModules);
+  }
+
+  /** What one exchange did, for the access log and the metrics. */
+  private static final class Exchange {
+    final long start = System.nanoTime();
+    String endpoint = "other";
+    int status = 200;
+    int frames;
+    String error;
+    long bytes;
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) {
+    Exchange x = new Exchange();
+    String path = Request.getPathInContext(request);
+    String method = request.getMethod();
+    try {
+      switch (path) {
+        case "/symbolicate" -> {
+          x.endpoint = "symbolicate";
+          if (allowed(method, "POST", response, callback, x)) symbolicate(request, response, callback, x);
+        }
+        case "/healthz" -> {
+          x.endpoint = "healthz";
+          if (allowed(method, "GET", response, callback, x)) {
+            send(response, callback, x, 200, ResponseWriter.JSON, "{\"status\":\"ok\"}\n".getBytes(StandardCharsets.UTF_8));
+          }
+        }
+        case "/metrics" -> {
+          x.endpoint = "metrics";
+          if (allowed(method, "GET", response, callback, x)) metrics(response, callback, x);
+        }
+        default -> error(response, callback, x, new BadRequest(404, "not_found",
+            "no such endpoint (POST /symbolicate, GET /healthz, GET /metrics)"));
+      }
+    } catch (IOException | RuntimeException e) {
+      if (timedOut(e) && !response.isCommitted()) {
+        // idle timeout or minimum data rate while reading the body: 408, and the connection closes
+        try {
+          error(response, callback, x, new BadRequest(408, "timeout",
+              "the request body stopped or arrived too slowly (idle timeout or minimum data rate)"));
+          return true;
+        } catch (RuntimeException | IOException again) {
+          // fall through: drop the connection
+        }
+      }
+      // the client went away, or a bug: the connection is dropped
+      x.status = 500;
+      x.error = e instanceof RuntimeException ? "internal" : timedOut(e) ? "timeout" : "io";
+      metrics.error(x.error);
+      if (e instanceof RuntimeException) LOG.error("{} {}: internal error", method, path, e);
+      else LOG.debug("{} {}: {}", method, path, e.toString());
+      callback.failed(e);
+    } finally {
+      long nanos = System.nanoTime() - x.start;
+      metrics.request(x.endpoint, x.status, nanos);
+      if (ACCESS.isInfoEnabled()) {
+        ACCESS.info("method={} path={} status={} bytes={} frames={} latency_ms={}{}", method, quote(path), x.status,
+            x.bytes, x.frames, String.format(java.util.Locale.ROOT, "%.3f", nanos / 1e6),
+            x.error == null ? "" : " error=" + x.error);
+      }
+    }
+    return true;
+  }
+
+  /** A read that ended by the idle timeout or the minimum data rate (Jetty reports a TimeoutException). */
+  private static boolean timedOut(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.util.concurrent.TimeoutException) return true;
+    }
+    return false;
+  }
+
+  private boolean allowed(String method, String wanted, Response response, Callback callback, Exchange x)
+      throws IOException {
+    if (method.equals(wanted)) return true;
+    response.getHeaders().put(HttpHeader.ALLOW, wanted);
+    error(response, callback, x, new BadRequest(405, "method_not_allowed", "use " + wanted));
+    return false;
+  }
+
+  private void symbolicate(Request request, Response response, Callback callback, Exchange x) throws IOException {
+    SymbolicateRequest req;
+    try {
+      long length = request.getLength();
+      if (length > maxRequestBytes) throw LimitedInputStream.tooLarge(maxRequestBytes);
+      InputStream in = new LimitedInputStream(Content.Source.asInputStream(request), maxRequestBytes,
+          minRequestDataRate);
+      req = parser.parse(in);
+    } catch (BadRequest e) {
+      error(response, callback, x, e);
+      return;
+    }
+    x.frames = req.frames();
+    List<Symbolized> results = symbolize(req);
+    metrics.frames(req.frames());
+    response.setStatus(200);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, ResponseWriter.JSON);
+    try (Counting out = new Counting(Content.Sink.asOutputStream(response))) {
+      writer.symbolicated(out, req, results); // closes out: the last chunk of the response
+      x.bytes = out.count;
+    }
+    callback.succeeded();
+  }
+
+  /**
+   * Every stack of the request in one call: the symbolizer resolves each module once (modules in
+   * parallel), looks the addresses up and chooses among merged functions with the callers' call
+   * sites. A frame whose module entry cannot be used gets null and is left out of its stack for
+   * that choice (the frames around it are then one apart).
+   */
+  private List<Symbolized> symbolize(SymbolicateRequest req) {
+    int n = req.frames();
+    List<List<Symbolizer.Request>> stacks = new ArrayList<>(req.stacks());
+    int[] stackIndex = new int[n];
+    Arrays.fill(stackIndex, -1);
+    for (int s = 0; s < req.stacks(); s++) {
+      List<Symbolizer.Request> stack = new ArrayList<>(req.stackStart()[s + 1] - req.stackStart()[s]);
+      for (int i = req.stackStart()[s]; i < req.stackStart()[s + 1]; i++) {
+        SymbolicateRequest.Module m = req.modules().get(req.frameModule()[i]);
+        if (m.ref() == null) continue;
+        stackIndex[i] = stack.size();
+        stack.add(new Symbolizer.Request(m.ref(), req.frameAddress()[i]));
+      }
+      stacks.add(stack);
+    }
+    List<List<Symbolized>> answers = symbolizer.symbolizeStacks(stacks,
+        req.options().relative() ? AddressMode.RELATIVE : AddressMode.ABSOLUTE);
+    Symbolized[] all = new Symbolized[n];
+    for (int s = 0; s < req.stacks(); s++) {
+      List<Symbolized> stack = answers.get(s);
+      int start = req.stackStart()[s];
+      int[] requestIndex = new int[stack.size()]; // a frame's index in the request's stack
+      for (int i = start; i < req.stackStart()[s + 1]; i++) {
+        if (stackIndex[i] >= 0) requestIndex[stackIndex[i]] = i - start;
+      }
+      for (int i = start; i < req.stackStart()[s + 1]; i++) {
+        if (stackIndex[i] < 0) continue;
+        Symbolized r = stack.get(stackIndex[i]);
+        if (r instanceof Symbolized.Found f && f.merged() != null && f.merged().callerFrame() >= 0
+            && requestIndex[f.merged().callerFrame()] != f.merged().callerFrame()) {
+          Merged m = f.merged();
+          r = new Symbolized.Found(f.module(), f.address(), f.fileAddress(), f.base(), f.frames(),
+              new Merged(m.resolution(), m.candidates(), m.chosen(), requestIndex[m.callerFrame()]), f.source());
+        }
+        all[i] = r;
+      }
+    }
+    return Arrays.asList(all);
+  }
+
+  private void metrics(Response response, Callback callback, Exchange x) throws IOException {
+    var buf = new java.io.ByteArrayOutputStream(8192);
+    metrics.write(buf);
+    send(response, callback, x, 200, ServeMetrics.CONTENT_TYPE, buf.toByteArray());
+  }
+
+  private void error(Response response, Callback callback, Exchange x, BadRequest e) throws IOException {
+    x.error = e.kind;
+    metrics.error(e.kind);
+    var buf = new java.io.ByteArrayOutputStream(256);
+    ResponseWriter.error(buf, e.kind, e.getMessage());
+    buf.write('\n');
+    send(response, callback, x, e.status, ResponseWriter.JSON, buf.toByteArray());
+  }
+
+  private static void send(Response response, Callback callback, Exchange x, int status, String type, byte[] body) {
+    x.status = status;
+    x.bytes = body.length;
+    response.setStatus(status);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
+    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+    response.write(true, java.nio.ByteBuffer.wrap(body), callback);
+  }
+
+  /** A path as logged: at most 200 characters, control characters and spaces escaped. */
+  private static String quote(String s) {
+    if (s == null) return "-";
+    StringBuilder b = new StringBuilder(Math.min(s.length(), 200) + 2);
+    for (int i = 0; i < s.length() && i < 200; i++) {
+      char c = s.charAt(i);
+      if (c <= ' ' || c == 0x7f || c == '"' || c == '\\') b.append(String.format("\\x%02x", (int) c & 0xff));
+      else b.append(c);
+    }
+    if (s.length() > 200) b.append("...");
+    return b.toString();
+  }
+
+  /** Counts the bytes of a streamed response. */
+  private static final class Counting extends FilterOutputStream {
+    long count;
+    private boolean closed;
+
+    Counting(OutputStream out) {
+      super(out);
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      out.write(b);
+      count++;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+      count += len;
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (closed) return;
+      closed = true;
+      super.close();
+    }
+  }
+}

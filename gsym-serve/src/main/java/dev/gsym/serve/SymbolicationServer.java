@@ -1,0 +1,245 @@
+package dev.gsym.serve;
+
+import dev.gsym.symbolize.Symbolizer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Objects;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.VirtualThreads;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * An HTTP symbolication service on a {@link Symbolizer}: {@code POST /symbolicate} (modules and
+ * stacks in, frames out, as JSON), {@code GET /healthz} and {@code GET /metrics} (Prometheus text).
+ * The API, its errors and limits are described in docs/serve.md.
+ *
+ * <pre>{@code
+ * try (Symbolizer s = Symbolizer.builder().store(Path.of("/var/cache/gsym")).build();
+ *      SymbolicationServer server = SymbolicationServer.builder(s).listen("127.0.0.1", 0).build().start()) {
+ *   System.out.println("listening on port " + server.port());
+ *   server.join();
+ * }
+ * }</pre>
+ *
+ * The server does not own the symbolizer: close the server first, then the symbolizer.
+ */
+public final class SymbolicationServer implements AutoCloseable {
+  /** Default {@link Builder#maxRequestBytes}: 16 MiB. */
+  public static final long DEFAULT_MAX_REQUEST_BYTES = 16L << 20;
+  /** Default {@link Builder#maxFrames}. */
+  public static final int DEFAULT_MAX_FRAMES = 100_000;
+  /** Default {@link Builder#maxModules}. */
+  public static final int DEFAULT_MAX_MODULES = 10_000;
+  /** Default {@link Builder#idleTimeout}. */
+  public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
+
+  private final Server server;
+  private final ServerConnector connector;
+
+  private SymbolicationServer(Builder b) {
+    QueuedThreadPool pool = new QueuedThreadPool(b.maxThreads);
+    pool.setName("gsym-serve");
+    // handlers block (body reads, symbolization): each runs on a virtual thread of its own
+    pool.setVirtualThreadsExecutor(VirtualThreads.getNamedVirtualThreadsExecutor("gsym-serve-request"));
+    server = new Server(pool);
+    HttpConfiguration http = new HttpConfiguration();
+    http.setSendServerVersion(false);
+    http.setSendDateHeader(false);
+    connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+    connector.setHost(b.host);
+    connector.setPort(b.port);
+    connector.setIdleTimeout(b.idleTimeout.toMillis());
+    server.addConnector(connector);
+    ServeMetrics metrics = new ServeMetrics(b.symbolizer::stats);
+    // Jetty's MinimumDataRateHandler is not used: it divides the bytes read by all requests since the
+    // start by one request's time, so a busy server never cuts a slow client off; the body stream
+    // checks each request's own rate instead (LimitedInputStream)
+    server.setHandler(new ApiHandler(b.symbolizer, metrics, b.maxRequestBytes, b.minRequestDataRate, b.maxFrames,
+        b.maxModules));
+    server.setErrorHandler(new JsonErrorHandler(metrics));
+    server.setStopTimeout(b.stopTimeout.toMillis());
+  }
+
+  public static Builder builder(Symbolizer symbolizer) {
+    return new Builder(symbolizer);
+  }
+
+  /**
+   * Binds the address and starts serving.
+   *
+   * @throws IOException if the address cannot be bound
+   */
+  public SymbolicationServer start() throws IOException {
+    try {
+      server.start();
+    } catch (IOException e) {
+      stopQuietly();
+      throw e;
+    } catch (Exception e) {
+      stopQuietly();
+      throw new IOException(e.getMessage(), e);
+    }
+    return this;
+  }
+
+  /** The port the server listens on (the one chosen by the system for port 0). */
+  public int port() {
+    return connector.getLocalPort();
+  }
+
+  /** The address the server listens on. */
+  public InetSocketAddress address() {
+    return new InetSocketAddress(connector.getHost() == null ? "0.0.0.0" : connector.getHost(), port());
+  }
+
+  /** Waits until the server is stopped. */
+  public void join() throws InterruptedException {
+    server.join();
+  }
+
+  /** Stops accepting connections, lets requests in progress finish (up to the stop timeout), and stops. */
+  @Override
+  public void close() {
+    try {
+      server.stop();
+    } catch (Exception e) {
+      throw new UncheckedIOException(new IOException("stopping the server: " + e.getMessage(), e));
+    }
+  }
+
+  private void stopQuietly() {
+    try {
+      server.stop();
+    } catch (Exception ignored) {
+      // already failing
+    }
+  }
+
+  /**
+   * Errors Jetty answers itself (a request it cannot parse, headers too large, a handler failure
+   * before anything was sent): the service's JSON error body, never a stack trace.
+   */
+  private static final class JsonErrorHandler extends ErrorHandler {
+    private final ServeMetrics metrics;
+
+    JsonErrorHandler(ServeMetrics metrics) {
+      this.metrics = metrics;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+      int status = response.getStatus() > 0 ? response.getStatus() : 500;
+      Object s = request.getAttribute(ERROR_STATUS);
+      if (s instanceof Integer i) status = i;
+      String kind = status >= 500 ? "internal" : status == 408 ? "timeout" : "bad_http";
+      metrics.error(kind);
+      var buf = new java.io.ByteArrayOutputStream(128);
+      ResponseWriter.error(buf, kind, status >= 500 ? "internal error" : "bad HTTP request (status " + status + ")");
+      buf.write('\n');
+      byte[] body = buf.toByteArray();
+      response.setStatus(status);
+      response.getHeaders().put(HttpHeader.CONTENT_TYPE, ResponseWriter.JSON);
+      response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+      response.write(true, java.nio.ByteBuffer.wrap(body), callback);
+      return true;
+    }
+
+    // deprecated in Jetty 12.1 but still what answers a request Jetty cannot parse (else an HTML page)
+    @Override
+    @SuppressWarnings("removal")
+    public java.nio.ByteBuffer badMessageError(int status, String reason, org.eclipse.jetty.http.HttpFields.Mutable fields) {
+      fields.put(HttpHeader.CONTENT_TYPE, ResponseWriter.JSON);
+      var buf = new java.io.ByteArrayOutputStream(128);
+      ResponseWriter.error(buf, "bad_http", "bad HTTP request (status " + status + ")");
+      return java.nio.ByteBuffer.wrap(buf.toByteArray());
+    }
+  }
+
+  /** Configures a {@link SymbolicationServer}. */
+  public static final class Builder {
+    private final Symbolizer symbolizer;
+    private String host = "127.0.0.1";
+    private int port = 8080;
+    private long maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
+    private int maxFrames = DEFAULT_MAX_FRAMES;
+    private int maxModules = DEFAULT_MAX_MODULES;
+    private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+    private long minRequestDataRate = 1024;
+    private int maxThreads = 64;
+    private Duration stopTimeout = Duration.ofSeconds(5);
+
+    private Builder(Symbolizer symbolizer) {
+      this.symbolizer = Objects.requireNonNull(symbolizer, "symbolizer");
+    }
+
+    /** The address to listen on (default 127.0.0.1:8080; port 0: any free port, see {@link #port()}). */
+    public Builder listen(String host, int port) {
+      if (port < 0 || port > 65535) throw new IllegalArgumentException("port out of range: " + port);
+      this.host = Objects.requireNonNull(host, "host");
+      this.port = port;
+      return this;
+    }
+
+    /** Largest request body (default {@value #DEFAULT_MAX_REQUEST_BYTES}); a larger one gets 413. */
+    public Builder maxRequestBytes(long bytes) {
+      if (bytes < 1) throw new IllegalArgumentException("max request bytes must be positive: " + bytes);
+      this.maxRequestBytes = bytes;
+      return this;
+    }
+
+    /** Most frames in one request, all stacks together (default {@value #DEFAULT_MAX_FRAMES}); more get 413. */
+    public Builder maxFrames(int n) {
+      if (n < 1) throw new IllegalArgumentException("max frames must be positive: " + n);
+      this.maxFrames = n;
+      return this;
+    }
+
+    /** Most modules in one request (default {@value #DEFAULT_MAX_MODULES}); more get 413. */
+    public Builder maxModules(int n) {
+      if (n < 1) throw new IllegalArgumentException("max modules must be positive: " + n);
+      this.maxModules = n;
+      return this;
+    }
+
+    /** How long a connection may stay silent, also in the middle of a request body (default 30 s). */
+    public Builder idleTimeout(Duration t) {
+      if (t.isNegative() || t.isZero()) throw new IllegalArgumentException("idle timeout must be positive: " + t);
+      this.idleTimeout = t;
+      return this;
+    }
+
+    /** Slowest accepted request body, bytes per second (default 1024; 0: no minimum). */
+    public Builder minRequestDataRate(long bytesPerSecond) {
+      if (bytesPerSecond < 0) throw new IllegalArgumentException("rate must not be negative: " + bytesPerSecond);
+      this.minRequestDataRate = bytesPerSecond;
+      return this;
+    }
+
+    /** Platform threads of the connector (selector, acceptor); requests run on virtual threads. */
+    public Builder maxThreads(int n) {
+      if (n < 8) throw new IllegalArgumentException("at least 8 threads: " + n);
+      this.maxThreads = n;
+      return this;
+    }
+
+    /** How long {@link #close()} waits for requests in progress (default 5 s). */
+    public Builder stopTimeout(Duration t) {
+      this.stopTimeout = Objects.requireNonNull(t, "stopTimeout");
+      return this;
+    }
+
+    public SymbolicationServer build() {
+      return new SymbolicationServer(this);
+    }
+  }
+}

@@ -1,0 +1,278 @@
+package dev.gsym.serve;
+
+import static dev.gsym.serve.ServeFixtures.hex;
+import static dev.gsym.serve.ServeFixtures.str;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gsym.demangle.Demangler;
+import dev.gsym.symbolize.AddressMode;
+import dev.gsym.symbolize.Frame;
+import dev.gsym.symbolize.ModuleRef;
+import dev.gsym.symbolize.Source;
+import dev.gsym.symbolize.Symbolized;
+import dev.gsym.symbolize.Symbolizer;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code POST /symbolicate}, {@code GET /healthz} and {@code GET /metrics} on a server started on a
+ * loopback port, through the JDK's HTTP client. Every answer is compared with what the Symbolizer
+ * itself answers for the same module and address (a second symbolizer, not the server's).
+ */
+class SymbolicationServerTest {
+  @TempDir static Path tmp;
+  static TestServer server;
+  static Symbolizer reference;
+  static final Demangler DEMANGLER = Demangler.llvm();
+  static String buildId;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path debug = ServeFixtures.debugDirectory(tmp.resolve("debug"), ServeFixtures.bin("cpp-gcc-O2"));
+    buildId = ServeFixtures.buildId(ServeFixtures.bin("cpp-gcc-O2"));
+    server = new TestServer(Symbolizer.builder().store(tmp.resolve("store"))
+        .addSource(Source.DebugDirectories.of(debug)).threads(2).build(), b -> b);
+    reference = Symbolizer.builder().addSource(Source.DebugDirectories.of(debug)).build();
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+    reference.close();
+  }
+
+  /** The modules of the requests below, as JSON and as the reference asks for them. */
+  record Module(String json, ModuleRef ref, List<Long> addresses) {}
+
+  static List<Module> modules() throws Exception {
+    Path elf = ServeFixtures.bin("c-clang-O2").toAbsolutePath();
+    Path gsym = ServeFixtures.gsym("cpp-clang-O2").toAbsolutePath();
+    return List.of(
+        new Module("{\"path\": " + str(elf.toString()) + "}", ModuleRef.file(elf),
+            ServeFixtures.functionAddresses(ServeFixtures.gsym("c-clang-O2"))),
+        new Module("{\"path\": " + str(gsym.toString()) + "}", ModuleRef.file(gsym),
+            ServeFixtures.functionAddresses(gsym)),
+        new Module("{\"build_id\": " + str(buildId) + "}", ModuleRef.buildId(buildId),
+            ServeFixtures.functionAddresses(ServeFixtures.gsym("cpp-gcc-O2"))));
+  }
+
+  /** A request with one stack per module over its addresses, plus the given extra frames. */
+  static String request(List<Module> modules, String options, boolean numbers) {
+    StringBuilder b = new StringBuilder("{\"modules\": [");
+    for (int i = 0; i < modules.size(); i++) b.append(i > 0 ? "," : "").append(modules.get(i).json());
+    b.append("], \"stacks\": [");
+    for (int m = 0; m < modules.size(); m++) {
+      b.append(m > 0 ? "," : "").append("{\"frames\": [");
+      List<Long> a = modules.get(m).addresses();
+      for (int i = 0; i < a.size(); i++) {
+        b.append(i > 0 ? "," : "").append("{\"module\": ").append(m).append(", \"address\": ")
+            .append(numbers ? Long.toUnsignedString(a.get(i)) : str(hex(a.get(i)))).append("}");
+      }
+      b.append("]}");
+    }
+    b.append("]");
+    if (options != null) b.append(", \"options\": ").append(options);
+    return b.append("}").toString();
+  }
+
+  @Test
+  void answersAreTheSymbolizers() throws Exception {
+    List<Module> modules = modules();
+    HttpResponse<String> r = server.post(request(modules, null, false));
+    assertEquals(200, r.statusCode(), r.body());
+    assertEquals("application/json", r.headers().firstValue("content-type").orElseThrow());
+    JsonNode answer = TestServer.json(r);
+    for (int m = 0; m < modules.size(); m++) {
+      assertEquals("found", answer.get("modules").get(m).get("status").asString());
+      checkStack(m, modules.get(m), answer.get("stacks").get(m).get("frames"), true, true);
+    }
+    List<String> sources = new ArrayList<>();
+    for (JsonNode m : answer.get("modules")) sources.add(m.get("source").asString());
+    // converted by this server from the files named / the debug directory
+    assertEquals(List.of("file", "file", "debug-dir"), sources);
+  }
+
+  @Test
+  void aSecondServerOnTheStoreFindsTheModuleThere() throws Exception {
+    try (TestServer second = new TestServer(Symbolizer.builder().store(tmp.resolve("store")).build(), b -> b)) {
+      List<Module> modules = modules();
+      server.post(request(modules, null, false)); // the first server has converted it into the store
+      JsonNode answer = TestServer.json(second.post(request(modules.subList(2, 3), null, false)));
+      assertEquals("store", answer.get("modules").get(0).get("source").asString(), answer.toString());
+      assertEquals(0, second.symbolizer.stats().conversions());
+      assertEquals(TestServer.json(server.post(request(modules.subList(2, 3), null, false))).get("stacks"),
+          answer.get("stacks"));
+    }
+  }
+
+  @Test
+  void numberAddressesAreTheSameAsHexStrings() throws Exception {
+    List<Module> modules = modules();
+    JsonNode hexes = TestServer.json(server.post(request(modules, null, false)));
+    JsonNode numbers = TestServer.json(server.post(request(modules, null, true)));
+    assertEquals(hexes, numbers);
+  }
+
+  @Test
+  void withoutInlinesOrDemangling() throws Exception {
+    List<Module> modules = modules();
+    HttpResponse<String> r = server.post(request(modules, "{\"inlines\": false, \"demangle\": false}", false));
+    assertEquals(200, r.statusCode(), r.body());
+    JsonNode answer = TestServer.json(r);
+    for (int m = 0; m < modules.size(); m++) {
+      checkStack(m, modules.get(m), answer.get("stacks").get(m).get("frames"), false, false);
+    }
+  }
+
+  /** Output frames of one stack against the reference: deepest inlined frame first, each input frame in order. */
+  private static void checkStack(int m, Module module, JsonNode frames, boolean inlines, boolean demangle) {
+    int k = 0;
+    boolean sawInlined = false;
+    boolean sawMangled = false;
+    for (int i = 0; i < module.addresses().size(); i++) {
+      long address = module.addresses().get(i);
+      Symbolized.Found f = assertInstanceOf(Symbolized.Found.class, reference.symbolize(module.ref(), address));
+      List<Frame> expected = inlines ? f.frames() : List.of(f.function());
+      for (int j = 0; j < expected.size(); j++, k++) {
+        Frame e = expected.get(j);
+        JsonNode o = frames.get(k);
+        String at = module.ref() + " " + hex(address) + " frame " + j + ": " + o;
+        assertEquals(i, o.get("index").asInt(), at);
+        assertEquals("ok", o.get("status").asString(), at);
+        assertEquals(m, o.get("module").asInt(), at);
+        assertEquals(hex(address), o.get("address").asString(), at);
+        String name = demangle ? DEMANGLER.demangle(e.function()) : e.function();
+        sawMangled |= !name.equals(e.function());
+        assertEquals(name, o.get("function").asString(), at);
+        assertEquals(hex(e.startAddress()), o.get("function_start").asString(), at);
+        // without inlines: the outermost function, at the address's own line (llvm-symbolizer --no-inlines)
+        var loc = inlines ? e.location() : f.frames().getFirst().location();
+        assertEquals(loc.hasFile() ? loc.path() : null, o.has("file") ? o.get("file").asString() : null, at);
+        assertEquals(loc.line(), o.has("line") ? o.get("line").asLong() : 0, at);
+        assertEquals(inlines && e.inlined(), o.get("inlined").asBoolean(), at);
+        sawInlined |= e.inlined();
+      }
+    }
+    assertEquals(k, frames.size());
+    if (inlines && m > 0) assertTrue(sawInlined, "the test data has inlined frames");
+    if (demangle && m > 0) assertTrue(sawMangled, "the test data has C++ names");
+  }
+
+  @Test
+  void relativeAddressesAddTheModuleBase() throws Exception {
+    Path elf = ServeFixtures.bin("fs-aarch64-O2-d5").toAbsolutePath();
+    Symbolized.Found any = assertInstanceOf(Symbolized.Found.class,
+        reference.symbolize(ModuleRef.file(elf), ServeFixtures.functionAddresses(ServeFixtures.gsym("fs-aarch64-O2-d5")).get(1)));
+    long base = any.base();
+    assertTrue(base != 0, "a module whose base is not 0");
+    long relative = any.address() - base;
+    String body = "{\"modules\": [{\"path\": " + str(elf.toString()) + "}], \"stacks\": [{\"frames\": [{\"module\": 0,"
+        + " \"address\": " + str(hex(relative)) + "}]}], \"options\": {\"relative\": true}}";
+    JsonNode frames = TestServer.json(server.post(body)).get("stacks").get(0).get("frames");
+    Frame outer = any.function();
+    JsonNode last = frames.get(frames.size() - 1);
+    assertEquals("ok", last.get("status").asString(), frames.toString());
+    assertEquals(DEMANGLER.demangle(outer.function()), last.get("function").asString());
+    assertEquals(hex(outer.startAddress() - base), last.get("function_start").asString());
+    assertEquals(hex(relative), last.get("address").asString());
+    // and the same through the library's own relative mode
+    Symbolized viaLibrary = reference.symbolize(List.of(new Symbolizer.Request(ModuleRef.file(elf), relative)),
+        AddressMode.RELATIVE).getFirst();
+    assertEquals(any.frames(), assertInstanceOf(Symbolized.Found.class, viaLibrary).frames());
+  }
+
+  @Test
+  void missingModulesAndUnknownAddressesAreAnswersNotErrors() throws Exception {
+    Path elf = ServeFixtures.bin("c-clang-O2").toAbsolutePath();
+    String body = "{\"modules\": [{\"build_id\": \"00112233445566778899aabbccddeeff00112233\"}, {\"path\": "
+        + str(elf.toString()) + "}, {\"path\": \"relative/path\"}, {\"debug_file\": \"x.pdb\"},"
+        + " {\"path\": \"/nonexistent/lib.so\"}, {\"path\": " + str(elf.toString()) + "}],"
+        + " \"stacks\": [{\"frames\": [{\"module\": 0, \"address\": \"0x1000\"}, {\"module\": 1, \"address\": \"0x1\"},"
+        + " {\"module\": 2, \"address\": 16}, {\"module\": 3, \"address\": 16}, {\"module\": 4, \"address\": 16}]}, {\"frames\": []}]}";
+    HttpResponse<String> r = server.post(body);
+    assertEquals(200, r.statusCode(), r.body());
+    JsonNode a = TestServer.json(r);
+    List<String> statuses = new ArrayList<>();
+    for (JsonNode m : a.get("modules")) statuses.add(m.get("status").asString());
+    assertEquals(List.of("missing", "found", "malformed", "malformed", "missing", "unused"), statuses);
+    assertTrue(a.get("modules").get(2).get("error").asString().contains("absolute"), a.toString());
+    List<String> frames = new ArrayList<>();
+    for (JsonNode f : a.get("stacks").get(0).get("frames")) frames.add(f.get("status").asString());
+    assertEquals(List.of("missing_module", "unknown_address", "malformed_module", "malformed_module", "missing_module"),
+        frames);
+    assertEquals(0, a.get("stacks").get(1).get("frames").size());
+    assertFalse(a.get("stacks").get(0).get("frames").get(1).has("function"));
+  }
+
+  @Test
+  void healthzAndMetrics() throws Exception {
+    HttpResponse<String> h = server.get("/healthz");
+    assertEquals(200, h.statusCode());
+    assertEquals("ok", TestServer.json(h).get("status").asString());
+    List<Module> modules = modules();
+    double before = metric(server.get("/metrics").body(), "gsym_serve_frames_total");
+    server.post(request(modules, null, false));
+    int frames = modules.stream().mapToInt(m -> m.addresses().size()).sum();
+    server.post("{\"modules\": []"); // an error by kind
+    HttpResponse<String> m = server.get("/metrics");
+    assertEquals(200, m.statusCode());
+    assertTrue(m.headers().firstValue("content-type").orElseThrow().startsWith("text/plain"), m.headers().toString());
+    String text = m.body();
+    assertEquals(before + frames, metric(text, "gsym_serve_frames_total"), text);
+    assertTrue(metric(text, "gsym_serve_requests_total{endpoint=\"symbolicate\",status=\"200\"}") >= 1, text);
+    assertTrue(metric(text, "gsym_serve_errors_total{kind=\"malformed_json\"}") >= 1, text);
+    assertTrue(metric(text, "gsym_serve_request_duration_seconds_count{endpoint=\"symbolicate\"}") >= 2, text);
+    assertTrue(metric(text, "gsym_symbolize_lookups_total") >= frames, text);
+    assertEquals(server.symbolizer.stats().conversions(), (long) metric(text, "gsym_symbolize_conversions_total"), text);
+    assertTrue(metric(text, "gsym_symbolize_store_hits_total") >= 0, text);
+    assertTrue(metric(text, "gsym_symbolize_open_modules") >= 1, text);
+  }
+
+  @Test
+  void accessLogLines() throws Exception {
+    ch.qos.logback.classic.Logger log = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
+        "dev.gsym.serve.access");
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
+        new ch.qos.logback.core.read.ListAppender<>();
+    lines.start();
+    ch.qos.logback.classic.Level level = log.getLevel();
+    log.setLevel(ch.qos.logback.classic.Level.INFO);
+    log.addAppender(lines);
+    try {
+      List<Module> modules = modules();
+      HttpResponse<String> ok = server.post(request(modules.subList(0, 1), null, false));
+      server.get("/nope%20x");
+      // the line is written after the response: wait for it
+      for (int i = 0; i < 100 && lines.list.size() < 2; i++) Thread.sleep(20);
+      assertEquals(2, lines.list.size(), lines.list.toString());
+      String first = lines.list.get(0).getFormattedMessage();
+      assertTrue(first.matches("method=POST path=/symbolicate status=200 bytes=" + ok.body().getBytes(
+          java.nio.charset.StandardCharsets.UTF_8).length + " frames=" + modules.getFirst().addresses().size()
+          + " latency_ms=\\d+\\.\\d{3}"), first);
+      String second = lines.list.get(1).getFormattedMessage();
+      assertTrue(second.matches("method=GET path=/nope%20x status=404 bytes=\\d+ frames=0 latency_ms=\\S+"
+          + " error=not_found"), second);
+    } finally {
+      log.detachAppender(lines);
+      log.setLevel(level);
+    }
+  }
+
+  /** The value of a sample line {@code name value} in Prometheus text. */
+  static double metric(String text, String name) {
+    for (String line : text.split("\n")) {
+      if (line.startsWith(name + " ")) return Double.parseDouble(line.substring(name.length() + 1).trim());
+    }
+    throw new AssertionError("no " + name + " in\n" + text);
+  }
+}

@@ -204,6 +204,8 @@ done < "$TMP/list"
 } > expected/tool-versions.txt
 # --to-breakpad of ELF files: inputs, readelf facts, llvm lookups and .sym goldens in breakpad/elf/
 "$HERE/regenerate-breakpad-elf.sh"
+# Inputs of the embedded-GSYM tests in embed/ (freestanding x86-64, i386, mips, ppc32 builds)
+"$HERE/regenerate-embed.sh"
 # The demangling corpus (reads gsym/ and src/rust_v0.rs, so it runs after them)
 "$HERE/demangle/regenerate.sh"
 echo done

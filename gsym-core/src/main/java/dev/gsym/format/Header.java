@@ -58,10 +58,7 @@ public record Header(
 
   /** Decodes and validates the header at offset 0 of {@code v}. */
   public static Header decode(ByteView v) {
-    if (v.size() < SIZE) {
-      // no offset for a standalone file (as before); the window's start for an embedded one
-      throw new GsymFormatException(v.source(), v.fileOffset() == 0 ? -1 : v.fileOffset(), "not enough data for a GSYM header");
-    }
+    if (v.size() < SIZE) throw new GsymFormatException(v.source(), -1, "not enough data for a GSYM header");
     if (v.s32(0) != MAGIC) throw v.error(0, "not a GSYM file");
     int version = v.u16(4);
     int addrOffSize = v.u8(6);

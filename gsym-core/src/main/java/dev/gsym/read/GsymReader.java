@@ -57,13 +57,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
 
   private GsymReader(Arena arena, MemorySegment seg, long fileOffset, String source) {
     this.arena = arena;
-    ByteOrder order;
-    try {
-      order = Header.detectByteOrder(seg, source);
-    } catch (GsymFormatException e) {
-      if (fileOffset == 0) throw e;
-      throw new GsymFormatException(source, fileOffset, e.detail()); // where the window starts
-    }
+    ByteOrder order = Header.detectByteOrder(seg, source);
     this.file = new ByteView(seg, fileOffset, order, source);
     this.header = Header.decode(file);
     this.addresses = AddressTable.decode(file, header);
@@ -115,6 +109,10 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     try {
       MemorySegment seg = ch.map(FileChannel.MapMode.READ_ONLY, offset, size, arena);
       return new GsymReader(arena, seg, offset, source);
+    } catch (GsymFormatException e) {
+      arena.close();
+      // an error about the whole GSYM (too small, no magic) is placed at the window's start
+      throw e.offset() >= 0 ? e : new GsymFormatException(source, offset, e.detail());
     } catch (IOException | RuntimeException e) {
       arena.close();
       throw e;

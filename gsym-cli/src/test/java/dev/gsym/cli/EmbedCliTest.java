@@ -156,6 +156,49 @@ class EmbedCliTest {
     }
   }
 
+  /** --dwarf X --embed -o OUT: the section holds the bytes --dwarf writes as a file (llvm's file). */
+  @ParameterizedTest
+  @MethodSource("inputs")
+  void dwarfEmbedWritesTheStandaloneConversionIntoTheBinary(Path bin, Path gsym, boolean runs) throws Exception {
+    Path out = tmp.resolve("embedded");
+    Path standalone = tmp.resolve("standalone.gsym");
+    CliRun file = CliRun.run("--dwarf", bin.toString(), "-o", standalone.toString());
+    assertThat(file.status()).as(file.err()).isZero();
+    CliRun r = CliRun.run("--dwarf", bin.toString(), "--embed", "-o", out.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out()).startsWith("Input file: " + bin + "\nOutput file (");
+    assertThat(r.out()).endsWith("Embedded " + Files.size(standalone) + " bytes of GSYM in section .gsym of " + out
+        + " at offset 0x" + Long.toHexString(EmbeddedGsym.find(out).orElseThrow().offset()) + ".\n");
+    assertThat(sectionBytes(out)).isEqualTo(Files.readAllBytes(standalone)).isEqualTo(Files.readAllBytes(gsym));
+    if (runs && hostRuns()) assertThat(run(out.toString())).isEqualTo(run(bin.toString()));
+  }
+
+  @Test
+  void dwarfEmbedOptions() throws IOException {
+    Path bin = TestData.path("bin", "c-clang-O2");
+    CliRun noOut = CliRun.run("--dwarf", bin.toString(), "--embed");
+    assertThat(noOut.status()).isEqualTo(1);
+    assertThat(noOut.err()).isEqualTo("gsymutil: embedding needs an output: -o OUT (or --in-place to replace " + bin + ")\n");
+    CliRun same = CliRun.run("--dwarf", bin.toString(), "--embed", "-o", bin.toString());
+    assertThat(same.err()).isEqualTo("gsymutil: output file '" + bin + "' is the input file '" + bin
+        + "'; refusing to overwrite it (--in-place replaces it)\n");
+    assertThat(CliRun.run("--dwarf", bin.toString(), "--embed", "-o", "x", "--segment-size", "100").err())
+        .isEqualTo("gsymutil: --embed cannot be used with --segment-size\n");
+    assertThat(CliRun.run("--dwarf", bin.toString(), "-o", "x", "--in-place").err())
+        .isEqualTo("gsymutil: --in-place only applies to --embed\n");
+    assertThat(CliRun.run("--breakpad", "x.sym", "--embed", "-o", "x").err())
+        .isEqualTo("gsymutil: --embed and --in-place only apply to --dwarf (and to gsymutil embed)\n");
+    // --verify reads the GSYM back from the binary
+    CliRun verify = CliRun.run("--dwarf", bin.toString(), "--embed", "-o", tmp.resolve("v").toString(), "--verify");
+    assertThat(verify.status()).as(verify.err()).isZero();
+    assertThat(verify.out()).contains("Verifying GSYM file \"" + tmp.resolve("v") + "\":\n");
+    // in place, on a copy (through convert too)
+    Path copy = Files.copy(bin, tmp.resolve("copy"));
+    CliRun inPlace = CliRun.run("convert", "--dwarf", copy.toString(), "--embed", "--in-place");
+    assertThat(inPlace.status()).as(inPlace.err()).isZero();
+    assertThat(sectionBytes(copy)).isEqualTo(Files.readAllBytes(TestData.path("gsym", "c-clang-O2.gsym")));
+  }
+
   @Test
   void embeddingAgainReplacesTheSectionAndInPlaceRewritesTheInput() throws IOException {
     Path bin = TestData.path("bin", "c-clang-O2");

@@ -64,7 +64,7 @@ final class CommandModel {
                 + " --address (alias --lookup) looks every address up in every FILE;"
                 + " --addresses-from-stdin reads '<addr> <gsym-path>' lines and prints each result"
                 + " followed by an empty line. The dump and lookup commands are the same as"
-                + " the first two forms (name a file called dump, lookup, convert or help as ./dump);"
+                + " the first two forms (name a file called dump, lookup, convert, embed, symbolize or help as ./dump);"
                 + " lookup takes addresses and files in any order: an argument that parses as an"
                 + " address is an address, any other is a file.",
             "Addresses use C notation: 0x/0X hex, 0b binary, leading 0 octal, otherwise decimal.",

@@ -279,7 +279,28 @@ class EmbedCliTest {
         assertThat(e.sections()).hasSameSizeAs(o.sections());
         assertThat(e.section(".gsym").index()).isEqualTo(o.section(".gsym").index());
       }
+      // ours on the original vs objcopy's: llvm-readelf-22 lists the same segments and sections
+      // (objcopy rewrites the file, so only section offsets differ)
+      Path readelf = Llvm.readelf();
+      if (readelf == null) continue;
+      Path mine = tmp.resolve(name + ".mine");
+      assertThat(CliRun.run("embed", bin.toString(), gsym.toString(), "-o", mine.toString()).status()).isZero();
+      assertThat(run(readelf.toString(), "-l", "-W", mine.toString())).isEqualTo(run(readelf.toString(), "-l", "-W", out.toString()));
+      assertThat(sectionsWithoutOffsets(run(readelf.toString(), "-S", "-W", mine.toString()).out()))
+          .isEqualTo(sectionsWithoutOffsets(run(readelf.toString(), "-S", "-W", out.toString()).out()));
     }
+  }
+
+  /** llvm-readelf's section lines without the offset and alignment columns (name, type, address, size, flags, links). */
+  private static List<String> sectionsWithoutOffsets(String readelf) {
+    return readelf.lines().filter(l -> l.startsWith("  [")).map(l -> {
+      String[] f = l.substring(l.indexOf(']') + 1).trim().split("\\s+");
+      // Name Type Address Off Size ES [Flg] Lk Inf Al
+      List<String> keep = new ArrayList<>(List.of(f));
+      keep.remove(keep.size() - 1);
+      if (keep.size() > 3) keep.remove(3);
+      return String.join(" ", keep);
+    }).toList();
   }
 
   /**

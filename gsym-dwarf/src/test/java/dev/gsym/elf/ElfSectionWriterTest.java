@@ -166,6 +166,34 @@ class ElfSectionWriterTest {
     assertArrayEquals(payload(64, 3), e.rawData(e.section(".gsym")).bytes(0, 64));
   }
 
+  /** The 0xff00th section: e_shnum can no longer hold the count, which moves to section 0. */
+  @Test
+  void reachingShnLoreserveEntersExtendedNumbering() throws IOException {
+    byte[] orig = Files.readAllBytes(TestData.path("bin", "c-clang-O2"));
+    ElfFile a = ElfFile.of(orig, "orig");
+    int count = 0xff00 - 1; // the most e_shnum holds
+    int shoff = (orig.length + 7) & ~7;
+    byte[] many = Arrays.copyOf(orig, shoff + count * 64);
+    System.arraycopy(orig, (int) a.sectionHeaderOffset(0), many, shoff, a.sections().size() * 64); // the rest: SHT_NULL
+    ByteBuffer.wrap(many).order(ByteOrder.LITTLE_ENDIAN).putLong(40, shoff).putShort(60, (short) count);
+    assertEquals(count, ElfFile.of(many, "many").sections().size());
+    byte[] out = embed(many, payload(24, 6));
+    ByteBuffer o = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
+    assertEquals(0, o.getShort(60));
+    assertEquals(0xff00, o.getLong((int) o.getLong(40) + 32));
+    ElfFile e = ElfFile.of(out, "out");
+    assertEquals(0xff00, e.sections().size());
+    assertEquals(count, e.section(".gsym").index());
+    assertArrayEquals(payload(24, 6), e.rawData(e.section(".gsym")).bytes(0, 24));
+    Path readelf = Llvm.readelf();
+    if (readelf != null) {
+      String r = run(readelf.toString(), "-h", "-S", Files.write(tmp.resolve("many"), out).toString());
+      assertTrue(r.contains("Number of section headers:         0 (65280)"), r);
+      assertTrue(r.contains("[65279] .gsym"), r);
+      assertEquals(0, warnings(r), r);
+    }
+  }
+
   @Test
   void aFileWithoutSectionNamesGetsANameTable() throws IOException {
     byte[] orig = Files.readAllBytes(TestData.path("bin", "fs-i386-O2-d5"));

@@ -206,6 +206,8 @@ done < "$TMP/list"
 "$HERE/regenerate-breakpad-elf.sh"
 # Stacks with merged functions for symbolize --stack: binaries, GSYMs and goldens in stack/
 "$HERE/regenerate-stack.sh"
+# Inputs of the embedded-GSYM tests in embed/ (freestanding x86-64, i386, mips, ppc32 builds)
+"$HERE/regenerate-embed.sh"
 # The demangling corpus (reads gsym/ and src/rust_v0.rs, so it runs after them)
 "$HERE/demangle/regenerate.sh"
 echo done

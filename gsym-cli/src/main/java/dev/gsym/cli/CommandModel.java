@@ -22,7 +22,7 @@ final class CommandModel {
   /** The conversion options after the mode group, shared by the top level and {@code convert}. */
   private static final List<Opt> CONVERSION = List.of(Opt.OUT_FILE, Opt.QUIET, Opt.LENIENT, Opt.SEGMENT_SIZE,
       Opt.LOAD_ADDRESS, Opt.MODULE_OS, Opt.MODULE_ARCH, Opt.MODULE_NAME, Opt.DWARF_CALLSITES, Opt.CALLSITES_YAML,
-      Opt.VERIFY, Opt.NUM_THREADS, Opt.JSON_SUMMARY);
+      Opt.VERIFY, Opt.NUM_THREADS, Opt.JSON_SUMMARY, Opt.EMBED, Opt.IN_PLACE);
 
   /** {@code --verbose} where it only adds stack traces. */
   private static final String STACK_TRACES = "On errors, also print the stack trace.";
@@ -52,6 +52,8 @@ final class CommandModel {
             "  gsymutil --to-breakpad GSYM|ELF [-o OUT] [--module-os OS] [--module-arch ARCH]"
                 + " [--module-name NAME] [--load-address ADDR] [--quiet]",
             "  gsymutil convert (--dwarf FILE | --breakpad SYM | --to-breakpad GSYM|ELF) [options]",
+            "  gsymutil --dwarf FILE --embed -o OUT [--in-place] (the ELF file with its GSYM in a .gsym section)",
+            "  gsymutil embed BINARY GSYM -o OUT [--force] [--in-place]",
             "  gsymutil symbolize [llvm-symbolizer options] [--store DIR] [ADDR...] (see gsymutil symbolize --help)",
             "  gsymutil serve --store DIR [--listen HOST:PORT] [--debuginfod URL...] [--breakpad-symbols DIR|URL...]"
                 + " [options] (see gsymutil serve --help)",
@@ -64,7 +66,7 @@ final class CommandModel {
                 + " --address (alias --lookup) looks every address up in every FILE;"
                 + " --addresses-from-stdin reads '<addr> <gsym-path>' lines and prints each result"
                 + " followed by an empty line. The dump and lookup commands are the same as"
-                + " the first two forms (name a file called dump, lookup, convert or help as ./dump);"
+                + " the first two forms (name a file called dump, lookup, convert, embed, symbolize or help as ./dump);"
                 + " lookup takes addresses and files in any order: an argument that parses as an"
                 + " address is an address, any other is a file.",
             "Addresses use C notation: 0x/0X hex, 0b binary, leading 0 octal, otherwise decimal.",
@@ -87,6 +89,7 @@ final class CommandModel {
     cl.addSubcommand("dump", new CommandLine(dump(session)));
     cl.addSubcommand("lookup", new CommandLine(lookup(session)));
     cl.addSubcommand("convert", new CommandLine(convert(session)));
+    cl.addSubcommand("embed", new CommandLine(embed(session)));
     cl.addSubcommand(GsymUtil.SYMBOLIZE, new CommandLine(symbolize(session)));
     cl.addSubcommand("serve", new CommandLine(serve(session)));
     cl.addSubcommand("help", new CommandLine(new CommandLine.HelpCommand()));
@@ -187,6 +190,30 @@ final class CommandModel {
     add(spec, Opt.THREADS, "Threads that resolve the modules and look the addresses up of one request (default:"
         + " the number of processors).", null);
     add(spec, Opt.VERBOSE, STACK_TRACES, null);
+    return spec;
+  }
+
+  private static CommandSpec embed(Session session) {
+    EmbedCommand c = new EmbedCommand(session);
+    CommandSpec spec = CommandSpec.wrapWithoutInspection(c);
+    spec.usageMessage().sortOptions(false)
+        .customSynopsis("  gsymutil embed BINARY GSYM -o OUT [--force] [--in-place] [--quiet]")
+        .synopsisHeading("%nUsage:%n")
+        .descriptionHeading("%n")
+        .description("Write a copy of the ELF file BINARY with the GSYM file GSYM in a .gsym section (non-allocated,"
+            + " after everything the loader uses; an existing .gsym is replaced). GSYM's UUID must be BINARY's"
+            + " GNU build-id unless --force. gsymutil reads such binaries as GSYM files (dump, lookup,"
+            + " --to-breakpad, symbolize). OUT is written through a temporary file; OUT naming BINARY is refused"
+            + " unless --in-place.")
+        .parameterListHeading("%nArguments:%n")
+        .optionListHeading("%nOptions:%n");
+    add(spec, Opt.HELP, Opt.HELP.description, null);
+    add(spec, Opt.VERBOSE, STACK_TRACES, null);
+    add(spec, Opt.OUT_FILE, "Output file (the copy of BINARY with the .gsym section).", null);
+    add(spec, Opt.FORCE, Opt.FORCE.description, null);
+    add(spec, Opt.IN_PLACE, "Allow OUT to be BINARY (without -o: replace BINARY).", null);
+    add(spec, Opt.QUIET, "Print nothing on success.", null);
+    add(spec, Opt.EMBED_ARGS, Opt.EMBED_ARGS.description, "0..*");
     return spec;
   }
 

@@ -32,6 +32,9 @@ final class Conversions {
       throw CliException.stderr(GsymUtil.TOOL_NAME + ": --merged-functions, --dwarf-callsites, --verify, --num-threads,"
           + " --json-summary-file and --callsites-yaml-file only apply to --dwarf");
     }
+    if (a.flag(Opt.EMBED) || a.flag(Opt.IN_PLACE)) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --embed and --in-place only apply to --dwarf (and to gsymutil embed)");
+    }
     return a.has(Opt.BREAKPAD) ? BreakpadConversion.run(s, a) : ToBreakpadConversion.run(s, a);
   }
 

@@ -13,6 +13,7 @@ import static dev.gsym.cli.OutputFiles.refuseOverwriting;
 import dev.gsym.cli.yaml.CallSiteYaml;
 import dev.gsym.dwarf.DwarfConverter;
 import dev.gsym.elf.ElfFile;
+import dev.gsym.elf.EmbeddedGsym;
 import dev.gsym.io.AtomicFile;
 import dev.gsym.GsymFormatException;
 import dev.gsym.Progress;
@@ -22,7 +23,11 @@ import dev.gsym.write.FunctionCallSites;
 import dev.gsym.write.GsymCreator;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -60,7 +65,10 @@ final class DwarfConversion {
       throw CliException.stderr(GsymUtil.TOOL_NAME + ": --verify cannot be used with --segment-size");
     }
     String in = o.value(Opt.DWARF);
-    String out = o.value(Opt.OUT_FILE) != null ? o.value(Opt.OUT_FILE) : in + ".gsym";
+    boolean embed = o.flag(Opt.EMBED);
+    if (!embed && o.flag(Opt.IN_PLACE)) throw CliException.stderr(GsymUtil.TOOL_NAME + ": --in-place only applies to --embed");
+    if (embed && segment > 0) throw CliException.stderr(GsymUtil.TOOL_NAME + ": --embed cannot be used with --segment-size");
+    String out = embed ? EmbedConversion.output(o, in) : o.value(Opt.OUT_FILE) != null ? o.value(Opt.OUT_FILE) : in + ".gsym";
     boolean toStdout = out.equals(STDOUT);
     if (toStdout && segment > 0) throw notToStdout("--segment-size (it writes several files)");
     if (toStdout && o.flag(Opt.VERIFY)) throw notToStdout("--verify (it reads the output back)");
@@ -68,7 +76,7 @@ final class DwarfConversion {
       throw CliException.stderr(GsymUtil.TOOL_NAME + ": -o - and --json-summary-file - cannot both write to"
           + " standard output");
     }
-    refuseOverwriting(out, segment > 0, "input file", in);
+    if (!embed) refuseOverwriting(out, segment > 0, "input file", in);
     refuseOverwriting(out, segment > 0, "--callsites-yaml-file", o.value(Opt.CALLSITES_YAML));
     refuseOverwriting(o.value(Opt.JSON_SUMMARY), false, "input file", in);
     refuseOverwriting(o.value(Opt.JSON_SUMMARY), false, "--callsites-yaml-file", o.value(Opt.CALLSITES_YAML));
@@ -97,8 +105,14 @@ final class DwarfConversion {
         if (progress instanceof ProgressBar bar) bar.close();
       }
       s.emit();
+      long embedded = -1;
+      long embeddedSize = 0;
       try {
-        if (segment > 0) {
+        if (embed) {
+          long[] written = embed(s, elf, creator, summary, out);
+          embedded = written[0];
+          embeddedSize = written[1];
+        } else if (segment > 0) {
           creator.saveSegments(outputPath(out), summary.byteOrder(), segment);
         } else if (toStdout) {
           creator.save(data, summary.byteOrder());
@@ -116,7 +130,7 @@ final class DwarfConversion {
       }
       int mismatches = 0;
       if (o.flag(Opt.VERIFY)) {
-        try (GsymReader written = GsymReader.open(Path.of(out))) {
+        try (GsymReader written = embed ? openEmbedded(out) : GsymReader.open(Path.of(out))) {
           mismatches = DwarfConverter.verify(elf, written, out, sb);
         } catch (dev.gsym.read.LookupException e) {
           // llvm's verify stops at the first address the GSYM does not resolve (seen with the
@@ -126,6 +140,7 @@ final class DwarfConversion {
         }
       }
       sb.append(diag.summary());
+      if (embed) sb.append(EmbedConversion.summary(embeddedSize, embedded, out));
       s.emit();
       if (o.value(Opt.JSON_SUMMARY) != null) writeJsonSummary(s, o.value(Opt.JSON_SUMMARY), diag);
       // llvm-gsymutil exits 0 after a failed verification; we exit 1 (the reports are llvm's).
@@ -135,6 +150,31 @@ final class DwarfConversion {
     } catch (GsymFormatException e) {
       sb.setLength(0);
       throw Session.fileError(in, e.detail(), e);
+    }
+  }
+
+  /**
+   * --embed: the GSYM goes to an unlinked scratch file (beside the output, or in the system
+   * temporary directory for stdout), then into OUT as the input's {@code .gsym} section, the same
+   * bytes as the standalone file; returns the section's offset in OUT.
+   */
+  private static long[] embed(Session s, ElfFile elf, GsymCreator creator, DwarfConverter.Summary summary, String out)
+      throws IOException {
+    Path dir = out.equals(STDOUT) ? AtomicFile.systemTemporaryDirectory() : AtomicFile.temporaryDirectory(outputPath(out));
+    try (FileChannel gsym = AtomicFile.scratch(dir); Arena arena = Arena.ofConfined()) {
+      creator.save(gsym, summary.byteOrder());
+      MemorySegment bytes = gsym.map(FileChannel.MapMode.READ_ONLY, 0, gsym.size(), arena);
+      return new long[] {EmbedConversion.write(s, elf, bytes, out), bytes.byteSize()};
+    }
+  }
+
+  /** The GSYM embedded in {@code out} (for --verify). */
+  private static GsymReader openEmbedded(String out) throws IOException {
+    Path p = Path.of(out);
+    EmbeddedGsym.Location at = EmbeddedGsym.find(p).orElseThrow(() -> new IOException("no " + EmbeddedGsym.SECTION
+        + " section written"));
+    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+      return GsymReader.open(ch, at.offset(), at.size(), at.source(out));
     }
   }
 

@@ -111,7 +111,8 @@ enum ForeignFile {
     String gsym = stdin ? "FILE.gsym" : shellWord(this == BREAKPAD && path.endsWith(".sym") && path.length() > 4
         ? path.substring(0, path.length() - 4) + ".gsym" : path + ".gsym");
     String convert = switch (this) {
-      case ELF -> "convert it first: gsymutil --dwarf " + file + " -o " + gsym;
+      case ELF -> "convert it first: gsymutil --dwarf " + file + " -o " + gsym + " (or embed the GSYM in a copy of it:"
+          + " gsymutil --dwarf " + file + " --embed -o " + shellWord(path + ".embedded") + ", or gsymutil embed)";
       case MACH_O, MACH_O_UNIVERSAL -> "convert it first with llvm-gsymutil --convert " + file + " -o " + gsym
           + " (gsymutil converts the DWARF of ELF files only)";
       case PE -> "write its symbols as a Breakpad symbol file (for instance with dump_syms) and convert"

@@ -62,6 +62,12 @@ enum Opt {
   JSON_SUMMARY(Kind.VALUE, "FILE", "With --dwarf: write the counts of the warning and error categories to FILE as"
       + " JSON (\"-\": standard output, after the summary).", "--json-summary-file"),
 
+  EMBED(Kind.FLAG, null, "With --dwarf: write a copy of the ELF input with the GSYM in a .gsym section"
+      + " (docs/embedding.md) to OUT instead of a GSYM file.", "--embed"),
+  IN_PLACE(Kind.FLAG, null, "With --embed or embed: allow OUT to be the input binary (replaced through a"
+      + " temporary file; without -o, the input is the output).", "--in-place"),
+  FORCE(Kind.FLAG, null, "With embed: embed even when the GSYM's UUID is not the binary's build-id.", "--force"),
+
   // lookup's
   FILE(Kind.LIST, "FILE", "GSYM file to look the addresses up in. Repeatable.", "-f", "--file"),
 
@@ -92,6 +98,8 @@ enum Opt {
   FILES(Kind.POSITIONAL, "FILE", "GSYM files (\"-\" reads stdin)."),
   ADDRESSES_AND_FILES(Kind.POSITIONAL, "ADDR|FILE",
       "Addresses and GSYM files, in any order (\"-\" reads a GSYM file from stdin)."),
+  EMBED_ARGS(Kind.POSITIONAL, "BINARY GSYM", "The ELF file to copy, then the GSYM file to put into its .gsym"
+      + " section."),
   SYMBOLIZE_ARGS(Kind.POSITIONAL, "ARG", "llvm-symbolizer's options, addresses and input lines (SymbolizeOpt).");
 
   /** How an entry takes its values (and so what {@link Args} holds for it). */
@@ -120,10 +128,11 @@ enum Opt {
   /** The top-level command's entries, in help order (also all that {@link QuickArgs} knows). */
   static final List<Opt> TOP = List.of(HELP, VERSION, DUMP, ADDRESS, FROM_STDIN, VERBOSE, MERGED_FUNCTIONS,
       MERGED_FILTER, THREADS, DWARF, BREAKPAD, TO_BREAKPAD, OUT_FILE, QUIET, LENIENT, SEGMENT_SIZE, LOAD_ADDRESS,
-      MODULE_OS, MODULE_ARCH, MODULE_NAME, DWARF_CALLSITES, CALLSITES_YAML, VERIFY, NUM_THREADS, JSON_SUMMARY, FILES);
+      MODULE_OS, MODULE_ARCH, MODULE_NAME, DWARF_CALLSITES, CALLSITES_YAML, VERIFY, NUM_THREADS, JSON_SUMMARY, EMBED,
+      IN_PLACE, FILES);
 
   /** The subcommand names: an argument spelled so is a subcommand, not a file. */
-  static final List<String> SUBCOMMANDS = List.of("dump", "lookup", "convert", "symbolize", "serve", "help");
+  static final List<String> SUBCOMMANDS = List.of("dump", "lookup", "convert", "embed", "symbolize", "serve", "help");
 
   /**
    * The entries that only make sense in a conversion: one of them with dump or lookup arguments is
@@ -132,7 +141,7 @@ enum Opt {
    */
   static final List<Opt> CONVERSION_ONLY = List.of(DWARF, BREAKPAD, TO_BREAKPAD, OUT_FILE, QUIET, LENIENT,
       SEGMENT_SIZE, LOAD_ADDRESS, MODULE_OS, MODULE_ARCH, MODULE_NAME, DWARF_CALLSITES, CALLSITES_YAML, NUM_THREADS,
-      JSON_SUMMARY);
+      JSON_SUMMARY, EMBED, IN_PLACE);
 
   /** The number of entries. */
   static final int COUNT = values().length;

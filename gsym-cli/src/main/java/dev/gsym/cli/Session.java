@@ -2,6 +2,7 @@ package dev.gsym.cli;
 
 import dev.gsym.GsymFormatException;
 import dev.gsym.TextBuffer;
+import dev.gsym.elf.EmbeddedGsym;
 import dev.gsym.read.GsymReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,6 +16,9 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.channels.FileChannel;
+import java.util.Optional;
 
 /**
  * The streams of one gsymutil invocation plus the reused output buffers. Everything printed on
@@ -185,8 +189,29 @@ final class Session {
       throw fileError(path, e.getMessage() != null ? e.getMessage() : e.toString(), e);
     } catch (GsymFormatException e) {
       ForeignFile kind = stdin != null ? ForeignFile.of(stdin) : p != null ? ForeignFile.of(p) : null;
+      if (kind == ForeignFile.ELF && p != null) {
+        GsymReader embedded = openEmbedded(path, p);
+        if (embedded != null) return embedded;
+      }
       if (kind != null) throw new CliException(kind.message(path), 1, false, e);
       throw fileError(path, e.detail(), e);
+    }
+  }
+
+  /**
+   * The GSYM in the {@code .gsym} section of the ELF file {@code p} ({@link EmbeddedGsym}), mapped
+   * alone; null without one. A malformed one is an error naming the file, the section and the offset
+   * within the file.
+   */
+  private static GsymReader openEmbedded(String path, Path p) {
+    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+      Optional<EmbeddedGsym.Location> at = EmbeddedGsym.find(p);
+      if (at.isEmpty()) return null;
+      return GsymReader.open(ch, at.get().offset(), at.get().size(), at.get().source(path));
+    } catch (IOException e) {
+      throw fileError(path, OutputFiles.reason(e), e);
+    } catch (GsymFormatException e) {
+      throw new CliException(e.getMessage(), 1, false, e);
     }
   }
 

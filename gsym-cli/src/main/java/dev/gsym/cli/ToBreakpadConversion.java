@@ -13,6 +13,8 @@ import dev.gsym.breakpad.BreakpadWriter;
 import dev.gsym.breakpad.ElfModule;
 import dev.gsym.dwarf.DwarfConverter;
 import dev.gsym.elf.ElfFile;
+import dev.gsym.elf.EmbeddedGsym;
+import dev.gsym.format.Hex;
 import dev.gsym.io.AtomicFile;
 import dev.gsym.GsymFormatException;
 import dev.gsym.Progress;
@@ -105,6 +107,7 @@ final class ToBreakpadConversion {
     Diagnostics diag = new Diagnostics(sb);
     GsymCreator creator = new GsymCreator();
     BreakpadWriter.Options options;
+    EmbeddedGsym.Location embedded;
     try (ElfFile elf = ElfFile.open(inPath)) {
       ElfModule m = ElfModule.of(elf, inPath.getFileName().toString());
       String arch = o.value(Opt.MODULE_ARCH) != null ? o.value(Opt.MODULE_ARCH) : m.arch();
@@ -115,8 +118,14 @@ final class ToBreakpadConversion {
       options = new BreakpadWriter.Options(o.value(Opt.MODULE_OS) != null ? o.value(Opt.MODULE_OS) : m.os(), arch,
           o.value(Opt.MODULE_NAME) != null ? o.value(Opt.MODULE_NAME) : m.name(), o.value(Opt.LOAD_ADDRESS) != null ? loadAddress(o) : m.loadAddress(),
           m.debugId(), m.codeId(), true);
-      Progress progress = ProgressBar.forTerminal(s.err, "units", o.flag(Opt.QUIET));
-      try {
+      embedded = EmbeddedGsym.find(elf).orElse(null);
+      if (embedded != null) {
+        sb.append("Using the GSYM in section ").append(EmbeddedGsym.SECTION).append(" at offset ")
+            .append(Hex.hex(embedded.offset())).append(" (").append(embedded.size()).append(" bytes).\n");
+        s.emit();
+      }
+      Progress progress = embedded != null ? null : ProgressBar.forTerminal(s.err, "units", o.flag(Opt.QUIET));
+      if (progress != null) try {
         DwarfConverter.convert(elf, creator, diag, DwarfConverter.Options.builder()
             .quiet(o.flag(Opt.QUIET)).listener(Conversions.listener(progress, null)).build());
       } finally {
@@ -129,6 +138,20 @@ final class ToBreakpadConversion {
       throw Session.fileError(in, e.detail(), e);
     }
     s.emit();
+    if (embedded != null) {
+      // a GSYM carried by the binary (gsymutil embed): written as it is, no DWARF read
+      try (GsymReader r = s.open(in)) {
+        appendWritten(sb, data != null ? BreakpadWriter.write(r, options, data) : BreakpadWriter.write(r, options, outputPath(out)));
+        if (data != null) checkStdout(data);
+      } catch (IOException e) {
+        throw ioError(out, e);
+      } catch (GsymFormatException e) {
+        sb.setLength(0);
+        throw Session.fileError(in, e.getMessage(), e);
+      }
+      s.emit();
+      return 0;
+    }
     if (creator.numFunctionInfos() == 0) throw Session.fileError(in, "no functions to encode", null);
     // the GSYM goes to an unlinked scratch file (beside the output, or in java.io.tmpdir for stdout,
     // a device or a FIFO), mapped by the reader: no name is ever left behind

@@ -84,7 +84,8 @@ class CommandLineFormsTest {
   @Test
   void objectFilesAreNamedWithTheCommandThatConvertsThem() throws IOException {
     String elf = BIN + " is an ELF object file, not a GSYM file; convert it first: gsymutil --dwarf " + BIN
-        + " -o " + BIN + ".gsym\n";
+        + " -o " + BIN + ".gsym (or embed the GSYM in a copy of it: gsymutil --dwarf " + BIN + " --embed -o " + BIN
+        + ".embedded, or gsymutil embed)\n";
     for (List<String> args : List.of(List.of(BIN), List.of("--dump", BIN), List.of("dump", BIN),
         List.of("--address", "0x1179", BIN), List.of("lookup", BIN, "0x1179"))) {
       CliRun r = CliRun.run(args.toArray(String[]::new));

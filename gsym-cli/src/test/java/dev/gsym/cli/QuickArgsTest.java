@@ -66,6 +66,8 @@ class QuickArgsTest {
       List.of("--verify", F),
       List.of("--dwarf", "x", "--verify"),
       List.of("--dwarf", "x", "--segment-size", "100"),
+      List.of("--dwarf", BIN, "--embed", "-o", OUT),
+      List.of("--dwarf", "x", "--embed", "--in-place"),
       List.of("--load-address", "1", F),
       List.of("--dwarf", BIN, F),
       List.of("--quiet", F));

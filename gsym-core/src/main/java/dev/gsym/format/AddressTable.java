@@ -1,6 +1,5 @@
 package dev.gsym.format;
 
-import dev.gsym.GsymFormatException;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.GsymWriter;
 import java.lang.foreign.MemorySegment;
@@ -22,7 +21,7 @@ public record AddressTable(ByteView view, long offset, int entrySize, int count)
     // an empty table: it reads the entries into an empty vector's null data()
     boolean swappedEmpty = v.order() == ByteOrder.BIG_ENDIAN && h.numAddresses() == 0;
     if (swappedEmpty || !v.has(offset, bytes)) {
-      throw new GsymFormatException(v.source(), offset, "failed to read address table");
+      throw v.error(offset, "failed to read address table");
     }
     return new AddressTable(v, offset, size, (int) h.numAddresses());
   }

@@ -1,6 +1,5 @@
 package dev.gsym.format;
 
-import dev.gsym.GsymFormatException;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.GsymWriter;
 import java.nio.ByteOrder;
@@ -20,11 +19,11 @@ public record FileTable(ByteView view, long offset, int count) {
       // llvm-gsymutil's byte-swapping path (big-endian files on a little-endian host) reads an
       // unreadable count as 0 files; the string table check then fails instead
       if (v.order() == ByteOrder.BIG_ENDIAN) return new FileTable(v, offset, 0);
-      throw new GsymFormatException(v.source(), offset, "failed to read file table");
+      throw v.error(offset, "failed to read file table");
     }
     long n = v.u32(offset);
     if (!v.has(offset + 4, n * 8)) {
-      throw new GsymFormatException(v.source(), offset, "failed to read file table");
+      throw v.error(offset, "failed to read file table");
     }
     return new FileTable(v, offset, (int) n);
   }

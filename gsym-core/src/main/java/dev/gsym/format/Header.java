@@ -59,30 +59,35 @@ public record Header(
   /** Decodes and validates the header at offset 0 of {@code v}. */
   public static Header decode(ByteView v) {
     if (v.size() < SIZE) throw new GsymFormatException(v.source(), -1, "not enough data for a GSYM header");
-    if (v.s32(0) != MAGIC) throw new GsymFormatException(v.source(), 0, "not a GSYM file");
+    if (v.s32(0) != MAGIC) throw v.error(0, "not a GSYM file");
     int version = v.u16(4);
     int addrOffSize = v.u8(6);
     int uuidSize = v.u8(7);
-    checkFields(v.source(), version, addrOffSize, uuidSize);
+    checkFields(v, version, addrOffSize, uuidSize);
     return new Header(version, addrOffSize, v.u64(8), v.u32(16), v.u32(20), v.u32(24),
         v.bytes(28, uuidSize));
   }
 
-  private static void checkFields(String source, int version, int addrOffSize, int uuidSize) {
+  /** Checks the fields llvm validates; {@code v} (the bytes decoded, null when encoding) places the error. */
+  private static void checkFields(ByteView v, int version, int addrOffSize, int uuidSize) {
     if (version != VERSION) {
-      throw new GsymFormatException(source, 4, "unsupported GSYM version " + version);
+      throw fieldError(v, 4, "unsupported GSYM version " + version);
     }
     if (addrOffSize != 1 && addrOffSize != 2 && addrOffSize != 4 && addrOffSize != 8) {
-      throw new GsymFormatException(source, 6, "invalid address offset size " + addrOffSize);
+      throw fieldError(v, 6, "invalid address offset size " + addrOffSize);
     }
     if (uuidSize > MAX_UUID_SIZE) {
-      throw new GsymFormatException(source, 7, "invalid UUID size " + uuidSize);
+      throw fieldError(v, 7, "invalid UUID size " + uuidSize);
     }
+  }
+
+  private static GsymFormatException fieldError(ByteView v, int at, String detail) {
+    return v != null ? v.error(at, detail) : new GsymFormatException("header", at, detail);
   }
 
   /** Writes the 48 bytes (UUID zero-padded to 20). */
   public void encode(GsymWriter w) {
-    checkFields("header", version, addrOffSize, uuid.length);
+    checkFields(null, version, addrOffSize, uuid.length);
     w.u32(MAGIC);
     w.u16(version);
     w.u8(addrOffSize);

@@ -1,6 +1,5 @@
 package dev.gsym.format;
 
-import dev.gsym.GsymFormatException;
 import dev.gsym.io.ByteView;
 import java.nio.ByteOrder;
 
@@ -19,11 +18,11 @@ public record StringTable(ByteView view) {
       // one is an error
       long avail = Math.max(0, file.size() - h.strtabOffset());
       long size = Math.min(h.strtabSize(), avail);
-      if (size == 0) throw new GsymFormatException(file.source(), h.strtabOffset(), "failed to read string table");
+      if (size == 0) throw file.error(h.strtabOffset(), "failed to read string table");
       return new StringTable(file.slice(h.strtabOffset(), size));
     }
     if (!file.has(h.strtabOffset(), h.strtabSize())) {
-      throw new GsymFormatException(file.source(), h.strtabOffset(), "failed to read string table");
+      throw file.error(h.strtabOffset(), "failed to read string table");
     }
     return new StringTable(file.slice(h.strtabOffset(), h.strtabSize()));
   }

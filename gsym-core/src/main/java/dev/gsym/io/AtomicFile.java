@@ -15,6 +15,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -54,9 +56,18 @@ public final class AtomicFile {
 
   /** Writes {@code target} from {@code content} and returns what {@code content} returned. */
   public static <T> T write(Path target, Content<T> content) throws IOException {
+    return write(target, null, content);
+  }
+
+  /**
+   * As {@link #write(Path, Content)}, and a regular file written gets {@code permissions} (when not
+   * null and the file system has POSIX permissions) before it is renamed into place: a copy of an
+   * executable is executable from its first moment.
+   */
+  public static <T> T write(Path target, Set<PosixFilePermission> permissions, Content<T> content) throws IOException {
     Path file = followLinks(target);
     BasicFileAttributes attrs = attributes(file);
-    if (attrs == null || attrs.isRegularFile()) return replace(file, content);
+    if (attrs == null || attrs.isRegularFile()) return replace(file, permissions, content);
     if (attrs.isDirectory()) throw new FileSystemException(target.toString(), null, "Is a directory");
     try (FileChannel out = FileChannel.open(file, StandardOpenOption.WRITE)) {
       return spooled(out, content);
@@ -127,7 +138,7 @@ public final class AtomicFile {
   }
 
   /** Writes a temporary file beside {@code file} and renames it over {@code file}. */
-  private static <T> T replace(Path file, Content<T> content) throws IOException {
+  private static <T> T replace(Path file, Set<PosixFilePermission> permissions, Content<T> content) throws IOException {
     Path dir = file.toAbsolutePath().getParent();
     AtomicReference<Path> tmp = new AtomicReference<>();
     // registered before the file exists so that no moment is left uncovered; removed after the rename
@@ -160,6 +171,13 @@ public final class AtomicFile {
         T result;
         try (FileChannel c = ch) {
           result = content.write(c);
+        }
+        if (permissions != null) {
+          try {
+            Files.setPosixFilePermissions(tmp.get(), permissions);
+          } catch (UnsupportedOperationException e) {
+            // no POSIX permissions here: the file keeps the default ones
+          }
         }
         try {
           Files.move(tmp.get(), file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

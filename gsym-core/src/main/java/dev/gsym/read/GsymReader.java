@@ -55,10 +55,10 @@ public final class GsymReader implements GsymTables, AutoCloseable {
   private final PathCache pathCache;
   private final FunctionCache functionCache;
 
-  private GsymReader(Arena arena, MemorySegment seg, String source) {
+  private GsymReader(Arena arena, MemorySegment seg, long fileOffset, String source) {
     this.arena = arena;
     ByteOrder order = Header.detectByteOrder(seg, source);
-    this.file = new ByteView(seg, 0, order, source);
+    this.file = new ByteView(seg, fileOffset, order, source);
     this.header = Header.decode(file);
     this.addresses = AddressTable.decode(file, header);
     this.infoOffsets = AddressInfoTable.decode(file, addresses);
@@ -85,7 +85,34 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     Arena arena = Arena.ofShared();
     try {
       MemorySegment seg = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
-      return new GsymReader(arena, seg, source);
+      return new GsymReader(arena, seg, 0, source);
+    } catch (IOException | RuntimeException e) {
+      arena.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Maps only the {@code size} bytes at {@code offset} of the file open in {@code ch}: a GSYM stored
+   * inside another file (an object file's {@code .gsym} section), whose offsets are relative to its
+   * first byte. Errors name {@code source} and offsets within the whole file.
+   *
+   * @throws GsymFormatException if the window is not inside the file, or is not a valid GSYM
+   */
+  public static GsymReader open(FileChannel ch, long offset, long size, String source) throws IOException {
+    long fileSize = ch.size();
+    if (offset < 0 || size < 0 || offset > fileSize || size > fileSize - offset) {
+      throw new GsymFormatException(source, offset, size + " bytes at offset " + Hex.hex(offset) + " are past the end of the file ("
+          + fileSize + " bytes)");
+    }
+    Arena arena = Arena.ofShared();
+    try {
+      MemorySegment seg = ch.map(FileChannel.MapMode.READ_ONLY, offset, size, arena);
+      return new GsymReader(arena, seg, offset, source);
+    } catch (GsymFormatException e) {
+      arena.close();
+      // an error about the whole GSYM (too small, no magic) is placed at the window's start
+      throw e.offset() >= 0 ? e : new GsymFormatException(source, offset, e.detail());
     } catch (IOException | RuntimeException e) {
       arena.close();
       throw e;
@@ -94,7 +121,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
 
   /** Reads GSYM bytes held in memory. */
   public static GsymReader of(byte[] bytes, String source) {
-    return new GsymReader(null, MemorySegment.ofArray(bytes), source);
+    return new GsymReader(null, MemorySegment.ofArray(bytes), 0, source);
   }
 
   /** Unmaps the file; the reader must not be used afterwards. */

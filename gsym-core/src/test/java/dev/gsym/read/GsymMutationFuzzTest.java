@@ -14,6 +14,9 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
 
 /**
  * Deterministic mutation fuzzing over the vector files: every mutant is opened, dumped and looked up
@@ -129,39 +132,44 @@ class GsymMutationFuzzTest {
       return false;
     }
     try (r) {
-      r.dump(new StringBuilder());
-      int n = r.numFunctions();
-      for (int i = 0; i < Math.min(n, 16); i++) {
-        try {
-          r.functionInfoAtIndex(i);
-        } catch (GsymFormatException expected) {
-          // fine
-        }
-        try {
-          r.lookup(r.functionAddress(i) + 1);
-        } catch (LookupException expected) {
-          // fine
-        }
-      }
-      for (long a : addrs) {
-        try {
-          r.lookup(a).toString();
-        } catch (LookupException expected) {
-          // fine
-        }
-        try {
-          r.lookupAll(a);
-        } catch (LookupException expected) {
-          // fine
-        }
-        try {
-          r.functionInfo(a);
-        } catch (LookupException | GsymFormatException expected) {
-          // fine
-        }
-      }
+      exercise(r, addrs);
     }
     return true;
+  }
+
+  /** Dumps and looks up through an open reader; only GsymFormatException and LookupException may escape from decoding. */
+  static void exercise(GsymReader r, long[] addrs) {
+    r.dump(new StringBuilder());
+    int n = r.numFunctions();
+    for (int i = 0; i < Math.min(n, 16); i++) {
+      try {
+        r.functionInfoAtIndex(i);
+      } catch (GsymFormatException expected) {
+        // fine
+      }
+      try {
+        r.lookup(r.functionAddress(i) + 1);
+      } catch (LookupException expected) {
+        // fine
+      }
+    }
+    for (long a : addrs) {
+      try {
+        r.lookup(a).toString();
+      } catch (LookupException expected) {
+        // fine
+      }
+      try {
+        r.lookupAll(a);
+      } catch (LookupException expected) {
+        // fine
+      }
+      try {
+        r.functionInfo(a);
+      } catch (LookupException | GsymFormatException expected) {
+        // fine
+      }
+    }
   }
 
   @Test
@@ -187,5 +195,52 @@ class GsymMutationFuzzTest {
     }
     // most mutants must get past the header and tables, or the fuzzing would only test open()
     org.assertj.core.api.Assertions.assertThat(opened).isGreaterThan(MUTATIONS / 3);
+  }
+
+  /**
+   * The same mutants as a window of a larger file (a GSYM in an object file's section, opened with
+   * {@link GsymReader#open(FileChannel, long, long, String)}), between bytes that are not part of it
+   * and before a valid GSYM: nothing outside the window is read (the mapping holds only the window),
+   * and open errors name the source and an offset at or after the window's start.
+   */
+  @Test
+  void windowMutantsFailCleanly(@TempDir Path tmp) throws Exception {
+    List<Seed> seeds = seeds();
+    Random rnd = new Random(SEED + 1);
+    Path file = tmp.resolve("object");
+    byte[] after = seeds.get(0).bytes();
+    int opened = 0;
+    int mutations = MUTATIONS / 8;
+    for (int i = 0; i < mutations; i++) {
+      Seed s = seeds.get(rnd.nextInt(seeds.size()));
+      StringBuilder how = new StringBuilder();
+      byte[] mutant = mutate(rnd, s.bytes(), seeds, how);
+      int before = 8 * rnd.nextInt(8);
+      byte[] whole = new byte[before + mutant.length + after.length];
+      Arrays.fill(whole, 0, before, (byte) 0x55);
+      System.arraycopy(mutant, 0, whole, before, mutant.length);
+      System.arraycopy(after, 0, whole, before + mutant.length, after.length);
+      Files.write(file, whole);
+      String what = "window mutation #" + i + " of " + s.name() + " at " + before + ": " + how;
+      try (FileChannel ch = FileChannel.open(file)) {
+        GsymReader r;
+        try {
+          r = GsymReader.open(ch, before, mutant.length, "object (section .gsym)");
+        } catch (GsymFormatException e) {
+          org.assertj.core.api.Assertions.assertThat(e.source()).as(what).isEqualTo("object (section .gsym)");
+          org.assertj.core.api.Assertions.assertThat(e.offset()).as(what + ": " + e.getMessage()).isGreaterThanOrEqualTo(before);
+          continue;
+        }
+        opened++;
+        try (r) {
+          assertTimeoutPreemptively(Duration.ofSeconds(2), () -> exercise(r, s.addrs()), () -> what);
+        }
+      } catch (AssertionError e) {
+        throw e;
+      } catch (Throwable t) {
+        throw new AssertionError(what + " -> " + t, t);
+      }
+    }
+    org.assertj.core.api.Assertions.assertThat(opened).isGreaterThan(mutations / 3);
   }
 }

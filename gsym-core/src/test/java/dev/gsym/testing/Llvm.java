@@ -49,6 +49,11 @@ public final class Llvm {
     return onPath("llvm-readelf-22");
   }
 
+  /** The executable {@code name} (for instance {@code llvm-objcopy-22}, {@code strip}) on the PATH, or null. */
+  public static Path tool(String name) {
+    return onPath(name);
+  }
+
   private static Path onPath(String name) {
     String path = System.getenv("PATH");
     if (path == null) return null;

@@ -256,6 +256,95 @@ class CorruptInputTest {
     }
   }
 
+  /**
+   * Binaries carrying a damaged GSYM: random bytes and interesting values in the {@code .gsym}
+   * section and in its section header (offset, size, type, flags). Finding and opening the section
+   * and looking every function up may only fail with GsymFormatException (errors from the GSYM
+   * naming the file and section, at an offset inside the file) or LookupException.
+   */
+  @Test
+  void mutatedEmbeddedGsymSections(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+    byte[] gsym = Files.readAllBytes(TestData.path("gsym", "c-clang-O2.gsym"));
+    ElfFile in = ElfFile.of(golden("c-clang-O2"), "c-clang-O2");
+    dev.gsym.elf.ElfSectionWriter w = new dev.gsym.elf.ElfSectionWriter(in, ".gsym", gsym.length);
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    w.write(java.lang.foreign.MemorySegment.ofArray(gsym), java.nio.channels.Channels.newChannel(bytes));
+    byte[] orig = bytes.toByteArray();
+    int section = (int) w.dataOffset();
+    int header = shdr(orig, w.sectionIndex(), 0);
+    long[] addrs;
+    try (dev.gsym.read.GsymReader r = dev.gsym.read.GsymReader.of(gsym, "g")) {
+      addrs = java.util.stream.IntStream.range(0, r.numFunctions()).mapToLong(r::functionAddress).toArray();
+    }
+    long[] interesting = {0, 1, 7, 8, 48, 0x7fffffffL, 0xffffffffL, -1L, orig.length, orig.length - 1, section, section + 4};
+    Random rnd = new Random(21);
+    java.nio.file.Path file = tmp.resolve("embedded");
+    int opened = 0;
+    for (int i = 0; i < 1500; i++) {
+      byte[] b = orig.clone();
+      String what;
+      ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+      switch (i % 4) {
+        case 0, 1 -> {
+          int n = 1 + rnd.nextInt(4);
+          StringBuilder sb = new StringBuilder("section bytes");
+          for (int k = 0; k < n; k++) {
+            int at = section + rnd.nextInt(gsym.length);
+            b[at] = (byte) rnd.nextInt(256);
+            sb.append(" @0x").append(Integer.toHexString(at));
+          }
+          what = sb.toString();
+        }
+        case 2 -> {
+          int field = new int[] {24, 32}[rnd.nextInt(2)]; // sh_offset, sh_size
+          long v = interesting[rnd.nextInt(interesting.length)] + (rnd.nextBoolean() ? 0 : rnd.nextInt(16) - 8);
+          bb.putLong(header + field, v);
+          what = "sh_" + (field == 24 ? "offset" : "size") + "=" + v;
+        }
+        default -> {
+          int at = header + rnd.nextInt(64);
+          b[at] = (byte) rnd.nextInt(256);
+          what = "section header @" + (at - header);
+        }
+      }
+      Files.write(file, b);
+      try {
+        if (openAndLookUp(file, addrs, section)) opened++;
+      } catch (StackOverflowError | OutOfMemoryError | RuntimeException e) {
+        fail(what + ": " + e, e);
+      }
+    }
+    assertTrue(opened > 300, "only " + opened + " mutants opened");
+  }
+
+  private static boolean openAndLookUp(java.nio.file.Path file, long[] addrs, long section) throws IOException {
+    java.util.Optional<dev.gsym.elf.EmbeddedGsym.Location> at;
+    try {
+      at = dev.gsym.elf.EmbeddedGsym.find(file);
+    } catch (GsymFormatException expected) {
+      return false;
+    }
+    if (at.isEmpty()) return false;
+    String source = at.get().source(file.toString());
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file);
+        dev.gsym.read.GsymReader r = dev.gsym.read.GsymReader.open(ch, at.get().offset(), at.get().size(), source)) {
+      for (long a : addrs) {
+        try {
+          r.lookup(a).toString();
+        } catch (dev.gsym.read.LookupException | GsymFormatException expected) {
+          // fine
+        }
+      }
+      r.dump(new StringBuilder());
+      return true;
+    } catch (GsymFormatException e) {
+      if (!e.source().equals(source) || e.offset() < at.get().offset() && e.offset() != -1) {
+        fail("error does not name the section and an offset in it: " + e.getMessage() + " (section at " + at.get() + ")");
+      }
+      return false;
+    }
+  }
+
   static void check(byte[] b, String what) {
     try {
       convertBytes(b);

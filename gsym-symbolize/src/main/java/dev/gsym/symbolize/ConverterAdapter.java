@@ -5,6 +5,7 @@ import dev.gsym.breakpad.BreakpadTransformer;
 import dev.gsym.breakpad.ElfModule;
 import dev.gsym.dwarf.DwarfConverter;
 import dev.gsym.elf.ElfFile;
+import dev.gsym.elf.EmbeddedGsym;
 import dev.gsym.io.ByteView;
 import dev.gsym.GsymFormatException;
 import dev.gsym.write.Diagnostics;
@@ -17,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.HexFormat;
+import java.util.Optional;
 
 /**
  * Everything this module uses of gsym-dwarf, gsym-breakpad and gsym-core's writer, in one place:
@@ -59,14 +61,20 @@ final class ConverterAdapter {
    * @param debuglink the {@code .gnu_debuglink} file name, or null
    * @param debuglinkCrc its CRC-32 (unsigned), if {@code debuglink} is not null
    * @param hasDwarf true if the file has a non-empty {@code .debug_info} with contents
+   * @param hasGsym true if the file carries a GSYM in a {@code .gsym} section (gsymutil embed)
    * @param base the first {@code PT_LOAD}'s {@code p_vaddr}, 0 without one
    * @param breakpadName the MODULE name {@code dump_syms} gives it (its SONAME, else its file
    *     name), or null
    * @param breakpadId the MODULE debug id {@code dump_syms} gives it (from the build-id, else from
    *     a hash of {@code .text}), or null
    */
-  record ElfFacts(String buildId, String debuglink, long debuglinkCrc, boolean hasDwarf, long base, String breakpadName,
-      String breakpadId) {}
+  record ElfFacts(String buildId, String debuglink, long debuglinkCrc, boolean hasDwarf, boolean hasGsym, long base,
+      String breakpadName, String breakpadId) {
+    /** True if the file has symbols of its own beyond its symbol table: DWARF or an embedded GSYM. */
+    boolean hasDebugInfo() {
+      return hasDwarf || hasGsym;
+    }
+  }
 
   /**
    * Reads an ELF file's facts.
@@ -102,7 +110,9 @@ final class ConverterAdapter {
       ElfFile.Section info = elf.section(".debug_info");
       boolean dwarf = info != null && info.type() != ElfFile.SHT_NOBITS && info.size() > 0;
       Long base = elf.baseAddress();
-      return new ElfFacts(id == null ? null : HexFormat.of().formatHex(id), link, crc, dwarf, base == null ? 0 : base,
+      ElfFile.Section gsym = elf.section(EmbeddedGsym.SECTION);
+      boolean embedded = gsym != null && gsym.type() != ElfFile.SHT_NOBITS && gsym.size() > 0;
+      return new ElfFacts(id == null ? null : HexFormat.of().formatHex(id), link, crc, dwarf, embedded, base == null ? 0 : base,
           bpName, bpId);
     }
   }
@@ -140,6 +150,20 @@ final class ConverterAdapter {
    * @throws GsymFormatException for malformed input, or if it yields no function
    */
   static void convertElf(Path in, FileChannel out, boolean mergedFunctions) throws IOException {
+    Optional<EmbeddedGsym.Location> embedded = EmbeddedGsym.find(in);
+    if (embedded.isPresent()) {
+      // the GSYM the binary carries is preferred to converting its DWARF: checked, then copied
+      EmbeddedGsym.Location at = embedded.get();
+      try (FileChannel ch = FileChannel.open(in, StandardOpenOption.READ)) {
+        GsymCoreAdapter.open(ch, at.offset(), at.size(), at.source(in.toString())).close();
+        for (long done = 0; done < at.size(); ) {
+          long n = ch.transferTo(at.offset() + done, at.size() - done, out);
+          if (n <= 0) throw new IOException(in + ": could not copy its " + EmbeddedGsym.SECTION + " section");
+          done += n;
+        }
+      }
+      return;
+    }
     GsymCreator creator = new GsymCreator();
     creator.setBaseAddress(0); // replaced by the first PT_LOAD's address when there is one
     DwarfConverter.Options options = mergedFunctions

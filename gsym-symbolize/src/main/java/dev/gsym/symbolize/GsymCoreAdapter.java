@@ -37,6 +37,11 @@ final class GsymCoreAdapter implements AutoCloseable {
     return new GsymCoreAdapter(GsymReader.open(ch, source));
   }
 
+  /** Maps and validates the GSYM stored as the {@code size} bytes at {@code offset} of the file open in {@code ch}. */
+  static GsymCoreAdapter open(FileChannel ch, long offset, long size, String source) throws IOException {
+    return new GsymCoreAdapter(GsymReader.open(ch, offset, size, source));
+  }
+
   /**
    * A new empty file for a conversion that stays private to this process: unlinked as soon as it
    * is open (see {@code AtomicFile.scratch}), so nothing is left behind whatever stops the process.

@@ -357,7 +357,7 @@ final class ModuleLoader implements AutoCloseable {
       }
     }
     // a stripped binary's symbol table is the last resort; never published: a debug file may come later
-    Path symbolsOnly = t.file() != null && t.kind() == ConverterAdapter.Kind.ELF && !t.facts().hasDwarf() ? t.file() : null;
+    Path symbolsOnly = t.file() != null && t.kind() == ConverterAdapter.Kind.ELF && !t.facts().hasDebugInfo() ? t.file() : null;
     String symbolsOnlyOrigin = ORIGIN_FILE;
     Map<String, Failure> known = failures.computeIfAbsent(negativeKey(t), k -> new HashMap<>());
     for (int i = 0; i < sources.size(); i++) {
@@ -384,7 +384,7 @@ final class ModuleLoader implements AutoCloseable {
               ConverterAdapter.ElfFacts facts = ConverterAdapter.probeElf(found.file());
               if (t.buildId() != null && facts.buildId() != null && !facts.buildId().equals(t.buildId())) {
                 problem = found.origin() + ": has build-id " + facts.buildId() + ", not " + t.buildId();
-              } else if (!facts.hasDwarf()) {
+              } else if (!facts.hasDebugInfo()) {
                 if (symbolsOnly == null) {
                   symbolsOnly = found.file();
                   symbolsOnlyOrigin = origin(s);

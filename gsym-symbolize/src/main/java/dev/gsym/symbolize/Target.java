@@ -19,9 +19,9 @@ import java.nio.file.Path;
 record Target(ModuleRef ref, String cacheKey, ModuleKey storeKey, String buildId, String debugFile, String debugId,
     Path file, ConverterAdapter.Kind kind, ConverterAdapter.ElfFacts facts, Outcome error) {
 
-  /** True if the file given has symbols of its own to convert (its DWARF, or Breakpad records). */
+  /** True if the file given has symbols of its own to convert (its DWARF or embedded GSYM, or Breakpad records). */
   boolean hasOwnSymbols() {
     return file != null && (kind == ConverterAdapter.Kind.BREAKPAD
-        || kind == ConverterAdapter.Kind.ELF && facts.hasDwarf());
+        || kind == ConverterAdapter.Kind.ELF && facts.hasDebugInfo());
   }
 }

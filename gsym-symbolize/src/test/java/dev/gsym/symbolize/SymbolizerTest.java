@@ -37,6 +37,44 @@ class SymbolizerTest {
     }
   }
 
+  /**
+   * A binary carrying a GSYM (gsymutil embed) is answered from it, not from its DWARF: c-clang-O2
+   * with c-gcc-O2's GSYM (another build, so the answers tell which was used) answers as that GSYM,
+   * whose bytes are what the store keeps. A damaged one is unreadable, named with its section.
+   */
+  @Test
+  void anEmbeddedGsymIsPreferredToTheDwarf() throws Exception {
+    byte[] gsym = Files.readAllBytes(Fixtures.llvmGsym("c-gcc-O2"));
+    byte[] bin = Files.readAllBytes(Fixtures.bin("c-clang-O2"));
+    dev.gsym.elf.ElfSectionWriter w = new dev.gsym.elf.ElfSectionWriter(dev.gsym.elf.ElfFile.of(bin, "c-clang-O2"), ".gsym",
+        gsym.length);
+    Path embedded = tmp.resolve("c-clang-O2-with-gcc-gsym");
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(embedded, java.nio.file.StandardOpenOption.CREATE_NEW,
+        java.nio.file.StandardOpenOption.WRITE)) {
+      w.write(java.lang.foreign.MemorySegment.ofArray(gsym), ch);
+    }
+    Path store = tmp.resolve("store");
+    try (Symbolizer s = Symbolizer.builder().store(store).build(); Symbolizer noStore = Symbolizer.builder().build();
+        GsymReader gcc = GsymReader.open(Fixtures.llvmGsym("c-gcc-O2"))) {
+      for (long a : Fixtures.functionAddresses(gcc)) {
+        Fixtures.assertSameAnswer(gcc, a, s.symbolize(ModuleRef.file(embedded), a), "");
+        Fixtures.assertSameAnswer(gcc, a, noStore.symbolize(ModuleRef.file(embedded), a), "");
+      }
+      assertEquals(1, s.stats().conversions());
+    }
+    Path kept = new GsymStore(store, Long.MAX_VALUE).gsym(ModuleKey.ofBuildId(Fixtures.buildId(Fixtures.bin("c-clang-O2"))));
+    org.junit.jupiter.api.Assertions.assertArrayEquals(gsym, Files.readAllBytes(kept));
+
+    byte[] bad = Files.readAllBytes(embedded);
+    bad[(int) w.dataOffset() + 4] = 9; // GSYM version 9
+    Path damaged = Files.write(tmp.resolve("damaged"), bad);
+    try (Symbolizer s = Symbolizer.builder().build()) {
+      Symbolized.ModuleUnreadable u = assertInstanceOf(Symbolized.ModuleUnreadable.class, s.symbolize(ModuleRef.file(damaged), 0x1139));
+      assertTrue(u.message().contains(damaged + " (section .gsym): offset 0x"), u.message());
+      assertTrue(u.message().contains("unsupported GSYM version 9"), u.message());
+    }
+  }
+
   @Test
   void anUnreadableStoreFileIsReplaced() throws Exception {
     Path store = tmp.resolve("store");

@@ -84,8 +84,11 @@ row() { # row LABEL SUMMARY
   awk -v label="$1" '{
     for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
     errs = v["errors_connect"] + v["errors_read"] + v["errors_write"] + v["errors_status"] + v["errors_timeout"]
-    printf "| %s | %d | %.0f | %.2f | %.2f | %d |\n", label, v["requests"], v["requests"] * 100 / (v["duration_us"] / 1e6),
-      v["p50_us"] / 1000, v["p99_us"] / 1000, errs }' <<< "$2"
+    kinds = ""
+    split("connect read write status timeout", k, " ")
+    for (j = 1; j <= 5; j++) if (v["errors_" k[j]] > 0) kinds = kinds " " k[j] "=" v["errors_" k[j]]
+    printf "| %s | %d | %.0f | %.2f | %.2f | %d%s |\n", label, v["requests"], v["requests"] * 100 / (v["duration_us"] / 1e6),
+      v["p50_us"] / 1000, v["p99_us"] / 1000, errs, kinds == "" ? "" : " (" substr(kinds, 2) ")" }' <<< "$2"
 }
 
 echo "== $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(basename "$debug") build-id $id"

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.ObjectWriteContext;
+import tools.jackson.core.io.SerializedString;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.json.JsonWriteFeature;
 
@@ -21,11 +22,19 @@ final class ResponseWriter {
       .disable(JsonWriteFeature.ESCAPE_FORWARD_SLASHES)
       .build();
 
-  /** Demangled names kept before the cache starts over (a few large modules' worth). */
-  private static final int MAX_DEMANGLED = 1 << 17;
+  /** Names (and paths) kept before a cache starts over (a few large modules' worth). */
+  private static final int MAX_NAMES = 1 << 17;
 
   private final Demangler demangler = Demangler.llvm();
-  private final ConcurrentHashMap<String, String> demangled = new ConcurrentHashMap<>();
+  // Names and paths as JSON string bytes, encoded once: most frames of a busy server repeat a few
+  // thousand functions and files, and encoding them character by character was a fifth of a
+  // request's time. Each cache starts over when full.
+  private final ConcurrentHashMap<String, SerializedString> demangled = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, SerializedString> raw = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<PathKey, SerializedString> paths = new ConcurrentHashMap<>();
+
+  /** A source file as GSYM stores it (a directory and a file name, usually shared strings). */
+  private record PathKey(String directory, String fileName) {}
 
   /** {@code {"error": {"kind": ..., "message": ...}}}. */
   static void error(OutputStream out, String kind, String message) {
@@ -138,16 +147,22 @@ final class ResponseWriter {
     g.writeNumberProperty("index", index);
     g.writeStringProperty("status", status);
     g.writeNumberProperty("module", module);
-    g.writeStringProperty("address", hex(address));
+    g.writeName("address");
+    writeHex(g, address);
     return g;
   }
 
-  private static void found(JsonGenerator g, int index, int module, long address, String function, long start,
+  private void found(JsonGenerator g, int index, int module, long address, SerializedString function, long start,
       SourceLine loc, boolean inlined) {
     head(g, index, "ok", module, address);
-    g.writeStringProperty("function", function);
-    g.writeStringProperty("function_start", hex(start));
-    if (loc.hasFile()) g.writeStringProperty("file", loc.path());
+    g.writeName("function");
+    g.writeString(function);
+    g.writeName("function_start");
+    writeHex(g, start);
+    if (loc.hasFile()) {
+      g.writeName("file");
+      g.writeString(path(loc));
+    }
     if (loc.line() != 0) g.writeNumberProperty("line", loc.line());
     g.writeBooleanProperty("inlined", inlined);
   }
@@ -173,15 +188,42 @@ final class ResponseWriter {
     g.writeEndObject();
   }
 
-  private String name(String raw, SymbolicateRequest.Options o) {
-    if (!o.demangle()) return raw;
-    String d = demangled.get(raw);
+  /** The name as the answer shows it: demangled if the options say so. */
+  private SerializedString name(String name, SymbolicateRequest.Options o) {
+    ConcurrentHashMap<String, SerializedString> cache = o.demangle() ? demangled : raw;
+    SerializedString d = cache.get(name);
     if (d == null) {
-      d = demangler.demangle(raw);
-      if (demangled.size() >= MAX_DEMANGLED) demangled.clear();
-      demangled.put(raw, d);
+      d = new SerializedString(o.demangle() ? demangler.demangle(name) : name);
+      if (cache.size() >= MAX_NAMES) cache.clear();
+      cache.put(name, d);
     }
     return d;
+  }
+
+  private SerializedString path(SourceLine loc) {
+    PathKey k = new PathKey(loc.directory(), loc.fileName());
+    SerializedString p = paths.get(k);
+    if (p == null) {
+      p = new SerializedString(loc.path());
+      if (paths.size() >= MAX_NAMES) paths.clear();
+      paths.put(k, p);
+    }
+    return p;
+  }
+
+  private static final char[] DIGITS = "0123456789abcdef".toCharArray();
+
+  /** {@code "0x..."} in lower case, as {@link #hex} gives it, without making a String. */
+  private static void writeHex(JsonGenerator g, long v) {
+    char[] c = new char[18];
+    int i = c.length;
+    do {
+      c[--i] = DIGITS[(int) (v & 0xf)];
+      v >>>= 4;
+    } while (v != 0);
+    c[--i] = 'x';
+    c[--i] = '0';
+    g.writeString(c, i, c.length - i);
   }
 
   static String hex(long v) {

@@ -37,6 +37,16 @@ final class ApiHandler extends Handler.Abstract {
   private final ResponseWriter writer = new ResponseWriter();
   private final long maxRequestBytes;
   private final long minRequestDataRate;
+  /**
+   * Requests in their CPU part (symbolizing, writing the answer) at a time, taken in arrival order.
+   * Request threads are virtual: without a bound, hundreds of them are runnable at once on the
+   * few carrier threads, whose scheduler lets some wait for seconds; waiting here they are parked,
+   * and the fair permit serves them first come, first served.
+   */
+  private final java.util.concurrent.Semaphore cpu =
+      new java.util.concurrent.Semaphore(2 * Runtime.getRuntime().availableProcessors(), true);
+  /** Answers of requests up to this many frames are made in memory inside the permit, then sent. */
+  private static final int BUFFERED_FRAMES = 16_384;
 
   ApiHandler(Symbolizer symbolizer, ServeMetrics metrics, long maxRequestBytes, long minRequestDataRate, int maxFrames,
       int maxModules) {
@@ -140,8 +150,31 @@ final class ApiHandler extends Handler.Abstract {
       return;
     }
     x.frames = req.frames();
-    List<Symbolized> results = symbolize(req);
+    List<Symbolized> results;
+    byte[] answer = null;
+    try {
+      cpu.acquire();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while waiting for a turn");
+    }
+    try {
+      results = symbolize(req);
+      if (req.frames() <= BUFFERED_FRAMES) {
+        // made inside the permit, sent outside it: a client slow to read holds no permit
+        var buf = new java.io.ByteArrayOutputStream(Math.max(256, req.frames() * 1024));
+        writer.symbolicated(buf, req, results);
+        answer = buf.toByteArray();
+      }
+    } finally {
+      cpu.release();
+    }
     metrics.frames(req.frames());
+    if (answer != null) {
+      send(response, callback, x, 200, ResponseWriter.JSON, answer);
+      return;
+    }
+    // a large answer is streamed (bounded memory) outside the permit
     response.setStatus(200);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, ResponseWriter.JSON);
     try (Counting out = new Counting(Content.Sink.asOutputStream(response))) {

@@ -5,6 +5,7 @@ import dev.gsym.TextBuffer;
 import dev.gsym.demangle.Demangler;
 import dev.gsym.internal.concurrent.OrderedPipeline;
 import dev.gsym.internal.concurrent.ScopedPool;
+import dev.gsym.symbolize.AddressAdjustment;
 import dev.gsym.symbolize.Frame;
 import dev.gsym.symbolize.Merged;
 import dev.gsym.symbolize.SourceLine;
@@ -50,7 +51,8 @@ final class SymbolizeBatches implements AutoCloseable {
    * @param stack {@code --stack}: the inputs are call stacks separated by empty inputs (a chunk
    *     holds whole stacks), resolved with {@link Symbolizer#symbolizeStacks}
    */
-  record Settings(Functions functions, Paths paths, boolean demangle, boolean inlines, long adjustVma, boolean stack) {}
+  record Settings(Functions functions, Paths paths, boolean demangle, boolean inlines, long adjustVma, boolean stack,
+      AddressAdjustment adjust) {}
 
   private final Session session;
   private final PrintStream err;
@@ -458,37 +460,42 @@ final class SymbolizeBatches implements AutoCloseable {
 
     /**
      * The answers of {@link #requests} resolved as call stacks: the inputs between empty ones form a
-     * stack; an input without a request (it did not parse, or its module could not be opened) is
-     * left out of the stack given to the symbolizer but keeps its frame number.
+     * stack; an input without a request (it did not parse, or its module could not be opened) is a
+     * placeholder in it, keeping its frame number. The continuation of a stack cut into pieces
+     * starts with a placeholder for the frame before it: its first frame is a caller.
      */
     private List<Symbolized> stacks(SymbolizeBatches b) {
       List<List<Symbolizer.Request>> stacks = new ArrayList<>();
       List<int[]> frameNumbers = new ArrayList<>();
       List<Symbolizer.Request> stack = new ArrayList<>();
-      int[] numbers = new int[size];
+      int[] numbers = new int[size + 1];
       int frame = firstFrame; // a stack cut into pieces goes on numbering its frames
-      int frames = 0;
       for (int i = 0; i <= size; i++) {
         if (i == size || inputs[i] == null) {
-          if (frames > 0) {
+          if (!stack.isEmpty()) {
             stacks.add(stack);
             frameNumbers.add(java.util.Arrays.copyOf(numbers, stack.size()));
             stack = new ArrayList<>();
-            frame = 0;
-            frames = 0;
           }
+          frame = 0;
           if (i < size) stackOf[i] = -1;
           continue;
         }
+        if (stack.isEmpty() && frame > 0) {
+          numbers[0] = frame - 1;
+          stack.add(null);
+        }
         stackOf[i] = stacks.size();
-        if (requestOf[i] >= 0) numbers[stack.size()] = frame;
-        if (requestOf[i] >= 0) stack.add(requests.get(requestOf[i]));
-        frame++;
-        frames++;
+        numbers[stack.size()] = frame++;
+        stack.add(requestOf[i] >= 0 ? requests.get(requestOf[i]) : null);
       }
       frameOfRequest = frameNumbers.toArray(int[][]::new);
       List<Symbolized> flat = new ArrayList<>(requests.size());
-      for (List<Symbolized> answers : b.symbolizer.symbolizeStacks(stacks)) flat.addAll(answers);
+      for (List<Symbolized> answers : b.symbolizer.symbolizeStacks(stacks, b.settings.adjust())) {
+        for (Symbolized s : answers) {
+          if (s != null) flat.add(s); // a placeholder has no request
+        }
+      }
       return flat;
     }
 

@@ -3,6 +3,7 @@ package dev.gsym.cli;
 import dev.gsym.Progress;
 import dev.gsym.ByteStrings;
 import dev.gsym.TextBuffer;
+import dev.gsym.symbolize.AddressAdjustment;
 import dev.gsym.symbolize.AddressMode;
 import dev.gsym.symbolize.Source;
 import dev.gsym.symbolize.Symbolizer;
@@ -161,9 +162,21 @@ final class SymbolizeCommand {
         throw CliException.stderr("error: --breakpad-symbols: " + e.getMessage());
       }
     }
+    AddressAdjustment adjust = AddressAdjustment.ALL_BUT_FIRST;
+    String adj = a.last(SymbolizeOpt.ADJUST_ADDRESSES);
+    if (adj != null) {
+      adjust = switch (adj) {
+        case "all_but_first" -> AddressAdjustment.ALL_BUT_FIRST;
+        case "all" -> AddressAdjustment.ALL;
+        case "none" -> AddressAdjustment.NONE;
+        default -> throw CliException.stderr(spelling(SymbolizeOpt.ADJUST_ADDRESSES)
+            + ": expected all_but_first, all or none, but got '" + adj + "'");
+      };
+    }
     SymbolizeModules modules = new SymbolizeModules(a.has(SymbolizeOpt.DISABLE_GSYM), a.all(SymbolizeOpt.GSYM_FILE_DIRECTORY));
     return new Config(adjustVma, contextLines, style,
-        new SymbolizeBatches.Settings(functions, paths, demangle, inlines, adjustVma, a.has(SymbolizeOpt.STACK)), buildId,
+        new SymbolizeBatches.Settings(functions, paths, demangle, inlines, adjustVma, a.has(SymbolizeOpt.STACK),
+            adjust), buildId,
         a.last(SymbolizeOpt.OBJ), threads, b, modules);
   }
 

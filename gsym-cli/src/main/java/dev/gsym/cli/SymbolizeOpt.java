@@ -97,6 +97,8 @@ enum SymbolizeOpt {
   STACK(Group.OURS, null, flag("--", "stack", "Inputs are call stacks, innermost frame first, one frame per line"
       + " (MODULE ADDRESS), an empty line between stacks; functions merged by identical code folding are"
       + " chosen with the callers' call sites")),
+  ADJUST_ADDRESSES(Group.OURS, "<frames>", eq("adjust-addresses", "With --stack: the frames holding return"
+      + " addresses, looked up inside their call: all_but_first (default), all, none")),
   THREADS(Group.OURS, "<n>", eq("threads", "Threads looking addresses up (default: the number of processors);"
       + " the output is the same for any number")),
   MAX_OPEN_MODULES(Group.OURS, "<n>", eq("max-open-modules", "Modules kept open at once (default 256)"));

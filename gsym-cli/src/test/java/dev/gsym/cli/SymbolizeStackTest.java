@@ -164,6 +164,42 @@ class SymbolizeStackTest {
     assertThat(CliRun.run("symbolize", "--help").out()).contains("--stack");
   }
 
+  /** The second line ({@code FILE:LINE:0}) of symbolize's answer for one address. */
+  static String line(String gsym, long address) throws Exception {
+    return CliRun.run("symbolize", "--obj=" + gsym, "0x" + Long.toHexString(address)).out().split("\n")[1];
+  }
+
+  private static String second(String answer) {
+    return answer.strip().split("\n")[1];
+  }
+
+  @Test
+  void callersAreAnsweredAtTheirCall() throws Exception {
+    // a return address whose own line differs from the byte before it (the call's)
+    String g = TestData.path("gsym/c-clang-O2.gsym").toString();
+    long ret = -1;
+    for (long a = 0x1140; a < 0x1400 && ret < 0; a++) {
+      String here = line(g, a);
+      if (!here.startsWith("??") && !line(g, a - 1).startsWith("??") && !here.equals(line(g, a - 1))) ret = a;
+    }
+    assertThat(ret).as("a line boundary in the test binary").isPositive();
+    String pc = "0x" + Long.toHexString(ret);
+    String caller = pc;
+    String[] dflt = CliRun.run("symbolize", "--stack", "--obj=" + g, pc, caller).out().split("\n\n");
+    assertThat(second(dflt[0])).as("frame 0 as given").isEqualTo(line(g, ret));
+    assertThat(second(dflt[1])).as("a caller at its call").isEqualTo(line(g, ret - 1));
+    String[] none = CliRun.run("symbolize", "--stack", "--adjust-addresses=none", "--obj=" + g, pc, caller).out().split("\n\n");
+    assertThat(second(none[1])).isEqualTo(line(g, ret));
+    String[] all = CliRun.run("symbolize", "--stack", "--adjust-addresses=all", "--obj=" + g, pc, caller).out().split("\n\n");
+    assertThat(second(all[0])).isEqualTo(line(g, ret - 1));
+    // a first frame that cannot be answered still counts: the next one is a caller
+    CliRun gap = CliRun.stdin("/nonexistent/lib.so 0x10\n" + g + " " + pc + "\n", "symbolize", "--stack");
+    assertThat(second(gap.out().split("\n\n")[1])).isEqualTo(line(g, ret - 1));
+    CliRun bad = CliRun.run("symbolize", "--stack", "--adjust-addresses=first", "--obj=" + g, pc);
+    assertThat(bad.status()).isEqualTo(1);
+    assertThat(bad.err()).isEqualTo("--adjust-addresses=: expected all_but_first, all or none, but got 'first'\n");
+  }
+
   @Test
   void aStackLongerThanAChunkIsAnsweredWhole() throws Exception {
     // frames 0..2046 in one piece, the rest in another: every frame answered, in order

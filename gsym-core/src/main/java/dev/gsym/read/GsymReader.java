@@ -327,6 +327,18 @@ public final class GsymReader implements GsymTables, AutoCloseable {
    * @throws LookupException with llvm-gsymutil's message if the primary function cannot answer
    */
   public List<LookupResult> lookupCandidates(long addr) {
+    return lookupCandidates(addr, addr);
+  }
+
+  /**
+   * As {@link #lookupCandidates(long)}, with each function's call site taken at {@code
+   * callSiteAddr} instead of {@code addr}. A caller frame of a stack holds a return address: its
+   * source line is that of the call instruction, found at the return address minus one, while the
+   * call-site information is keyed by the return address itself.
+   *
+   * @throws LookupException with llvm-gsymutil's message if the primary function cannot answer
+   */
+  public List<LookupResult> lookupCandidates(long addr, long callSiteAddr) {
     LookupFrames frames = new LookupFrames();
     frames.reset(this);
     try {
@@ -339,14 +351,14 @@ public final class GsymReader implements GsymTables, AutoCloseable {
       }
       int index = indexForAddress(addr);
       long start = functionAddress(index);
-      Cursor merged = RecordLookup.lookup(record(index), start, addr, frames.sink(), true);
+      Cursor merged = RecordLookup.lookup(record(index), start, addr, callSiteAddr, frames.sink(), true);
       LookupResult primary = frames.toResult();
       if (merged == null) return List.of(primary);
       List<LookupResult> results = new ArrayList<>();
       results.add(primary);
       for (Cursor child : MergedFunctionsInfo.childRecords(merged)) {
         try {
-          RecordLookup.lookup(child, start, addr, frames.sink(), false);
+          RecordLookup.lookup(child, start, addr, callSiteAddr, frames.sink(), false);
           results.add(frames.toResult());
         } catch (LookupException e) {
           // this merged function does not cover addr: not a candidate

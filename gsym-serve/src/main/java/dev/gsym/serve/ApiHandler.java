@@ -1,7 +1,6 @@
 package dev.gsym.serve;
 
 import dev.gsym.symbolize.AddressMode;
-import dev.gsym.symbolize.Merged;
 import dev.gsym.symbolize.Symbolized;
 import dev.gsym.symbolize.Symbolizer;
 import java.io.FilterOutputStream;
@@ -10,7 +9,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
@@ -187,47 +185,24 @@ final class ApiHandler extends Handler.Abstract {
   /**
    * Every stack of the request in one call: the symbolizer resolves each module once (modules in
    * parallel), looks the addresses up and chooses among merged functions with the callers' call
-   * sites. A frame whose module entry cannot be used gets null and is left out of its stack for
-   * that choice (the frames around it are then one apart).
+   * sites. A frame whose module entry cannot be used is a placeholder in its stack (it keeps its
+   * place) and gets null.
    */
   private List<Symbolized> symbolize(SymbolicateRequest req) {
-    int n = req.frames();
     List<List<Symbolizer.Request>> stacks = new ArrayList<>(req.stacks());
-    int[] stackIndex = new int[n];
-    Arrays.fill(stackIndex, -1);
     for (int s = 0; s < req.stacks(); s++) {
       List<Symbolizer.Request> stack = new ArrayList<>(req.stackStart()[s + 1] - req.stackStart()[s]);
       for (int i = req.stackStart()[s]; i < req.stackStart()[s + 1]; i++) {
         SymbolicateRequest.Module m = req.modules().get(req.frameModule()[i]);
-        if (m.ref() == null) continue;
-        stackIndex[i] = stack.size();
-        stack.add(new Symbolizer.Request(m.ref(), req.frameAddress()[i]));
+        stack.add(m.ref() == null ? null : new Symbolizer.Request(m.ref(), req.frameAddress()[i]));
       }
       stacks.add(stack);
     }
     List<List<Symbolized>> answers = symbolizer.symbolizeStacks(stacks,
-        req.options().relative() ? AddressMode.RELATIVE : AddressMode.ABSOLUTE);
-    Symbolized[] all = new Symbolized[n];
-    for (int s = 0; s < req.stacks(); s++) {
-      List<Symbolized> stack = answers.get(s);
-      int start = req.stackStart()[s];
-      int[] requestIndex = new int[stack.size()]; // a frame's index in the request's stack
-      for (int i = start; i < req.stackStart()[s + 1]; i++) {
-        if (stackIndex[i] >= 0) requestIndex[stackIndex[i]] = i - start;
-      }
-      for (int i = start; i < req.stackStart()[s + 1]; i++) {
-        if (stackIndex[i] < 0) continue;
-        Symbolized r = stack.get(stackIndex[i]);
-        if (r instanceof Symbolized.Found f && f.merged() != null && f.merged().callerFrame() >= 0
-            && requestIndex[f.merged().callerFrame()] != f.merged().callerFrame()) {
-          Merged m = f.merged();
-          r = new Symbolized.Found(f.module(), f.address(), f.fileAddress(), f.base(), f.frames(),
-              new Merged(m.resolution(), m.candidates(), m.chosen(), requestIndex[m.callerFrame()]), f.source());
-        }
-        all[i] = r;
-      }
-    }
-    return Arrays.asList(all);
+        req.options().relative() ? AddressMode.RELATIVE : AddressMode.ABSOLUTE, req.options().adjust());
+    List<Symbolized> all = new ArrayList<>(req.frames());
+    for (List<Symbolized> stack : answers) all.addAll(stack);
+    return all;
   }
 
   private void metrics(Response response, Callback callback, Exchange x) throws IOException {

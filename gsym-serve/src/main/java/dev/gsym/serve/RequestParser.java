@@ -1,5 +1,6 @@
 package dev.gsym.serve;
 
+import dev.gsym.symbolize.AddressAdjustment;
 import dev.gsym.symbolize.ModuleRef;
 import java.io.IOException;
 import java.io.InputStream;
@@ -260,22 +261,34 @@ final class RequestParser {
           + "\" is not an address (\"0x\" and 1 to 16 hex digits, or an integer from 0 to 2^64-1)");
     }
 
+    private static AddressAdjustment adjustment(String v) throws BadRequest {
+      return switch (v) {
+        case "all_but_first" -> AddressAdjustment.ALL_BUT_FIRST;
+        case "all" -> AddressAdjustment.ALL;
+        case "none" -> AddressAdjustment.NONE;
+        default -> throw BadRequest.invalid("invalid_option", "options.adjust_addresses is \"" + v
+            + "\": one of all_but_first, all, none");
+      };
+    }
+
     private void options(JsonToken t) throws BadRequest {
       expect(t, JsonToken.START_OBJECT, "options", "an object");
       boolean demangle = true;
       boolean inlines = true;
       boolean relative = false;
+      AddressAdjustment adjust = AddressAdjustment.ALL_BUT_FIRST;
       for (String name; (name = p.nextName()) != null; ) {
         JsonToken v = p.nextToken();
         switch (name) {
           case "demangle" -> demangle = bool(v, "options.demangle");
           case "inlines" -> inlines = bool(v, "options.inlines");
           case "relative" -> relative = bool(v, "options.relative");
+          case "adjust_addresses" -> adjust = adjustment(string(v, "options.adjust_addresses"));
           default -> throw BadRequest.invalid("unknown_option", "options." + name
-              + " is not an option (demangle, inlines, relative)");
+              + " is not an option (demangle, inlines, relative, adjust_addresses)");
         }
       }
-      options = new SymbolicateRequest.Options(demangle, inlines, relative);
+      options = new SymbolicateRequest.Options(demangle, inlines, relative, adjust);
     }
 
     private boolean bool(JsonToken t, String at) throws BadRequest {

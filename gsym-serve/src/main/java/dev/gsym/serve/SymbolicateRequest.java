@@ -1,5 +1,6 @@
 package dev.gsym.serve;
 
+import dev.gsym.symbolize.AddressAdjustment;
 import dev.gsym.symbolize.ModuleRef;
 import java.util.List;
 
@@ -28,9 +29,11 @@ record SymbolicateRequest(List<Module> modules, int[] stackStart, int[] frameMod
    *     containing the address, with the address's file and line
    * @param relative addresses are relative to the module's base address (default false: addresses
    *     in the module's own address space, as linked)
+   * @param adjust which frames hold return addresses, looked up inside their call instruction
+   *     (default: every frame but the first)
    */
-  record Options(boolean demangle, boolean inlines, boolean relative) {
-    static final Options DEFAULT = new Options(true, true, false);
+  record Options(boolean demangle, boolean inlines, boolean relative, AddressAdjustment adjust) {
+    static final Options DEFAULT = new Options(true, true, false, AddressAdjustment.ALL_BUT_FIRST);
   }
 
   int stacks() {

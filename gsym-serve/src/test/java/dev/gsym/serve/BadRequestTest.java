@@ -114,6 +114,9 @@ class BadRequestTest {
     assertEquals(200, r.statusCode(), r.body());
     assertEquals(TestServer.json(server.post(body("{\"module\": 0, \"address\": \"0x1179\"}"))), TestServer.json(r));
     refused(server.post(body("").replace("}]}", "}], \"options\": {\"demangel\": false}}")), 400, "unknown_option");
+    refused(server.post(body("").replace("}]}", "}], \"options\": {\"adjust_addresses\": \"first\"}}")), 400,
+        "invalid_option");
+    refused(server.post(body("").replace("}]}", "}], \"options\": {\"adjust_addresses\": true}}")), 400, "wrong_type");
   }
 
   @Test

@@ -88,7 +88,7 @@ class SymbolicationServerTest {
   @Test
   void answersAreTheSymbolizers() throws Exception {
     List<Module> modules = modules();
-    HttpResponse<String> r = server.post(request(modules, null, false));
+    HttpResponse<String> r = server.post(request(modules, "{\"adjust_addresses\": \"none\"}", false));
     assertEquals(200, r.statusCode(), r.body());
     assertEquals("application/json", r.headers().firstValue("content-type").orElseThrow());
     JsonNode answer = TestServer.json(r);
@@ -126,7 +126,8 @@ class SymbolicationServerTest {
   @Test
   void withoutInlinesOrDemangling() throws Exception {
     List<Module> modules = modules();
-    HttpResponse<String> r = server.post(request(modules, "{\"inlines\": false, \"demangle\": false}", false));
+    HttpResponse<String> r = server.post(request(modules,
+        "{\"inlines\": false, \"demangle\": false, \"adjust_addresses\": \"none\"}", false));
     assertEquals(200, r.statusCode(), r.body());
     JsonNode answer = TestServer.json(r);
     for (int m = 0; m < modules.size(); m++) {
@@ -134,14 +135,41 @@ class SymbolicationServerTest {
     }
   }
 
+  @Test
+  void callersAreAnsweredAtTheirCall() throws Exception {
+    List<Module> modules = modules();
+    JsonNode answer = TestServer.json(server.post(request(modules, null, false)));
+    for (int m = 0; m < modules.size(); m++) {
+      checkStack(m, modules.get(m), answer.get("stacks").get(m).get("frames"), true, true, true);
+    }
+    assertEquals(answer, TestServer.json(server.post(request(modules, "{\"adjust_addresses\": \"all_but_first\"}", false))));
+  }
+
   /** Output frames of one stack against the reference: deepest inlined frame first, each input frame in order. */
   private static void checkStack(int m, Module module, JsonNode frames, boolean inlines, boolean demangle) {
+    checkStack(m, module, frames, inlines, demangle, false);
+  }
+
+  /**
+   * As above; with {@code returnAddresses}, every frame but the first is expected as the symbolizer
+   * answers its address minus one (a frame there is where the call was, as return addresses are).
+   */
+  private static void checkStack(int m, Module module, JsonNode frames, boolean inlines, boolean demangle,
+      boolean returnAddresses) {
     int k = 0;
     boolean sawInlined = false;
     boolean sawMangled = false;
     for (int i = 0; i < module.addresses().size(); i++) {
       long address = module.addresses().get(i);
-      Symbolized.Found f = assertInstanceOf(Symbolized.Found.class, reference.symbolize(module.ref(), address));
+      long lookupAt = returnAddresses && i > 0 ? address - 1 : address;
+      Symbolized ref = reference.symbolize(module.ref(), lookupAt);
+      if (lookupAt != address && !(ref instanceof Symbolized.Found)) {
+        JsonNode o = frames.get(k++);
+        assertEquals("unknown_address", o.get("status").asString(), o.toString());
+        assertEquals(hex(address), o.get("address").asString(), o.toString());
+        continue;
+      }
+      Symbolized.Found f = assertInstanceOf(Symbolized.Found.class, ref);
       List<Frame> expected = inlines ? f.frames() : List.of(f.function());
       for (int j = 0; j < expected.size(); j++, k++) {
         Frame e = expected.get(j);

@@ -88,8 +88,13 @@ final class GsymCoreAdapter implements AutoCloseable {
    * @throws NotCovered with llvm-gsymutil's message if no function covers the address
    */
   List<LookupResult> candidates(long fileAddress) throws NotCovered {
+    return candidates(fileAddress, fileAddress);
+  }
+
+  /** As {@link GsymReader#lookupCandidates(long, long)}. */
+  List<LookupResult> candidates(long fileAddress, long callSiteAddress) throws NotCovered {
     try {
-      return reader.lookupCandidates(fileAddress);
+      return reader.lookupCandidates(fileAddress, callSiteAddress);
     } catch (LookupException e) {
       throw new NotCovered(e.getMessage());
     }

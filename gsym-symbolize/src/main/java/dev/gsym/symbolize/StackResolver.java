@@ -31,8 +31,14 @@ final class StackResolver {
   record Located(ModuleRef module, long address, long fileAddress, long base, String moduleKey,
       List<LookupResult> candidates, String source) implements Place {}
 
-  /** A frame whose answer is known without resolution: its module or address failed. */
+  /**
+   * A frame whose answer is known without resolution: its module or address failed; null for a
+   * placeholder (a frame the caller could not name, answered null).
+   */
   record Answered(Symbolized answer) implements Place {}
+
+  /** A frame the caller has no request for: it keeps its place in the stack. */
+  static final Answered PLACEHOLDER = new Answered(null);
 
   /** What a caller's call site says about a merged callee. */
   private sealed interface Verdict {}

@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -142,7 +144,7 @@ public final class Symbolizer implements AutoCloseable {
     Objects.requireNonNull(mode, "mode");
     checkOpen();
     int n = requests.size();
-    try (Modules modules = new Modules(requests)) {
+    try (Modules modules = new Modules(requests, false)) {
       Symbolized[] out = new Symbolized[n];
       int chunks = (n + CHUNK - 1) / CHUNK;
       parallel(chunks, c -> {
@@ -160,24 +162,47 @@ public final class Symbolizer implements AutoCloseable {
    * #symbolizeStacks(List, AddressMode)}.
    */
   public List<List<Symbolized>> symbolizeStacks(List<List<Request>> stacks) {
-    return symbolizeStacks(stacks, addressMode);
+    return symbolizeStacks(stacks, addressMode, AddressAdjustment.ALL_BUT_FIRST);
+  }
+
+  /**
+   * Symbolizes call stacks with the symbolizer's {@link AddressMode}: see {@link
+   * #symbolizeStacks(List, AddressMode, AddressAdjustment)}.
+   */
+  public List<List<Symbolized>> symbolizeStacks(List<List<Request>> stacks, AddressAdjustment adjustment) {
+    return symbolizeStacks(stacks, addressMode, adjustment);
+  }
+
+  /**
+   * Symbolizes call stacks whose callers hold return addresses: see {@link #symbolizeStacks(List,
+   * AddressMode, AddressAdjustment)}.
+   */
+  public List<List<Symbolized>> symbolizeStacks(List<List<Request>> stacks, AddressMode mode) {
+    return symbolizeStacks(stacks, mode, AddressAdjustment.ALL_BUT_FIRST);
   }
 
   /**
    * Symbolizes call stacks, choosing among merged (identical-code-folded) functions with the
    * callers' call-site information (docs/symbolize.md, "Merged functions"). In each stack, element
    * 0 is the innermost frame (the address where the thread was) and each following element its
-   * caller, whose address is a return address, as unwinders list them. The answer has one {@link
+   * caller, whose address is a return address, as unwinders list them: {@code adjustment} says
+   * which frames are looked up inside their call instruction (docs/symbolize.md, "Return
+   * addresses"). A null element is a frame the caller has no request for (its module could not be
+   * named): it keeps its place, so frame indexes ({@link Merged#callerFrame()}) and the adjustment
+   * count it, the search for a call site passes over it, and its answer is null. The answer has one {@link
    * Symbolized} per frame, in the same order; a frame whose address has merged functions answers
    * a {@link Symbolized.Found} with its {@link Merged} information. The modules of all stacks are
    * resolved once per call, in parallel, as {@link #symbolize(List)} resolves them; stacks are
    * resolved in parallel.
    *
    * @param mode how the addresses of this call are read
+   * @param adjustment which frames hold return addresses
    * @throws IllegalStateException after {@link #close()}
    */
-  public List<List<Symbolized>> symbolizeStacks(List<List<Request>> stacks, AddressMode mode) {
+  public List<List<Symbolized>> symbolizeStacks(List<List<Request>> stacks, AddressMode mode,
+      AddressAdjustment adjustment) {
     Objects.requireNonNull(mode, "mode");
+    Objects.requireNonNull(adjustment, "adjustment");
     checkOpen();
     List<Request> all = new ArrayList<>();
     int[] first = new int[stacks.size()]; // index in all of each stack's frame 0
@@ -185,7 +210,7 @@ public final class Symbolizer implements AutoCloseable {
       first[k] = all.size();
       all.addAll(Objects.requireNonNull(stacks.get(k), "stack"));
     }
-    try (Modules modules = new Modules(all)) {
+    try (Modules modules = new Modules(all, true)) {
       @SuppressWarnings("unchecked")
       List<Symbolized>[] out = new List[stacks.size()];
       parallel(stacks.size(), k -> {
@@ -193,9 +218,15 @@ public final class Symbolizer implements AutoCloseable {
         StackResolver.Place[] frames = new StackResolver.Place[stack.size()];
         for (int i = 0; i < frames.length; i++) {
           int m = modules.moduleOf[first[k] + i];
-          frames[i] = locate(modules.targets[m], modules.outcomes[m], stack.get(i).address(), mode);
+          if (m < 0) {
+            frames[i] = StackResolver.PLACEHOLDER;
+            continue;
+          }
+          boolean returnAddress = adjustment == AddressAdjustment.ALL
+              || adjustment == AddressAdjustment.ALL_BUT_FIRST && i > 0;
+          frames[i] = locate(modules.targets[m], modules.outcomes[m], stack.get(i).address(), mode, returnAddress);
         }
-        out[k] = List.of(resolver.resolve(frames));
+        out[k] = Collections.unmodifiableList(Arrays.asList(resolver.resolve(frames)));
       });
       return List.of(out);
     }
@@ -237,16 +268,21 @@ public final class Symbolizer implements AutoCloseable {
    * their handles. Both batch forms use it.
    */
   private final class Modules implements AutoCloseable {
-    /** Per request, its module's index in {@link #targets} and {@link #outcomes}. */
+    /** Per request, its module's index in {@link #targets} and {@link #outcomes}; -1 for a null request. */
     final int[] moduleOf;
     final Target[] targets;
     final Outcome[] outcomes;
 
-    Modules(List<Request> requests) {
+    Modules(List<Request> requests, boolean nullsAllowed) {
       Map<ModuleRef, Integer> distinct = new LinkedHashMap<>();
       moduleOf = new int[requests.size()];
       for (int i = 0; i < moduleOf.length; i++) {
-        Request r = Objects.requireNonNull(requests.get(i), "request");
+        Request r = requests.get(i);
+        if (r == null && nullsAllowed) {
+          moduleOf[i] = -1;
+          continue;
+        }
+        Objects.requireNonNull(r, "request");
         moduleOf[i] = distinct.computeIfAbsent(r.module(), m -> distinct.size());
       }
       List<ModuleRef> refs = new ArrayList<>(distinct.keySet());
@@ -273,14 +309,18 @@ public final class Symbolizer implements AutoCloseable {
 
   /** One address without its stack: merged functions are listed, not chosen. */
   private Symbolized lookup(Target t, Outcome o, long address, AddressMode mode) {
-    return switch (locate(t, o, address, mode)) {
+    return switch (locate(t, o, address, mode, false)) {
       case StackResolver.Located l -> resolver.resolve(new StackResolver.Place[] {l})[0];
       case StackResolver.Answered a -> a.answer();
     };
   }
 
-  /** The functions at {@code address}, or the answer that says why there are none. */
-  private StackResolver.Place locate(Target t, Outcome o, long address, AddressMode mode) {
+  /**
+   * The functions at {@code address}, or the answer that says why there are none. A {@code
+   * returnAddress} is looked up one byte before, inside its call instruction, with its call sites
+   * taken at the address itself.
+   */
+  private StackResolver.Place locate(Target t, Outcome o, long address, AddressMode mode, boolean returnAddress) {
     ModuleRef ref = t.ref();
     return switch (o) {
       case Outcome.NotFound nf ->
@@ -298,11 +338,16 @@ public final class Symbolizer implements AutoCloseable {
           }
         }
         lookups.increment();
+        // a return address of 0 has no call before it: looked up as given
+        long at = returnAddress && fileAddress != 0 ? fileAddress - 1 : fileAddress;
         try {
-          yield new StackResolver.Located(ref, address, fileAddress, base, t.cacheKey(), m.candidates(fileAddress),
+          yield new StackResolver.Located(ref, address, fileAddress, base, t.cacheKey(), m.candidates(at, fileAddress),
               l.handle().entry.origin);
         } catch (GsymCoreAdapter.NotCovered e) {
-          yield new StackResolver.Answered(new Symbolized.AddressNotCovered(ref, address, fileAddress, e.getMessage()));
+          String why = at == fileAddress ? e.getMessage()
+              : "return address 0x" + Long.toHexString(fileAddress) + " (looked up at its call, 0x"
+                  + Long.toHexString(at) + "): " + e.getMessage();
+          yield new StackResolver.Answered(new Symbolized.AddressNotCovered(ref, address, fileAddress, why));
         } catch (GsymFormatException e) {
           yield new StackResolver.Answered(new Symbolized.ModuleUnreadable(ref, address, e.getMessage()));
         }

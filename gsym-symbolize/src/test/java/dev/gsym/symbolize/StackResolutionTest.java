@@ -32,6 +32,7 @@ class StackResolutionTest {
   static ModuleRef b;
   static ModuleRef t;
   static ModuleRef rel;
+  static ModuleRef ret;
 
   /** A small GSYM file under construction. */
   static final class Mod {
@@ -96,6 +97,19 @@ class StackResolutionTest {
     m.add(m.fn("leaf_a", 0x1000, 0x20), m.fn("leaf_b", 0x1000, 0x20));
     m.add(m.fn("caller", 0x1100, 0x20, m.cs(0x8, 0, "leaf_b")));
     rel = m.save("rel");
+
+    // return addresses: a call (0x8004..0x8008, line 10) followed by line 11; a call to a function
+    // that does not return, last in noreturn_caller, whose return address is next_fn's first byte;
+    // a merged callee whose caller's call site (its last instruction) returns to after_fn's start
+    m = new Mod();
+    m.c.addFunctionInfo(new FunctionInfo(new AddressRange(0x8000, 0x8010), m.c.insertString("two_lines"),
+        new LineTable(List.of(new LineEntry(0x8000, m.file, 10), new LineEntry(0x8008, m.file, 11))), null, null, null));
+    m.add(m.fn("noreturn_caller", 0x8100, 0x10));
+    m.add(m.fn("next_fn", 0x8110, 0x10));
+    m.add(m.fn("x_a", 0x8200, 0x10), m.fn("x_b", 0x8200, 0x10));
+    m.add(m.fn("c2", 0x8300, 0x10, m.cs(0x10, 0, "x_b")));
+    m.add(m.fn("after_fn", 0x8310, 0x10));
+    ret = m.save("ret");
   }
 
   static Symbolizer.Request at(ModuleRef m, long address) {
@@ -256,6 +270,61 @@ class StackResolutionTest {
       assertThat(s.symbolizeStacks(List.of(List.of(at(rel, 0x4), at(rel, 0x108)))).getFirst().get(0))
           .as("absolute by default").isInstanceOf(Symbolized.AddressNotCovered.class);
     }
+  }
+
+  static List<Symbolized> stack(AddressAdjustment adjust, Symbolizer.Request... frames) {
+    try (Symbolizer s = Symbolizer.builder().build()) {
+      return s.symbolizeStacks(List.of(Arrays.asList(frames)), AddressMode.ABSOLUTE, adjust).getFirst();
+    }
+  }
+
+  @Test
+  void callersAreLookedUpInsideTheirCallInstruction() {
+    // the caller's line is that of the call (10), not of the instruction after it (11)
+    List<Symbolized> s = stack(at(ret, 0x8004), at(ret, 0x8008));
+    assertThat(found(s.get(1)).frames().getFirst().location().line()).isEqualTo(10);
+    assertThat(found(s.get(1)).address()).as("the address as given").isEqualTo(0x8008);
+    assertThat(found(s.get(1)).fileAddress()).isEqualTo(0x8008);
+    // frame 0 is where the thread was: as given
+    assertThat(found(stack(at(ret, 0x8008)).get(0)).frames().getFirst().location().line()).isEqualTo(11);
+    // a call last in its function: the return address is the next function's first byte
+    s = stack(at(ret, 0x8004), at(ret, 0x8110));
+    assertThat(found(s.get(1)).function().function()).isEqualTo("noreturn_caller");
+  }
+
+  @Test
+  void aCallSiteAtTheEndOfItsFunctionStillChooses() {
+    // c2's call site returns to 0x8310 (after_fn's start): found in c2 at 0x830f, matched at 0x8310
+    List<Symbolized> s = stack(at(ret, 0x8204), at(ret, 0x8310));
+    assertThat(found(s.get(1)).function().function()).isEqualTo("c2");
+    assertMerged(s.get(0), Resolution.CALL_SITE, List.of("x_b"), 1, "x_b");
+  }
+
+  @Test
+  void theAdjustmentIsChosenPerCall() {
+    List<Symbolized> none = stack(AddressAdjustment.NONE, at(ret, 0x8110), at(ret, 0x8008));
+    assertThat(found(none.get(0)).function().function()).isEqualTo("next_fn");
+    assertThat(found(none.get(1)).frames().getFirst().location().line()).isEqualTo(11);
+    List<Symbolized> all = stack(AddressAdjustment.ALL, at(ret, 0x8110), at(ret, 0x8008));
+    assertThat(found(all.get(0)).function().function()).isEqualTo("noreturn_caller");
+    assertThat(found(all.get(1)).frames().getFirst().location().line()).isEqualTo(10);
+    // a return address with nothing before it in the module
+    Symbolized first = stack(AddressAdjustment.ALL, at(ret, 0x8000)).get(0);
+    assertThat(first).isInstanceOf(Symbolized.AddressNotCovered.class);
+    assertThat(((Symbolized.AddressNotCovered) first).message())
+        .isEqualTo("return address 0x8000 (looked up at its call, 0x7fff): address 0x7fff is not in GSYM");
+  }
+
+  @Test
+  void aPlaceholderKeepsItsPlace() {
+    // between the merged frame and its caller: counted in the caller's index, passed over
+    List<Symbolized> s = stack(at(a, 0x1004), (Symbolizer.Request) null, at(b, 0x3038));
+    assertThat(s.get(1)).isNull();
+    assertMerged(s.get(0), Resolution.CALL_SITE, List.of("leaf_a"), 2, "leaf_a");
+    // first: the frame after it is a caller, looked up inside its call
+    s = stack((Symbolizer.Request) null, at(ret, 0x8110));
+    assertThat(s.get(0)).isNull();
+    assertThat(found(s.get(1)).function().function()).isEqualTo("noreturn_caller");
   }
 
   @Test

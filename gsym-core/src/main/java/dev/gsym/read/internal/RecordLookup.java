@@ -21,6 +21,7 @@ import dev.gsym.read.LookupException;
 public final class RecordLookup implements FunctionInfo.RecordVisitor {
   private final long start;
   private final long addr;
+  private final long callSiteAddr;
   private final FrameSink out;
   private final boolean wantMerged;
   private int name;
@@ -28,9 +29,10 @@ public final class RecordLookup implements FunctionInfo.RecordVisitor {
   private Cursor inline;
   private Cursor merged;
 
-  private RecordLookup(long start, long addr, FrameSink out, boolean wantMerged) {
+  private RecordLookup(long start, long addr, long callSiteAddr, FrameSink out, boolean wantMerged) {
     this.start = start;
     this.addr = addr;
+    this.callSiteAddr = callSiteAddr;
     this.out = out;
     this.wantMerged = wantMerged;
   }
@@ -44,7 +46,17 @@ public final class RecordLookup implements FunctionInfo.RecordVisitor {
    * @throws dev.gsym.GsymFormatException for malformed bytes (the caller reports its detail)
    */
   public static Cursor lookup(Cursor record, long start, long addr, FrameSink out, boolean wantMerged) {
-    RecordLookup v = new RecordLookup(start, addr, out, wantMerged);
+    return lookup(record, start, addr, addr, out, wantMerged);
+  }
+
+  /**
+   * As {@link #lookup(Cursor, long, long, FrameSink, boolean)}, with the call site taken at {@code
+   * callSiteAddr} instead of {@code addr}: a caller's frames are looked up inside its call
+   * instruction (the return address minus one) while its call sites are keyed by the return address.
+   */
+  public static Cursor lookup(Cursor record, long start, long addr, long callSiteAddr, FrameSink out,
+      boolean wantMerged) {
+    RecordLookup v = new RecordLookup(start, addr, callSiteAddr, out, wantMerged);
     FunctionInfo.parse(record, Reading.LOOKUP, v);
     if (v.row == null) {
       out.addNoFile(v.name, addr - start);
@@ -85,7 +97,7 @@ public final class RecordLookup implements FunctionInfo.RecordVisitor {
   private void callSiteRegex(Cursor body) {
     CallSiteInfoCollection all = CallSiteInfoCollection.decode(body);
     out.clearRegex();
-    long returnOffset = addr - start;
+    long returnOffset = callSiteAddr - start;
     for (CallSiteInfo cs : all.callSites()) {
       if (cs.returnOffset() == returnOffset) {
         out.callSiteFlags(cs.flags());

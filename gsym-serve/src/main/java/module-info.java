@@ -7,6 +7,7 @@ module dev.gsym.serve {
   requires transitive dev.gsym.symbolize; // SymbolicationServer.builder takes a Symbolizer
   requires dev.gsym.demangle;
   requires org.eclipse.jetty.server;
+  requires org.eclipse.jetty.http2.server;
   requires org.eclipse.jetty.http;
   requires org.eclipse.jetty.io;
   requires org.eclipse.jetty.util;

@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
@@ -55,7 +56,9 @@ public final class SymbolicationServer implements AutoCloseable {
     HttpConfiguration http = new HttpConfiguration();
     http.setSendServerVersion(false);
     http.setSendDateHeader(false);
-    connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+    // HTTP/1.1, and HTTP/2 without TLS (h2c: by an Upgrade header or with prior knowledge)
+    connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http),
+        new HTTP2CServerConnectionFactory(http));
     connector.setHost(b.host);
     connector.setPort(b.port);
     connector.setIdleTimeout(b.idleTimeout.toMillis());

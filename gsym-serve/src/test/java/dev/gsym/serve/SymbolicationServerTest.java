@@ -14,6 +14,8 @@ import dev.gsym.symbolize.ModuleRef;
 import dev.gsym.symbolize.Source;
 import dev.gsym.symbolize.Symbolized;
 import dev.gsym.symbolize.Symbolizer;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -112,6 +114,29 @@ class SymbolicationServerTest {
       assertEquals(0, second.symbolizer.stats().conversions());
       assertEquals(TestServer.json(server.post(request(modules.subList(2, 3), null, false))).get("stacks"),
           answer.get("stacks"));
+    }
+  }
+
+  @Test
+  void http2AnswersAsHttp1() throws Exception {
+    List<Module> modules = modules();
+    String body = request(modules, null, false);
+    JsonNode http1 = TestServer.json(server.post(body));
+    // the JDK client upgrades a cleartext connection (h2c) on its first request
+    try (HttpClient h2 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build()) {
+      HttpResponse<String> health = h2.send(HttpRequest.newBuilder(server.uri("/healthz")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertEquals(HttpClient.Version.HTTP_2, health.version());
+      HttpResponse<String> r = h2.send(HttpRequest.newBuilder(server.uri("/symbolicate"))
+          .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+      assertEquals(HttpClient.Version.HTTP_2, r.version());
+      assertEquals(200, r.statusCode(), r.body());
+      assertEquals(http1, TestServer.json(r));
+      HttpResponse<String> bad = h2.send(HttpRequest.newBuilder(server.uri("/symbolicate"))
+          .POST(HttpRequest.BodyPublishers.ofString("{\"modules\": 3}")).build(), HttpResponse.BodyHandlers.ofString());
+      assertEquals(HttpClient.Version.HTTP_2, bad.version());
+      assertEquals(400, bad.statusCode());
+      assertEquals("wrong_type", TestServer.json(bad).get("error").get("kind").asString());
     }
   }
 

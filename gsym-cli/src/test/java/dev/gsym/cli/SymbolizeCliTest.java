@@ -193,9 +193,7 @@ class SymbolizeCliTest {
       id = HexFormat.of().formatHex(elf.buildId());
     }
     Path debug = tmp.resolve("debug");
-    Path file = Files.createDirectories(debug.resolve(".build-id").resolve(id.substring(0, 2)))
-        .resolve(id.substring(2) + ".debug");
-    Files.copy(BIN, file);
+    Path file = TestData.addToDebugDirectory(debug, id, BIN);
     Path store = tmp.resolve("store");
     CliRun r = run("BUILDID:" + id + " 0x1200\n", "--debug-file-directory=" + debug, "--store=" + store);
     assertThat(r.err()).isEmpty();

@@ -105,9 +105,7 @@ class SymbolizeLlvmDifferentialTest {
       BINARIES.add(new Binary(name, b, id.toUpperCase(java.util.Locale.ROOT), byBuildId, functions));
       if (!byBuildId) continue;
       // llvm-symbolizer-22 finds a build-id's debug file, then DIR/<its name>.gsym
-      Path dbg = Files.createDirectories(debug.resolve(".build-id").resolve(id.substring(0, 2)))
-          .resolve(id.substring(2) + ".debug");
-      Files.copy(b, dbg);
+      Path dbg = TestData.addToDebugDirectory(debug, id, b);
       // split DWARF: the package FILE.dwp and the .dwo files beside the debug file, where they are
       // found for it
       Path dwp = bin.resolve(name + ".dwp");

@@ -48,6 +48,23 @@ public final class TestData {
     }
   }
 
+  /**
+   * Puts a copy of {@code file} where a debug directory holds the debug file of build-id {@code
+   * buildId} (hex): {@code debugDir/.build-id/xx/rest.debug}, as GDB, llvm-symbolizer and our
+   * symbolizer look it up. Returns the copy's path.
+   */
+  public static Path addToDebugDirectory(Path debugDir, String buildId, Path file) throws java.io.IOException {
+    Path to = buildIdPath(debugDir, buildId);
+    Files.createDirectories(to.getParent());
+    Files.copy(file, to);
+    return to;
+  }
+
+  /** Where a debug directory holds build-id {@code buildId}'s debug file: {@code .build-id/xx/rest.debug}. */
+  public static Path buildIdPath(Path debugDir, String buildId) {
+    return debugDir.resolve(".build-id").resolve(buildId.substring(0, 2)).resolve(buildId.substring(2) + ".debug");
+  }
+
   /** A path below src-test-data. */
   public static Path path(String first, String... more) {
     return repoRoot().resolve("src-test-data").resolve(Path.of(first, more));

@@ -31,10 +31,7 @@ final class ServeFixtures {
 
   /** A debug directory holding {@code elf} under its build-id ({@code .build-id/xx/rest.debug}). */
   static Path debugDirectory(Path root, Path elf) throws IOException {
-    String id = buildId(elf);
-    Path d = root.resolve(".build-id").resolve(id.substring(0, 2));
-    Files.createDirectories(d);
-    Files.copy(elf, d.resolve(id.substring(2) + ".debug"));
+    TestData.addToDebugDirectory(root, buildId(elf), elf);
     return root;
   }
 

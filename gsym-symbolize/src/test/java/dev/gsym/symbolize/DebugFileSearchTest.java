@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gsym.read.GsymReader;
+import dev.gsym.testing.TestData;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -76,7 +77,7 @@ class DebugFileSearchTest {
   @Test
   void buildIdDirectory() throws Exception {
     Path debugDir = tmp.resolve("debug");
-    Path link = debugDir.resolve(".build-id/" + buildId.substring(0, 2) + "/" + buildId.substring(2) + ".debug");
+    Path link = TestData.buildIdPath(debugDir, buildId);
     Files.createDirectories(link.getParent());
     Files.copy(debugFile, link);
     Path store = tmp.resolve("store");
@@ -157,7 +158,7 @@ class DebugFileSearchTest {
   @Test
   void buildIdEntryOfAnotherBinaryIsRejected() throws Exception {
     Path debugDir = tmp.resolve("debug");
-    Path link = debugDir.resolve(".build-id/" + buildId.substring(0, 2) + "/" + buildId.substring(2) + ".debug");
+    Path link = TestData.buildIdPath(debugDir, buildId);
     Files.createDirectories(link.getParent());
     Files.copy(otherDebug, link);
     Path store = tmp.resolve("store");
@@ -178,7 +179,7 @@ class DebugFileSearchTest {
     try (Symbolizer s = symbolizer(tmp.resolve("store"), debugDir)) {
       Symbolized r = s.symbolize(ModuleRef.buildId(buildId), 0x1000);
       Symbolized.ModuleNotFound nf = assertInstanceOf(Symbolized.ModuleNotFound.class, r);
-      assertTrue(nf.message().contains(".build-id/" + buildId.substring(0, 2) + "/" + buildId.substring(2) + ".debug"),
+      assertTrue(nf.message().contains(TestData.buildIdPath(Path.of(""), buildId).toString()),
           nf.message());
       assertFalse(nf.retryable());
       // without any source
@@ -199,7 +200,7 @@ class DebugFileSearchTest {
       ModuleRef ref = ModuleRef.buildId(buildId);
       assertInstanceOf(Symbolized.ModuleNotFound.class, s.symbolize(ref, 0x1000));
       // the debug file appears: within the negative time the answer is remembered ...
-      Path link = debugDir.resolve(".build-id/" + buildId.substring(0, 2) + "/" + buildId.substring(2) + ".debug");
+      Path link = TestData.buildIdPath(debugDir, buildId);
       Files.createDirectories(link.getParent());
       Files.copy(debugFile, link);
       assertInstanceOf(Symbolized.ModuleNotFound.class, s.symbolize(ref, 0x1000));

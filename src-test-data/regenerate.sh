@@ -210,6 +210,7 @@ done < "$TMP/list"
 "$HERE/regenerate-embed.sh"
 # Mach-O, universal files and dSYM bundles: separately runnable too.
 "$HERE/regenerate-macho.sh"
+"$HERE/regenerate-pecoff.sh"
 # The demangling corpus (reads gsym/ and src/rust_v0.rs, so it runs after them)
 "$HERE/demangle/regenerate.sh"
 echo done

@@ -18,6 +18,7 @@ module dev.gsym.dwarf {
 
   exports dev.gsym.dwarf;
   exports dev.gsym.elf;
+  exports dev.gsym.coff;
   exports dev.gsym.macho;
   exports dev.gsym.object;
 }

@@ -1,5 +1,6 @@
 package dev.gsym.object;
 
+import dev.gsym.coff.CoffFile;
 import dev.gsym.elf.ElfFile;
 import dev.gsym.format.AddressRanges;
 import dev.gsym.io.ByteView;
@@ -11,9 +12,10 @@ import java.util.List;
  * One object file as llvm-gsymutil's conversion sees it (llvm's {@code object::ObjectFile}): its
  * DWARF sections by their standard names, the image base address, the executable address ranges
  * and the UUID. The symbol-table fallback differs by format, hence the sealed type:
- * {@code ObjectFileTransformer} reads each format's own table.
+ * {@code ObjectFileTransformer} reads each format's own table. Implemented by {@link ElfFile},
+ * {@link MachOFile} and {@link CoffFile} (PE/COFF).
  */
-public sealed interface ObjectFile extends AutoCloseable permits ElfFile, MachOFile {
+public sealed interface ObjectFile extends AutoCloseable permits ElfFile, MachOFile, CoffFile {
   /** The file (and for a slice of a universal file, which one) that errors name. */
   String source();
 

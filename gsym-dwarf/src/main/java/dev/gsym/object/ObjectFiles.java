@@ -21,6 +21,8 @@ public final class ObjectFiles {
     MACH_O,
     /** A universal (fat) Mach-O file: see {@link dev.gsym.macho.MachOUniversal}. */
     UNIVERSAL,
+    /** A COFF object (by its machine type) or a PE image ("MZ"; the PE signature is checked when opened). */
+    COFF,
     /** Anything else: llvm's "The file was not recognized as a valid object file". */
     OTHER
   }
@@ -28,6 +30,12 @@ public final class ObjectFiles {
   /** The kind of {@code head} (a file's first 8 bytes or fewer). */
   public static Kind kind(byte[] head) {
     if (head.length >= 4 && head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F') return Kind.ELF;
+    if (head.length >= 2 && head[0] == 'M' && head[1] == 'Z') return Kind.COFF;
+    if (head.length >= 2) {
+      // llvm's identify_magic: the COFF machine types it recognises
+      int b0 = head[0] & 0xff, b1 = head[1] & 0xff;
+      if ((b0 == 0x4c || b0 == 0xc4) && b1 == 0x01 || b0 == 0x64 && (b1 == 0x86 || b1 == 0xaa)) return Kind.COFF;
+    }
     if (head.length < 4) return Kind.OTHER;
     int m = (head[0] & 0xff) << 24 | (head[1] & 0xff) << 16 | (head[2] & 0xff) << 8 | head[3] & 0xff;
     return switch (m) {
@@ -52,7 +60,7 @@ public final class ObjectFiles {
   }
 
   /**
-   * Opens {@code path} as an ELF or (thin) Mach-O file.
+   * Opens {@code path} as an ELF, (thin) Mach-O or PE/COFF file.
    *
    * @throws GsymFormatException "The file was not recognized as a valid object file" for anything
    *     else (a universal file included: open its slices), or the file's own damage
@@ -61,6 +69,7 @@ public final class ObjectFiles {
     return switch (kind(path)) {
       case ELF -> ElfFile.open(path);
       case MACH_O -> MachOFile.open(path);
+      case COFF -> dev.gsym.coff.CoffFile.open(path);
       default -> throw new GsymFormatException(path.toString(), 0, "The file was not recognized as a valid object file");
     };
   }

@@ -1,5 +1,7 @@
 package dev.gsym.dwarf.transform;
 
+import dev.gsym.coff.CoffFile;
+import dev.gsym.coff.CoffSymbolTable;
 import dev.gsym.elf.ElfFile;
 import dev.gsym.elf.SymbolTable;
 import dev.gsym.format.AddressRange;
@@ -37,7 +39,32 @@ public final class ObjectFileTransformer {
     return switch (file) {
       case ElfFile elf -> convert(elf, gsym, diag);
       case MachOFile macho -> convert(macho, gsym, diag);
+      case CoffFile coff -> convert(coff, gsym, diag);
     };
+  }
+
+  /**
+   * PE/COFF: no UUID; every record (auxiliary records skipped) whose complex type is
+   * {@code IMAGE_SYM_DTYPE_FUNCTION} (defined or not, as llvm types them) and whose llvm value (0
+   * undefined, the common size, else the section-relative Value: llvm does not add the section's
+   * address here) is a text address, with size 0 and its name as stored.
+   */
+  private static int convert(CoffFile coff, GsymCreator gsym, Diagnostics diag) {
+    CoffSymbolTable symbols = coff.symbols();
+    int n = 0;
+    for (long i = 0; i < symbols.count(); i += 1 + symbols.auxCount(i)) {
+      if ((symbols.type(i) & 0xf0) >> 4 != CoffSymbolTable.IMAGE_SYM_DTYPE_FUNCTION) continue;
+      long value = CoffFile.symbolValue(symbols, i);
+      if (!gsym.isValidTextAddress(value)) continue;
+      String problem = symbols.nameError(i);
+      if (problem != null) {
+        diag.log("ObjectFileTransformer: " + problem + "\n");
+        continue;
+      }
+      gsym.addFunctionInfo(new FunctionInfo(new AddressRange(value, value), gsym.insertString(symbols.name(i))));
+      n++;
+    }
+    return n;
   }
 
   private static int convert(ElfFile elf, GsymCreator gsym, Diagnostics diag) {

@@ -431,6 +431,56 @@ class CorruptInputTest {
     }
   }
 
+  /**
+   * PE/COFF (src-test-data/pecoff): damaged DOS/PE/COFF headers, section tables, symbol and string
+   * tables, relocation entries and DWARF of images and objects convert or fail with one
+   * GsymFormatException.
+   */
+  @Test
+  void mutatedPeCoff() throws IOException {
+    Random rnd = new Random(17);
+    int iterations = Integer.getInteger("gsym.fuzz.iterations", 1000);
+    for (String name : List.of("c-x86_64-O2.o", "util-i686-O2-fs.o", "cpp-aarch64-O0-d4.o", "c-x86_64-O2.exe", "cpp-i686-O0-d4.exe")) {
+      byte[] orig = Files.readAllBytes(TestData.path("pecoff", "bin", name));
+      dev.gsym.coff.CoffFile f = dev.gsym.coff.CoffFile.of(orig, name);
+      List<long[]> regions = new java.util.ArrayList<>();
+      regions.add(new long[] {0, f.header().sectionTable() + (long) f.header().numberOfSections() * 40});
+      long symtab = f.header().pointerToSymbolTable();
+      if (symtab != 0) regions.add(new long[] {symtab, Math.min(orig.length - symtab, f.header().numberOfSymbols() * 18 + 64)});
+      for (dev.gsym.coff.CoffSection s : f.sections()) {
+        if (s.name().startsWith(".debug") && s.sizeOfRawData() > 0) regions.add(new long[] {s.pointerToRawData(), s.size(f.header().isImage())});
+        if (s.numberOfRelocations() > 0) regions.add(new long[] {s.pointerToRelocations(), s.numberOfRelocations() * 10L});
+      }
+      for (int i = 0; i < iterations / 3; i++) {
+        long[] r = regions.get(i % 3 == 0 ? 0 : rnd.nextInt(regions.size()));
+        byte[] b = orig.clone();
+        StringBuilder what = new StringBuilder(name);
+        for (int j = 1 + rnd.nextInt(6); j > 0; j--) {
+          int at = (int) (r[0] + rnd.nextLong(r[1]));
+          byte v = (byte) (rnd.nextBoolean() ? rnd.nextInt(256) : (rnd.nextBoolean() ? 0xff : 0x80));
+          b[at] = v;
+          what.append(" @0x").append(Integer.toHexString(at)).append('=').append(v & 0xff);
+        }
+        checkCoff(b, what.toString());
+      }
+      for (int cut : new int[] {0, 1, 2, 19, 63, 64, orig.length / 2, orig.length - 1}) {
+        checkCoff(java.util.Arrays.copyOf(orig, Math.min(cut, orig.length)), name + " cut to " + cut);
+      }
+    }
+  }
+
+  static void checkCoff(byte[] b, String what) {
+    try {
+      GsymCreator c = new GsymCreator();
+      c.encode(DwarfConverter.convert(dev.gsym.coff.CoffFile.of(b, "mutant"), c, Diagnostics.silent(), DwarfConverter.Options.defaults())
+          .byteOrder());
+    } catch (GsymFormatException expected) {
+      // fine
+    } catch (StackOverflowError | OutOfMemoryError | RuntimeException e) {
+      fail(what + ": " + e, e);
+    }
+  }
+
   /** A named Mach-O problem: llvm's description, the file and the offset. */
   @Test
   void machOErrorsNameFileOffsetAndProblem() throws IOException {

@@ -1,8 +1,9 @@
 /**
- * ELF and Mach-O + DWARF 2–5 to GSYM, as {@code llvm-gsymutil --convert} does: {@code dev.gsym.dwarf}
+ * ELF, Mach-O and PE/COFF + DWARF 2–5 to GSYM, as {@code llvm-gsymutil --convert} does: {@code dev.gsym.dwarf}
  * ({@code DwarfConverter}: conversion and verification), {@code dev.gsym.object} (the object-file
  * abstraction the converter reads and opening a file as its kind), {@code dev.gsym.elf} (ELF files,
- * sections, symbols) and {@code dev.gsym.macho} (Mach-O, universal files, dSYM bundles). The DWARF
+ * sections, symbols), {@code dev.gsym.macho} (Mach-O, universal files, dSYM bundles) and
+ * {@code dev.gsym.coff} (PE/COFF). The DWARF
  * reader ({@code dev.gsym.dwarf.read}) and the transformation ({@code dev.gsym.dwarf.transform}) are
  * not exported.
  *

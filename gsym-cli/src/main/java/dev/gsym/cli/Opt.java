@@ -27,7 +27,7 @@ enum Opt {
       + " the same for every N. Not an llvm-gsymutil option.", "--threads"),
 
   // the conversion modes: an exclusive group, one input file each
-  DWARF(Kind.MODE, "FILE", "Convert the DWARF debug info and symbol table of the ELF or Mach-O file FILE (a"
+  DWARF(Kind.MODE, "FILE", "Convert the DWARF debug info and symbol table of the ELF, Mach-O or PE/COFF file FILE (a"
       + " universal file: each slice; a .dSYM bundle: its DWARF file) to GSYM, as llvm-gsymutil --convert"
       + " --num-threads=1 does (default output: FILE.gsym).", "--dwarf", "--convert"),
   BREAKPAD(Kind.MODE, "SYM", "Convert the Breakpad symbol file SYM to GSYM (default output: SYM with .gsym in place"

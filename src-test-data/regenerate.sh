@@ -208,6 +208,9 @@ done < "$TMP/list"
 "$HERE/regenerate-stack.sh"
 # Inputs of the embedded-GSYM tests in embed/ (freestanding x86-64, i386, mips, ppc32 builds)
 "$HERE/regenerate-embed.sh"
+# Mach-O, universal files and dSYM bundles: separately runnable too.
+"$HERE/regenerate-macho.sh"
+"$HERE/regenerate-pecoff.sh"
 # The demangling corpus (reads gsym/ and src/rust_v0.rs, so it runs after them)
 "$HERE/demangle/regenerate.sh"
 echo done

@@ -28,9 +28,9 @@ final class Conversions {
           + ": no input: use --dwarf FILE, --breakpad SYM or --to-breakpad GSYM");
     }
     if (a.flag(Opt.MERGED_FUNCTIONS) || a.flag(Opt.DWARF_CALLSITES) || a.flag(Opt.VERIFY) || a.has(Opt.NUM_THREADS)
-        || a.has(Opt.JSON_SUMMARY) || a.has(Opt.CALLSITES_YAML)) {
+        || a.has(Opt.JSON_SUMMARY) || a.has(Opt.CALLSITES_YAML) || a.has(Opt.ARCH)) {
       throw CliException.stderr(GsymUtil.TOOL_NAME + ": --merged-functions, --dwarf-callsites, --verify, --num-threads,"
-          + " --json-summary-file and --callsites-yaml-file only apply to --dwarf");
+          + " --json-summary-file, --callsites-yaml-file and --arch only apply to --dwarf");
     }
     if (a.flag(Opt.EMBED) || a.flag(Opt.IN_PLACE)) {
       throw CliException.stderr(GsymUtil.TOOL_NAME + ": --embed and --in-place only apply to --dwarf (and to gsymutil embed)");

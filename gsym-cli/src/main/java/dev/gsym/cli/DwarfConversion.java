@@ -14,6 +14,12 @@ import dev.gsym.cli.yaml.CallSiteYaml;
 import dev.gsym.dwarf.DwarfConverter;
 import dev.gsym.elf.ElfFile;
 import dev.gsym.elf.EmbeddedGsym;
+import dev.gsym.macho.DsymBundle;
+import dev.gsym.macho.FatArch;
+import dev.gsym.macho.MachOFile;
+import dev.gsym.macho.MachOUniversal;
+import dev.gsym.object.ObjectFile;
+import dev.gsym.object.ObjectFiles;
 import dev.gsym.io.AtomicFile;
 import dev.gsym.GsymFormatException;
 import dev.gsym.Progress;
@@ -36,9 +42,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code --dwarf FILE} / {@code --convert FILE}: ELF + DWARF → GSYM as {@code llvm-gsymutil
- * --convert --num-threads=1} does, with its log, {@code --callsites-yaml-file}, {@code --verify} and
- * {@code --json-summary-file}.
+ * {@code --dwarf FILE} / {@code --convert FILE}: ELF or Mach-O + DWARF → GSYM as {@code llvm-gsymutil
+ * --convert --num-threads=1} does (universal files by their slices, {@code --arch} choosing them;
+ * {@code .dSYM} bundles by their DWARF files), with its log, {@code --callsites-yaml-file},
+ * {@code --verify} and {@code --json-summary-file}.
  */
 final class DwarfConversion {
   private DwarfConversion() {}
@@ -85,72 +92,152 @@ final class DwarfConversion {
     StringBuilder sb = s.sb;
     sb.append("Input file: ").append(in).append('\n');
     s.emit();
+    List<String> objects = objects(in);
+    // llvm-gsymutil prints its conversion log even with --quiet; --quiet only silences some warnings.
+    // One log for every object: the error-category summary comes once, after the last.
+    Diagnostics diag = new Diagnostics(sb);
+    int mismatches = 0;
+    for (String object : objects) mismatches += convertFile(s, o, object, out, data, embed, segment, threads, diag);
+    sb.append(diag.summary());
+    s.emit();
+    if (o.value(Opt.JSON_SUMMARY) != null) writeJsonSummary(s, o.value(Opt.JSON_SUMMARY), diag);
+    // llvm-gsymutil exits 0 after a failed verification; we exit 1 (the reports are llvm's).
+    return mismatches == 0 ? 0 : 1;
+  }
+
+  /**
+   * The files to convert for the input {@code in}: the DWARF files of a {@code .dSYM} bundle (llvm's
+   * findDsymObjectMembers), else {@code in} itself.
+   */
+  private static List<String> objects(String in) {
+    try {
+      List<Path> members = DsymBundle.members(in);
+      if (members.isEmpty()) return List.of(in);
+      return members.stream().map(Path::toString).toList();
+    } catch (GsymFormatException e) {
+      throw CliException.stderr("error: " + e.detail());
+    } catch (IOException e) {
+      throw ioError(in, e);
+    }
+  }
+
+  /**
+   * llvm-gsymutil's handleBuffer: an ELF or Mach-O file converted to {@code out}; a universal file's
+   * slices that {@code --arch} selects (all without it) each converted, to {@code out.ARCH} when
+   * there are several. Returns the --verify mismatches.
+   */
+  private static int convertFile(Session s, Args o, String in, String out, OutputStream data, boolean embed, long segment,
+      int threads, Diagnostics diag) {
     Path inPath = inputPath(in);
-    try (ElfFile elf = ElfFile.open(inPath)) {
-      sb.append("Output file (").append(DwarfConverter.arch(elf)).append("): ").append(out).append('\n');
-      s.emit();
-      // llvm-gsymutil prints its conversion log even with --quiet; --quiet only silences some warnings
-      Diagnostics diag = new Diagnostics(sb);
-      GsymCreator creator = new GsymCreator();
-      DwarfConverter.Summary summary;
-      Progress progress = ProgressBar.forTerminal(s.err, "units", o.flag(Opt.QUIET));
-      try {
-        String callSites = o.value(Opt.CALLSITES_YAML);
-        summary = DwarfConverter.convert(elf, creator, diag, DwarfConverter.Options.builder()
-            .quiet(o.flag(Opt.QUIET)).mergedFunctions(o.flag(Opt.MERGED_FUNCTIONS))
-            .dwarfCallSites(o.flag(Opt.DWARF_CALLSITES)).threads(threads)
-            .listener(Conversions.listener(progress, callSites == null ? null : c -> loadCallSites(s, c, callSites)))
-            .build());
-      } finally {
-        if (progress instanceof ProgressBar bar) bar.close();
-      }
-      s.emit();
-      long embedded = -1;
-      long embeddedSize = 0;
-      try {
-        if (embed) {
-          long[] written = embed(s, elf, creator, summary, out);
-          embedded = written[0];
-          embeddedSize = written[1];
-        } else if (segment > 0) {
-          creator.saveSegments(outputPath(out), summary.byteOrder(), segment);
-        } else if (toStdout) {
-          creator.save(data, summary.byteOrder());
-          checkStdout(data);
-        } else {
-          creator.save(outputPath(out), summary.byteOrder());
-        }
-      } catch (GsymFormatException | IllegalArgumentException e) {
-        s.emit();
-        String detail = e instanceof GsymFormatException g ? g.detail() : e.getMessage();
-        throw new CliException("DWARF conversion failed: : " + detail, 1, false, e);
-      } catch (IOException e) {
-        s.emit();
-        throw ioError(out, e);
-      }
-      int mismatches = 0;
-      if (o.flag(Opt.VERIFY)) {
-        try (GsymReader written = embed ? openEmbedded(out) : GsymReader.open(Path.of(out))) {
-          mismatches = DwarfConverter.verify(elf, written, out, sb);
-        } catch (dev.gsym.read.LookupException e) {
-          // llvm's verify stops at the first address the GSYM does not resolve (seen with the
-          // overlapping functions of relocatable objects) and the conversion fails
-          s.emit();
-          throw new CliException("DWARF conversion failed: : " + e.getMessage(), 1, false, e);
+    try {
+      ObjectFiles.Kind kind = ObjectFiles.kind(inPath);
+      if (kind != ObjectFiles.Kind.UNIVERSAL) {
+        try (ObjectFile file = ObjectFiles.open(inPath)) {
+          return convertObject(s, o, file, file.archName(), out, data, embed, segment, threads, diag);
         }
       }
-      sb.append(diag.summary());
-      if (embed) sb.append(EmbedConversion.summary(embeddedSize, embedded, out));
-      s.emit();
-      if (o.value(Opt.JSON_SUMMARY) != null) writeJsonSummary(s, o.value(Opt.JSON_SUMMARY), diag);
-      // llvm-gsymutil exits 0 after a failed verification; we exit 1 (the reports are llvm's).
-      return mismatches == 0 ? 0 : 1;
+      try (MachOUniversal fat = MachOUniversal.open(inPath)) {
+        List<String> archs = o.values(Opt.ARCH);
+        List<FatArch> chosen = new ArrayList<>();
+        for (FatArch a : fat.archs()) {
+          try (MachOFile slice = fat.slice(a)) {
+            // llvm reads every slice before converting any: a bad one fails the whole file
+            if (matches(archs, a, slice)) chosen.add(a);
+          } catch (GsymFormatException e) {
+            throw Session.fileError(in, e.detail(), e);
+          }
+        }
+        if (chosen.isEmpty()) throw Session.fileError(in, "no matching architectures found", null);
+        int mismatches = 0;
+        for (FatArch a : chosen) {
+          String arch = a.archName();
+          String sliceOut = chosen.size() > 1 ? out + "." + arch : out;
+          try (MachOFile slice = fat.slice(a)) {
+            mismatches += convertObject(s, o, slice, arch, sliceOut, data, embed, segment, threads, diag);
+          }
+        }
+        return mismatches;
+      }
     } catch (IOException e) {
       throw ioError(in, e);
     } catch (GsymFormatException e) {
-      sb.setLength(0);
+      s.sb.setLength(0);
       throw Session.fileError(in, e.detail(), e);
     }
+  }
+
+  /** llvm-gsymutil's filterArch: no --arch, or one naming the slice's architecture or its CPU type's number. */
+  private static boolean matches(List<String> archs, FatArch a, MachOFile slice) {
+    if (archs.isEmpty()) return true;
+    for (String arch : archs) {
+      if (arch.equals(slice.universalArchName())) return true;
+      Long v = Addresses.parse(arch);
+      if (v != null && v <= 0xffffffffL && (int) (long) v == slice.header().cpuType()) return true;
+    }
+    return false;
+  }
+
+  /** llvm-gsymutil's handleObjectFile after "Output file (ARCH): OUT": convert, save, --verify. */
+  private static int convertObject(Session s, Args o, ObjectFile file, String arch, String out, OutputStream data, boolean embed,
+      long segment, int threads, Diagnostics diag) throws IOException {
+    StringBuilder sb = s.sb;
+    boolean toStdout = out.equals(STDOUT);
+    sb.append("Output file (").append(arch).append("): ").append(out).append('\n');
+    s.emit();
+    if (embed && !(file instanceof ElfFile)) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --embed only applies to ELF files");
+    }
+    GsymCreator creator = new GsymCreator();
+    DwarfConverter.Summary summary;
+    Progress progress = ProgressBar.forTerminal(s.err, "units", o.flag(Opt.QUIET));
+    try {
+      String callSites = o.value(Opt.CALLSITES_YAML);
+      summary = DwarfConverter.convert(file, creator, diag, DwarfConverter.Options.builder()
+          .quiet(o.flag(Opt.QUIET)).mergedFunctions(o.flag(Opt.MERGED_FUNCTIONS))
+          .dwarfCallSites(o.flag(Opt.DWARF_CALLSITES)).threads(threads)
+          .listener(Conversions.listener(progress, callSites == null ? null : c -> loadCallSites(s, c, callSites)))
+          .build());
+    } finally {
+      if (progress instanceof ProgressBar bar) bar.close();
+    }
+    s.emit();
+    long embedded = -1;
+    long embeddedSize = 0;
+    try {
+      if (embed) {
+        long[] written = embed(s, (ElfFile) file, creator, summary, out);
+        embedded = written[0];
+        embeddedSize = written[1];
+      } else if (segment > 0) {
+        creator.saveSegments(outputPath(out), summary.byteOrder(), segment);
+      } else if (toStdout) {
+        creator.save(data, summary.byteOrder());
+        checkStdout(data);
+      } else {
+        creator.save(outputPath(out), summary.byteOrder());
+      }
+    } catch (GsymFormatException | IllegalArgumentException e) {
+      s.emit();
+      String detail = e instanceof GsymFormatException g ? g.detail() : e.getMessage();
+      throw new CliException("DWARF conversion failed: : " + detail, 1, false, e);
+    } catch (IOException e) {
+      s.emit();
+      throw ioError(out, e);
+    }
+    int mismatches = 0;
+    if (o.flag(Opt.VERIFY)) {
+      try (GsymReader written = embed ? openEmbedded(out) : GsymReader.open(Path.of(out))) {
+        mismatches = DwarfConverter.verify(file, written, out, sb);
+      } catch (dev.gsym.read.LookupException e) {
+        // llvm's verify stops at the first address the GSYM does not resolve (seen with the
+        // overlapping functions of relocatable objects) and the conversion fails
+        s.emit();
+        throw new CliException("DWARF conversion failed: : " + e.getMessage(), 1, false, e);
+      }
+    }
+    if (embed) sb.append(EmbedConversion.summary(embeddedSize, embedded, out));
+    s.emit();
+    return mismatches;
   }
 
   /**

@@ -27,8 +27,9 @@ enum Opt {
       + " the same for every N. Not an llvm-gsymutil option.", "--threads"),
 
   // the conversion modes: an exclusive group, one input file each
-  DWARF(Kind.MODE, "FILE", "Convert the DWARF debug info and symbol table of the ELF file FILE to GSYM, as"
-      + " llvm-gsymutil --convert --num-threads=1 does (default output: FILE.gsym).", "--dwarf", "--convert"),
+  DWARF(Kind.MODE, "FILE", "Convert the DWARF debug info and symbol table of the ELF, Mach-O or PE/COFF file FILE (a"
+      + " universal file: each slice; a .dSYM bundle: its DWARF file) to GSYM, as llvm-gsymutil --convert"
+      + " --num-threads=1 does (default output: FILE.gsym).", "--dwarf", "--convert"),
   BREAKPAD(Kind.MODE, "SYM", "Convert the Breakpad symbol file SYM to GSYM (default output: SYM with .gsym in place"
       + " of .sym).", "--breakpad"),
   TO_BREAKPAD(Kind.MODE, "GSYM|ELF", "Write a GSYM file, or the DWARF and symbols of an ELF file (as dump_syms"
@@ -55,6 +56,9 @@ enum Opt {
   CALLSITES_YAML(Kind.VALUE, "FILE", "With --dwarf: attach the call sites listed in the YAML file FILE to the"
       + " functions it names (llvm-gsymutil's format: functions: [{name, callsites: [{return_offset, match_regex:"
       + " [...], flags: [InternalCall|ExternalCall]}]}]).", "--callsites-yaml-file"),
+  ARCH(Kind.LIST, "ARCH", "With --dwarf of a universal Mach-O file: convert only the slices of this architecture"
+      + " (arm64, x86_64, armv7, ...) or CPU type number; with several slices, OUT gets .ARCH appended. Repeatable.",
+      "--arch"),
   VERIFY(Kind.FLAG, null, "With --dwarf: look every address of every function up in the new GSYM file and"
       + " compare with the DWARF (exit status 1 on a mismatch).", "--verify"),
   NUM_THREADS(Kind.VALUE, "N", "With --dwarf: number of threads converting compile units (default: the number of"
@@ -128,8 +132,8 @@ enum Opt {
   /** The top-level command's entries, in help order (also all that {@link QuickArgs} knows). */
   static final List<Opt> TOP = List.of(HELP, VERSION, DUMP, ADDRESS, FROM_STDIN, VERBOSE, MERGED_FUNCTIONS,
       MERGED_FILTER, THREADS, DWARF, BREAKPAD, TO_BREAKPAD, OUT_FILE, QUIET, LENIENT, SEGMENT_SIZE, LOAD_ADDRESS,
-      MODULE_OS, MODULE_ARCH, MODULE_NAME, DWARF_CALLSITES, CALLSITES_YAML, VERIFY, NUM_THREADS, JSON_SUMMARY, EMBED,
-      IN_PLACE, FILES);
+      MODULE_OS, MODULE_ARCH, MODULE_NAME, DWARF_CALLSITES, CALLSITES_YAML, ARCH, VERIFY, NUM_THREADS, JSON_SUMMARY,
+      EMBED, IN_PLACE, FILES);
 
   /** The subcommand names: an argument spelled so is a subcommand, not a file. */
   static final List<String> SUBCOMMANDS = List.of("dump", "lookup", "convert", "embed", "symbolize", "serve", "help");
@@ -140,8 +144,8 @@ enum Opt {
    * {@code --verify X.gsym} dumps X.gsym.
    */
   static final List<Opt> CONVERSION_ONLY = List.of(DWARF, BREAKPAD, TO_BREAKPAD, OUT_FILE, QUIET, LENIENT,
-      SEGMENT_SIZE, LOAD_ADDRESS, MODULE_OS, MODULE_ARCH, MODULE_NAME, DWARF_CALLSITES, CALLSITES_YAML, NUM_THREADS,
-      JSON_SUMMARY, EMBED, IN_PLACE);
+      SEGMENT_SIZE, LOAD_ADDRESS, MODULE_OS, MODULE_ARCH, MODULE_NAME, DWARF_CALLSITES, CALLSITES_YAML, ARCH,
+      NUM_THREADS, JSON_SUMMARY, EMBED, IN_PLACE);
 
   /** The number of entries. */
   static final int COUNT = values().length;

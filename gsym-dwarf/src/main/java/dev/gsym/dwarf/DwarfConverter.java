@@ -4,7 +4,8 @@ import dev.gsym.dwarf.read.DwarfFile;
 import dev.gsym.dwarf.transform.DwarfTransformer;
 import dev.gsym.dwarf.transform.DwarfVerifier;
 import dev.gsym.dwarf.transform.ObjectFileTransformer;
-import dev.gsym.elf.ElfFile;
+import dev.gsym.object.ObjectFile;
+import dev.gsym.object.ObjectFiles;
 import dev.gsym.internal.concurrent.ScopedPool;
 import dev.gsym.read.GsymReader;
 import dev.gsym.write.Diagnostics;
@@ -16,7 +17,7 @@ import java.util.Objects;
 import java.util.concurrent.Executor;
 
 /**
- * Library entry point for {@code llvm-gsymutil --convert} of an ELF with DWARF (single-threaded
+ * Library entry point for {@code llvm-gsymutil --convert} of an ELF or Mach-O file with DWARF (single-threaded
  * order, so the output is byte-identical to {@code --num-threads=1} for any thread count).
  */
 public final class DwarfConverter {
@@ -175,40 +176,40 @@ public final class DwarfConverter {
    * @throws dev.gsym.GsymFormatException for malformed input (naming the section and offset)
    */
   public static Summary convert(Path in, GsymCreator out, Diagnostics diag, Options options) throws IOException {
-    try (ElfFile elf = ElfFile.open(in)) {
-      return convert(elf, out, diag, options);
+    try (ObjectFile file = ObjectFiles.open(in)) {
+      return convert(file, out, diag, options);
     }
   }
 
-  /** As {@link #convert(Path, GsymCreator, Diagnostics, Options)} for an ELF already open. */
-  public static Summary convert(ElfFile elf, GsymCreator out, Diagnostics diag, Options options) {
+  /** As {@link #convert(Path, GsymCreator, Diagnostics, Options)} for an object file already open. */
+  public static Summary convert(ObjectFile file, GsymCreator out, Diagnostics diag, Options options) {
     int threads = options.threads() > 0 ? options.threads() : Runtime.getRuntime().availableProcessors();
     // Own pool: the unit workers, or at the start the three overlapping jobs (other sections'
     // inflation, abbreviation and line-table pre-parsing), whichever is more.
     try (ScopedPool own = options.executor() == null ? new ScopedPool(Math.max(threads - 1, 3), "gsym-dwarf") : null) {
       Executor executor = own != null ? own : options.executor();
-      Long base = elf.baseAddress();
+      Long base = file.baseAddress();
       if (base != null) out.setBaseAddress(base);
       // Like llvm-gsymutil: without executable sections every address counts as text.
-      if (!elf.textRanges().isEmpty()) out.setValidTextRanges(elf.textRanges());
+      if (!file.textRanges().isEmpty()) out.setValidTextRanges(file.textRanges());
       int nd;
-      try (DwarfFile dwarf = DwarfFile.load(elf, executor)) {
-        for (String w : elf.relocationWarnings()) diag.log("warning: " + w + "\n");
+      try (DwarfFile dwarf = DwarfFile.load(file, executor)) {
+        for (String w : file.relocationWarnings()) diag.log("warning: " + w + "\n");
         nd = new DwarfTransformer(dwarf, out, diag, options.quiet()).dwarfCallSites(options.dwarfCallSites())
             .progress((done, total) -> options.listener().unitsConverted((int) done, (int) total)).convert(threads, executor);
       }
       diag.log("Loaded " + nd + " functions from DWARF.\n");
       if (options.mergedFunctions()) out.prepareMergedFunctions(diag);
-      int ns = ObjectFileTransformer.convert(elf, out, diag);
+      int ns = ObjectFileTransformer.convert(file, out, diag);
       diag.log("Loaded " + ns + " functions from symbol table.\n");
       options.listener().beforeFinish(out);
       out.finish(diag);
-      return new Summary(nd, ns, elf.byteOrder(), arch(elf));
+      return new Summary(nd, ns, file.byteOrder(), file.archName());
     }
   }
 
   /**
-   * llvm-gsymutil's {@code --verify} after a conversion of {@code elf}: every address of every
+   * llvm-gsymutil's {@code --verify} after a conversion of {@code file}: every address of every
    * function in {@code gsym} is looked up and compared with the DWARF's inlining chain (split units
    * found as the conversion finds them); llvm's messages are appended to {@code out}, naming the
    * GSYM file {@code gsymPath}.
@@ -217,44 +218,15 @@ public final class DwarfConverter {
    * @throws dev.gsym.read.LookupException at the first address the GSYM does not resolve (llvm
    *     stops there too)
    */
-  public static int verify(ElfFile elf, GsymReader gsym, String gsymPath, StringBuilder out) {
-    try (DwarfFile dwarf = DwarfFile.load(elf, null)) {
+  public static int verify(ObjectFile file, GsymReader gsym, String gsymPath, StringBuilder out) {
+    try (DwarfFile dwarf = DwarfFile.load(file, null)) {
       return new DwarfVerifier(dwarf).verify(gsym, gsymPath, out);
     }
   }
 
-  /**
-   * llvm's architecture name for the "Output file (ARCH): …" message: the first component of
-   * {@code ObjectFile::makeTriple()} (ELFObjectFile::getArch by e_machine, class and byte order).
-   * ARM gives "arm": llvm refines it from the .ARM.attributes CPU architecture ("armv7", ...),
-   * which is not read here (docs/dwarf-differences.md).
-   */
-  public static String arch(ElfFile elf) {
-    boolean le = elf.byteOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
-    boolean is64 = elf.is64();
-    return switch (elf.machine()) {
-      case 62 -> "x86_64";
-      case 3, 6 -> "i386"; // EM_386, EM_IAMCU
-      case 183 -> le ? "aarch64" : "aarch64_be";
-      case 40 -> "arm";
-      case 243 -> is64 ? "riscv64" : "riscv32";
-      case 8 -> is64 ? (le ? "mips64el" : "mips64") : (le ? "mipsel" : "mips");
-      case 20 -> le ? "powerpcle" : "powerpc";
-      case 21 -> le ? "powerpc64le" : "powerpc64";
-      case 22 -> "s390x";
-      case 2, 18 -> le ? "sparcel" : "sparc"; // EM_SPARC, EM_SPARC32PLUS
-      case 43 -> "sparcv9";
-      case 258 -> is64 ? "loongarch64" : "loongarch32";
-      case 247 -> le ? "bpfel" : "bpfeb";
-      case 4 -> "m68k";
-      case 164 -> "hexagon";
-      case 105 -> "msp430";
-      case 83 -> "avr";
-      case 252 -> "csky";
-      case 251 -> "ve";
-      case 244 -> "lanai";
-      case 94 -> "xtensa";
-      default -> "unknown";
-    };
+  /** llvm's architecture name for the "Output file (ARCH): …" message ({@link ObjectFile#archName()}). */
+  public static String arch(ObjectFile file) {
+    return file.archName();
   }
+
 }

@@ -20,7 +20,7 @@ import java.util.List;
  * {@link ByteView} slices of the mapping (no copies). Header fields are validated against the file
  * size; errors are {@link GsymFormatException}s naming the ELF and the offset.
  */
-public final class ElfFile implements AutoCloseable {
+public final class ElfFile implements dev.gsym.object.ObjectFile {
   public static final int SHT_NOBITS = 8;
   public static final int SHT_SYMTAB = 2;
   public static final long SHF_EXECINSTR = 0x4;
@@ -168,11 +168,8 @@ public final class ElfFile implements AutoCloseable {
   /** Maps {@code path} read-only. Close the ElfFile to unmap. */
   public static ElfFile open(Path path) throws IOException {
     Arena arena = Arena.ofShared();
-    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-      MemorySegment seg = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
-      if (seg.byteSize() > 0 && ElfFile.class.getModule().isNativeAccessEnabled()) {
-        seg = MemorySegment.ofAddress(seg.address()).reinterpret(seg.byteSize(), arena, null);
-      }
+    try {
+      MemorySegment seg = dev.gsym.object.ObjectFiles.map(path, arena);
       return new ElfFile(arena, new ByteView(seg, 0, ByteOrder.LITTLE_ENDIAN, path.toString()));
     } catch (RuntimeException | IOException e) {
       arena.close();
@@ -185,10 +182,12 @@ public final class ElfFile implements AutoCloseable {
     return new ElfFile(null, ByteView.of(bytes, ByteOrder.LITTLE_ENDIAN, source));
   }
 
+  @Override
   public ByteOrder byteOrder() {
     return file.order();
   }
 
+  @Override
   public boolean is64() {
     return is64;
   }
@@ -201,6 +200,7 @@ public final class ElfFile implements AutoCloseable {
     return elfType;
   }
 
+  @Override
   public String source() {
     return file.source();
   }
@@ -349,6 +349,7 @@ public final class ElfFile implements AutoCloseable {
   }
 
   /** llvm's "failed to compute relocation" warnings for the sections relocated so far. */
+  @Override
   public List<String> relocationWarnings() {
     synchronized (inflated) {
       return List.copyOf(relocationWarnings);
@@ -362,12 +363,14 @@ public final class ElfFile implements AutoCloseable {
   }
 
   /** p_vaddr of the first PT_LOAD program header, or null without one. */
+  @Override
   public Long baseAddress() {
     for (ProgramHeader p : programHeaders) if (p.type() == PT_LOAD) return p.vaddr();
     return null;
   }
 
   /** The executable sections with non-zero size, merged. */
+  @Override
   public AddressRanges textRanges() {
     AddressRanges r = new AddressRanges();
     for (Section s : sections) {
@@ -433,6 +436,83 @@ public final class ElfFile implements AutoCloseable {
       id = note.bytes(desc, (int) descsz);
     }
     return id;
+  }
+
+  /** The GNU build ID ({@link #buildId()}). */
+  @Override
+  public byte[] uuid() {
+    return buildId();
+  }
+
+  /**
+   * llvm's architecture name for the "Output file (ARCH): …" message: the first component of
+   * {@code ObjectFile::makeTriple()} (ELFObjectFile::getArch by e_machine, class and byte order).
+   * ARM gives "arm": llvm refines it from the .ARM.attributes CPU architecture ("armv7", ...),
+   * which is not read here (docs/dwarf-differences.md).
+   */
+  @Override
+  public String archName() {
+    boolean le = byteOrder() == ByteOrder.LITTLE_ENDIAN;
+    return switch (machine) {
+      case 62 -> "x86_64";
+      case 3, 6 -> "i386"; // EM_386, EM_IAMCU
+      case 183 -> le ? "aarch64" : "aarch64_be";
+      case 40 -> "arm";
+      case 243 -> is64 ? "riscv64" : "riscv32";
+      case 8 -> is64 ? (le ? "mips64el" : "mips64") : (le ? "mipsel" : "mips");
+      case 20 -> le ? "powerpcle" : "powerpc";
+      case 21 -> le ? "powerpc64le" : "powerpc64";
+      case 22 -> "s390x";
+      case 2, 18 -> le ? "sparcel" : "sparc"; // EM_SPARC, EM_SPARC32PLUS
+      case 43 -> "sparcv9";
+      case 258 -> is64 ? "loongarch64" : "loongarch32";
+      case 247 -> le ? "bpfel" : "bpfeb";
+      case 4 -> "m68k";
+      case 164 -> "hexagon";
+      case 105 -> "msp430";
+      case 83 -> "avr";
+      case 252 -> "csky";
+      case 251 -> "ve";
+      case 244 -> "lanai";
+      case 94 -> "xtensa";
+      default -> "unknown";
+    };
+  }
+
+  @Override
+  public boolean hasDwarfSection(String name) {
+    return section(name) != null;
+  }
+
+  /** The section of this name, inflated (SHF_COMPRESSED), or null ({@link #data(String)}). */
+  @Override
+  public ByteView dwarfSection(String name) {
+    return data(name);
+  }
+
+  @Override
+  public ByteView relocatedDwarfSection(String name) {
+    Section s = section(name);
+    return s == null ? null : relocatedData(s);
+  }
+
+  @Override
+  public boolean compressedDwarfSection(String name) {
+    Section s = section(name);
+    return s != null && (s.flags() & SHF_COMPRESSED) != 0;
+  }
+
+  /** True for relocatable objects ({@code ET_REL}), whose debug sections llvm relocates. */
+  @Override
+  public boolean relocatesDwarf() {
+    return elfType == ET_REL;
+  }
+
+  @Override
+  public int lineRelocationSection(long offset) {
+    Section line = section(".debug_line");
+    if (line == null || elfType != ET_REL) return -1;
+    return relocationSection(line, offset);
   }
 
   @Override

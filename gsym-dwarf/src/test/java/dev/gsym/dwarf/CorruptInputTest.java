@@ -345,6 +345,164 @@ class CorruptInputTest {
     }
   }
 
+  /** Converts a Mach-O or universal file's bytes as the CLI does (every slice); returns or throws GsymFormatException only. */
+  static void convertMachO(byte[] bytes) {
+    try {
+      ByteBuffer head = ByteBuffer.wrap(bytes);
+      if (dev.gsym.object.ObjectFiles.kind(java.util.Arrays.copyOf(bytes, Math.min(8, bytes.length)))
+          == dev.gsym.object.ObjectFiles.Kind.UNIVERSAL) {
+        try (dev.gsym.macho.MachOUniversal fat = dev.gsym.macho.MachOUniversal.of(bytes, "mutant")) {
+          for (dev.gsym.macho.FatArch a : fat.archs()) {
+            try (dev.gsym.macho.MachOFile m = fat.slice(a)) {
+              GsymCreator c = new GsymCreator();
+              c.encode(DwarfConverter.convert(m, c, Diagnostics.silent(), DwarfConverter.Options.defaults()).byteOrder());
+            }
+          }
+        }
+        return;
+      }
+      head.clear();
+      dev.gsym.macho.MachOFile m = dev.gsym.macho.MachOFile.of(bytes, "mutant");
+      GsymCreator c = new GsymCreator();
+      c.encode(DwarfConverter.convert(m, c, Diagnostics.silent(), DwarfConverter.Options.defaults()).byteOrder());
+    } catch (GsymFormatException expected) {
+      // fine
+    }
+  }
+
+  static void checkMachO(byte[] b, String what) {
+    try {
+      convertMachO(b);
+    } catch (StackOverflowError | OutOfMemoryError | RuntimeException e) {
+      fail(what + ": " + e, e);
+    }
+  }
+
+  /**
+   * Mach-O (src-test-data/macho): damaged headers and load commands (segments, sections, LC_SYMTAB,
+   * LC_UUID), symbol and string tables and DWARF sections of objects, dSYM companions and
+   * executables, 32- and 64-bit; and damaged universal headers (nfat_arch, offsets, sizes,
+   * alignments) of fat and fat64 files. Every mutant converts or fails with one GsymFormatException.
+   */
+  @Test
+  void mutatedMachO() throws IOException {
+    Random rnd = new Random(16);
+    int iterations = Integer.getInteger("gsym.fuzz.iterations", 1000);
+    for (String name : List.of("c-arm64-O2.o", "cpp-x86_64-O0-d4.o", "c-i386-O2.o", "c-armv7-O2.o", "c-x86_64-O2",
+        "cpp-arm64-O2-d5.dSYM/Contents/Resources/DWARF/cpp-arm64-O2-d5", "c-arm64_32-O2.dSYM/Contents/Resources/DWARF/c-arm64_32-O2")) {
+      byte[] orig = Files.readAllBytes(TestData.path("macho", "bin", name));
+      dev.gsym.macho.MachOFile m = dev.gsym.macho.MachOFile.of(orig, name);
+      long headers = m.header().size() + m.header().sizeofcmds();
+      List<long[]> regions = new java.util.ArrayList<>();
+      regions.add(new long[] {0, headers});
+      for (dev.gsym.macho.MachSection s : m.sections()) {
+        if (s.name().startsWith("__debug") && s.offset() != 0 && s.size() > 0) regions.add(new long[] {s.offset(), s.size()});
+      }
+      regions.add(new long[] {0, orig.length});
+      for (int i = 0; i < iterations / 2; i++) {
+        long[] r = regions.get(i % 3 == 0 ? 0 : rnd.nextInt(regions.size()));
+        byte[] b = orig.clone();
+        StringBuilder what = new StringBuilder(name);
+        for (int j = 1 + rnd.nextInt(6); j > 0; j--) {
+          int at = (int) (r[0] + rnd.nextLong(r[1]));
+          byte v = (byte) (rnd.nextBoolean() ? rnd.nextInt(256) : (rnd.nextBoolean() ? 0xff : 0x80));
+          b[at] = v;
+          what.append(" @0x").append(Integer.toHexString(at)).append('=').append(v & 0xff);
+        }
+        checkMachO(b, what.toString());
+      }
+      for (int cut : new int[] {0, 3, 4, 27, 31, (int) headers - 1, (int) headers, orig.length / 2, orig.length - 1}) {
+        checkMachO(java.util.Arrays.copyOf(orig, Math.max(0, Math.min(cut, orig.length))), name + " cut to " + cut);
+      }
+    }
+    for (String name : List.of("fat-c-O2", "fat64-objects.o")) {
+      byte[] orig = Files.readAllBytes(TestData.path("macho", "bin", name));
+      for (int i = 0; i < iterations / 4; i++) {
+        byte[] b = orig.clone();
+        StringBuilder what = new StringBuilder(name);
+        for (int j = 1 + rnd.nextInt(3); j > 0; j--) {
+          int at = 4 + rnd.nextInt(8 + 5 * 32 - 4);
+          byte v = (byte) (rnd.nextBoolean() ? rnd.nextInt(256) : (rnd.nextBoolean() ? 0xff : 0x80));
+          b[at] = v;
+          what.append(" @0x").append(Integer.toHexString(at)).append('=').append(v & 0xff);
+        }
+        checkMachO(b, what.toString());
+      }
+    }
+  }
+
+  /**
+   * PE/COFF (src-test-data/pecoff): damaged DOS/PE/COFF headers, section tables, symbol and string
+   * tables, relocation entries and DWARF of images and objects convert or fail with one
+   * GsymFormatException.
+   */
+  @Test
+  void mutatedPeCoff() throws IOException {
+    Random rnd = new Random(17);
+    int iterations = Integer.getInteger("gsym.fuzz.iterations", 1000);
+    for (String name : List.of("c-x86_64-O2.o", "util-i686-O2-fs.o", "cpp-aarch64-O0-d4.o", "c-x86_64-O2.exe", "cpp-i686-O0-d4.exe")) {
+      byte[] orig = Files.readAllBytes(TestData.path("pecoff", "bin", name));
+      dev.gsym.coff.CoffFile f = dev.gsym.coff.CoffFile.of(orig, name);
+      List<long[]> regions = new java.util.ArrayList<>();
+      regions.add(new long[] {0, f.header().sectionTable() + (long) f.header().numberOfSections() * 40});
+      long symtab = f.header().pointerToSymbolTable();
+      if (symtab != 0) regions.add(new long[] {symtab, Math.min(orig.length - symtab, f.header().numberOfSymbols() * 18 + 64)});
+      for (dev.gsym.coff.CoffSection s : f.sections()) {
+        if (s.name().startsWith(".debug") && s.sizeOfRawData() > 0) regions.add(new long[] {s.pointerToRawData(), s.size(f.header().isImage())});
+        if (s.numberOfRelocations() > 0) regions.add(new long[] {s.pointerToRelocations(), s.numberOfRelocations() * 10L});
+      }
+      for (int i = 0; i < iterations / 3; i++) {
+        long[] r = regions.get(i % 3 == 0 ? 0 : rnd.nextInt(regions.size()));
+        byte[] b = orig.clone();
+        StringBuilder what = new StringBuilder(name);
+        for (int j = 1 + rnd.nextInt(6); j > 0; j--) {
+          int at = (int) (r[0] + rnd.nextLong(r[1]));
+          byte v = (byte) (rnd.nextBoolean() ? rnd.nextInt(256) : (rnd.nextBoolean() ? 0xff : 0x80));
+          b[at] = v;
+          what.append(" @0x").append(Integer.toHexString(at)).append('=').append(v & 0xff);
+        }
+        checkCoff(b, what.toString());
+      }
+      for (int cut : new int[] {0, 1, 2, 19, 63, 64, orig.length / 2, orig.length - 1}) {
+        checkCoff(java.util.Arrays.copyOf(orig, Math.min(cut, orig.length)), name + " cut to " + cut);
+      }
+    }
+  }
+
+  static void checkCoff(byte[] b, String what) {
+    try {
+      GsymCreator c = new GsymCreator();
+      c.encode(DwarfConverter.convert(dev.gsym.coff.CoffFile.of(b, "mutant"), c, Diagnostics.silent(), DwarfConverter.Options.defaults())
+          .byteOrder());
+    } catch (GsymFormatException expected) {
+      // fine
+    } catch (StackOverflowError | OutOfMemoryError | RuntimeException e) {
+      fail(what + ": " + e, e);
+    }
+  }
+
+  /** A named Mach-O problem: llvm's description, the file and the offset. */
+  @Test
+  void machOErrorsNameFileOffsetAndProblem() throws IOException {
+    byte[] orig = Files.readAllBytes(TestData.path("macho", "bin", "c-x86_64-O2"));
+    byte[] b = orig.clone();
+    ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putInt(16, 100000); // ncmds
+    GsymFormatException e = assertThrows(GsymFormatException.class, () -> convertMachOStrict(b));
+    assertTrue(e.getMessage().startsWith("x: offset 0x"), e.getMessage());
+    assertTrue(e.detail().matches("truncated or malformed object \\(load command \\d+ extends past the end all load commands in the file\\)"
+        + " at offset 0x[0-9a-f]+"), e.detail());
+    byte[] fat = Files.readAllBytes(TestData.path("macho", "bin", "fat64-objects.o"));
+    ByteBuffer.wrap(fat).order(ByteOrder.BIG_ENDIAN).putInt(4, 0);
+    GsymFormatException z = assertThrows(GsymFormatException.class, () -> dev.gsym.macho.MachOUniversal.of(fat, "f"));
+    assertTrue(z.getMessage().equals("f: offset 0x00000004: truncated or malformed fat file (contains zero architecture types) at offset 0x4"),
+        z.getMessage());
+  }
+
+  private static void convertMachOStrict(byte[] b) {
+    GsymCreator c = new GsymCreator();
+    DwarfConverter.convert(dev.gsym.macho.MachOFile.of(b, "x"), c, Diagnostics.silent(), DwarfConverter.Options.defaults());
+  }
+
   static void check(byte[] b, String what) {
     try {
       convertBytes(b);

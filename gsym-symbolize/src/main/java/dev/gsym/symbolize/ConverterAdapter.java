@@ -6,6 +6,8 @@ import dev.gsym.breakpad.ElfModule;
 import dev.gsym.dwarf.DwarfConverter;
 import dev.gsym.elf.ElfFile;
 import dev.gsym.elf.EmbeddedGsym;
+import dev.gsym.macho.MachOFile;
+import dev.gsym.object.ObjectFiles;
 import dev.gsym.io.ByteView;
 import dev.gsym.GsymFormatException;
 import dev.gsym.write.Diagnostics;
@@ -34,8 +36,8 @@ import java.util.Optional;
 final class ConverterAdapter {
   private ConverterAdapter() {}
 
-  /** What a file holds, from its first bytes. */
-  enum Kind { GSYM, ELF, BREAKPAD, OTHER }
+  /** What a file holds, from its first bytes: OBJECT is an ELF or (thin) Mach-O file. */
+  enum Kind { GSYM, OBJECT, BREAKPAD, OTHER }
 
   /** Bytes read to recognise a file. */
   private static final int SNIFF = 4096;
@@ -47,7 +49,8 @@ final class ConverterAdapter {
     if (head.length >= 4) {
       int le = ByteBuffer.wrap(head, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
       if (le == 0x4753594d || Integer.reverseBytes(le) == 0x4753594d) return Kind.GSYM;
-      if (head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F') return Kind.ELF;
+      ObjectFiles.Kind object = ObjectFiles.kind(java.util.Arrays.copyOf(head, Math.min(head.length, 8)));
+      if (object == ObjectFiles.Kind.ELF || object == ObjectFiles.Kind.MACH_O) return Kind.OBJECT;
     }
     String text = firstLine(head);
     for (String r : BREAKPAD_RECORDS) if (text.startsWith(r)) return Kind.BREAKPAD;
@@ -55,20 +58,20 @@ final class ConverterAdapter {
   }
 
   /**
-   * The facts of an ELF file the search needs.
+   * The facts of an object file (ELF or Mach-O) the search needs.
    *
-   * @param buildId the GNU build-id as lower-case hex, or null
+   * @param buildId the GNU build-id (a Mach-O's LC_UUID) as lower-case hex, or null
    * @param debuglink the {@code .gnu_debuglink} file name, or null
    * @param debuglinkCrc its CRC-32 (unsigned), if {@code debuglink} is not null
    * @param hasDwarf true if the file has a non-empty {@code .debug_info} with contents
    * @param hasGsym true if the file carries a GSYM in a {@code .gsym} section (gsymutil embed)
-   * @param base the first {@code PT_LOAD}'s {@code p_vaddr}, 0 without one
+   * @param base the first {@code PT_LOAD}'s {@code p_vaddr} (a Mach-O's {@code __TEXT} vmaddr), 0 without one
    * @param breakpadName the MODULE name {@code dump_syms} gives it (its SONAME, else its file
    *     name), or null
    * @param breakpadId the MODULE debug id {@code dump_syms} gives it (from the build-id, else from
    *     a hash of {@code .text}), or null
    */
-  record ElfFacts(String buildId, String debuglink, long debuglinkCrc, boolean hasDwarf, boolean hasGsym, long base,
+  record ObjectFacts(String buildId, String debuglink, long debuglinkCrc, boolean hasDwarf, boolean hasGsym, long base,
       String breakpadName, String breakpadId) {
     /** True if the file has symbols of its own beyond its symbol table: DWARF or an embedded GSYM. */
     boolean hasDebugInfo() {
@@ -77,11 +80,21 @@ final class ConverterAdapter {
   }
 
   /**
-   * Reads an ELF file's facts.
+   * Reads an object file's facts. A Mach-O file is identified by its LC_UUID (as llvm-gsymutil
+   * sets the GSYM UUID) and has no debuglink or Breakpad identity.
    *
-   * @throws GsymFormatException if it is not a readable ELF file
+   * @throws GsymFormatException if it is not a readable ELF or Mach-O file
    */
-  static ElfFacts probeElf(Path p) throws IOException {
+  static ObjectFacts probe(Path p) throws IOException {
+    if (ObjectFiles.kind(p) == ObjectFiles.Kind.MACH_O) {
+      try (MachOFile m = MachOFile.open(p)) {
+        byte[] id = m.uuid();
+        Long base = m.baseAddress();
+        boolean dwarf = m.hasDwarfSection(".debug_info") && m.dwarfSectionHeader(".debug_info").size() > 0;
+        return new ObjectFacts(id == null ? null : HexFormat.of().formatHex(id), null, 0, dwarf, false, base == null ? 0 : base,
+            null, null);
+      }
+    }
     try (ElfFile elf = ElfFile.open(p)) {
       byte[] id = elf.buildId();
       String bpName = null;
@@ -112,7 +125,7 @@ final class ConverterAdapter {
       Long base = elf.baseAddress();
       ElfFile.Section gsym = elf.section(EmbeddedGsym.SECTION);
       boolean embedded = gsym != null && gsym.type() != ElfFile.SHT_NOBITS && gsym.size() > 0;
-      return new ElfFacts(id == null ? null : HexFormat.of().formatHex(id), link, crc, dwarf, embedded, base == null ? 0 : base,
+      return new ObjectFacts(id == null ? null : HexFormat.of().formatHex(id), link, crc, dwarf, embedded, base == null ? 0 : base,
           bpName, bpId);
     }
   }
@@ -143,13 +156,13 @@ final class ConverterAdapter {
   }
 
   /**
-   * Converts an ELF file's DWARF and symbol table to GSYM in {@code out} (empty), as {@code
+   * Converts an ELF or Mach-O file's DWARF and symbol table to GSYM in {@code out} (empty), as {@code
    * llvm-gsymutil --convert} does, with {@code --merged-functions --dwarf-callsites} if {@code
    * mergedFunctions}.
    *
    * @throws GsymFormatException for malformed input, or if it yields no function
    */
-  static void convertElf(Path in, FileChannel out, boolean mergedFunctions) throws IOException {
+  static void convertObject(Path in, FileChannel out, boolean mergedFunctions) throws IOException {
     Optional<EmbeddedGsym.Location> embedded = EmbeddedGsym.find(in);
     if (embedded.isPresent()) {
       // the GSYM the binary carries is preferred to converting its DWARF: checked, then copied
@@ -165,7 +178,7 @@ final class ConverterAdapter {
       return;
     }
     GsymCreator creator = new GsymCreator();
-    creator.setBaseAddress(0); // replaced by the first PT_LOAD's address when there is one
+    creator.setBaseAddress(0); // replaced by the first PT_LOAD's (__TEXT's) address when there is one
     DwarfConverter.Options options = mergedFunctions
         ? DwarfConverter.Options.builder().mergedFunctions(true).dwarfCallSites(true).build()
         : DwarfConverter.Options.defaults();

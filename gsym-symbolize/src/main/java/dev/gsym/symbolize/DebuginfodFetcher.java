@@ -121,8 +121,8 @@ final class DebuginfodFetcher implements AutoCloseable {
   /** Why a downloaded or cached file is unusable for build-id {@code hex}, or null if it is fine. */
   private static String check(Path file, String hex) {
     try {
-      if (ConverterAdapter.sniff(file) != ConverterAdapter.Kind.ELF) return "not an ELF file";
-      ConverterAdapter.ElfFacts f = ConverterAdapter.probeElf(file);
+      if (ConverterAdapter.sniff(file) != ConverterAdapter.Kind.OBJECT) return "not an ELF file";
+      ConverterAdapter.ObjectFacts f = ConverterAdapter.probe(file);
       if (f.buildId() != null && !f.buildId().equals(hex)) return "has build-id " + f.buildId() + ", not " + hex;
       return null;
     } catch (IOException | RuntimeException e) {

@@ -124,8 +124,8 @@ final class ModuleLoader implements AutoCloseable {
         case GSYM -> {
           return new Target(ref, key, null, null, null, null, path, kind, null, null);
         }
-        case ELF -> {
-          ConverterAdapter.ElfFacts facts = ConverterAdapter.probeElf(path);
+        case OBJECT -> {
+          ConverterAdapter.ObjectFacts facts = ConverterAdapter.probe(path);
           String id = facts.buildId();
           ModuleRef.Breakpad bp = null;
           if (facts.breakpadName() != null) {
@@ -152,7 +152,7 @@ final class ModuleLoader implements AutoCloseable {
               id == null ? null : id.debugFile(), id == null ? null : id.debugId(), path, kind, null, null);
         }
         default -> {
-          return errorTarget(ref, new Outcome.Unreadable(path + ": not an ELF, GSYM or Breakpad symbol file"));
+          return errorTarget(ref, new Outcome.Unreadable(path + ": not an ELF, Mach-O, GSYM or Breakpad symbol file"));
         }
       }
     } catch (GsymFormatException e) {
@@ -357,7 +357,7 @@ final class ModuleLoader implements AutoCloseable {
       }
     }
     // a stripped binary's symbol table is the last resort; never published: a debug file may come later
-    Path symbolsOnly = t.file() != null && t.kind() == ConverterAdapter.Kind.ELF && !t.facts().hasDebugInfo() ? t.file() : null;
+    Path symbolsOnly = t.file() != null && t.kind() == ConverterAdapter.Kind.OBJECT && !t.facts().hasDebugInfo() ? t.file() : null;
     String symbolsOnlyOrigin = ORIGIN_FILE;
     Map<String, Failure> known = failures.computeIfAbsent(negativeKey(t), k -> new HashMap<>());
     for (int i = 0; i < sources.size(); i++) {
@@ -380,8 +380,8 @@ final class ModuleLoader implements AutoCloseable {
           try {
             ConverterAdapter.Kind kind = ConverterAdapter.sniff(found.file());
             String problem = null;
-            if (kind == ConverterAdapter.Kind.ELF) {
-              ConverterAdapter.ElfFacts facts = ConverterAdapter.probeElf(found.file());
+            if (kind == ConverterAdapter.Kind.OBJECT) {
+              ConverterAdapter.ObjectFacts facts = ConverterAdapter.probe(found.file());
               if (t.buildId() != null && facts.buildId() != null && !facts.buildId().equals(t.buildId())) {
                 problem = found.origin() + ": has build-id " + facts.buildId() + ", not " + t.buildId();
               } else if (!facts.hasDebugInfo()) {
@@ -397,7 +397,7 @@ final class ModuleLoader implements AutoCloseable {
             } else if (kind == ConverterAdapter.Kind.BREAKPAD) {
               return convert(t, found.file(), kind, publish, origin(s));
             } else {
-              problem = found.origin() + ": not an ELF or Breakpad symbol file";
+              problem = found.origin() + ": not an ELF, Mach-O or Breakpad symbol file";
             }
             remember(t, s, Failure.Kind.UNREADABLE, problem, notes);
             unreadable = true;
@@ -426,7 +426,7 @@ final class ModuleLoader implements AutoCloseable {
     if (publish) persistMarker(t);
     if (symbolsOnly != null) {
       try {
-        return convert(t, symbolsOnly, ConverterAdapter.Kind.ELF, false, symbolsOnlyOrigin);
+        return convert(t, symbolsOnly, ConverterAdapter.Kind.OBJECT, false, symbolsOnlyOrigin);
       } catch (ConverterAdapter.OutputFailed e) {
         return outputFailed(t, e);
       } catch (GsymFormatException e) {
@@ -592,7 +592,7 @@ final class ModuleLoader implements AutoCloseable {
 
   private void write(Path input, ConverterAdapter.Kind kind, FileChannel out) throws IOException {
     if (kind == ConverterAdapter.Kind.BREAKPAD) ConverterAdapter.convertBreakpad(input, out);
-    else ConverterAdapter.convertElf(input, out, mergedFunctions);
+    else ConverterAdapter.convertObject(input, out, mergedFunctions);
   }
 
   private static void deleteQuietly(Path p) {

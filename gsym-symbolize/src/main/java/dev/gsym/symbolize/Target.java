@@ -17,11 +17,11 @@ import java.nio.file.Path;
  * @param error why the reference cannot be resolved at all (then the rest is unused)
  */
 record Target(ModuleRef ref, String cacheKey, ModuleKey storeKey, String buildId, String debugFile, String debugId,
-    Path file, ConverterAdapter.Kind kind, ConverterAdapter.ElfFacts facts, Outcome error) {
+    Path file, ConverterAdapter.Kind kind, ConverterAdapter.ObjectFacts facts, Outcome error) {
 
   /** True if the file given has symbols of its own to convert (its DWARF or embedded GSYM, or Breakpad records). */
   boolean hasOwnSymbols() {
     return file != null && (kind == ConverterAdapter.Kind.BREAKPAD
-        || kind == ConverterAdapter.Kind.ELF && facts.hasDebugInfo());
+        || kind == ConverterAdapter.Kind.OBJECT && facts.hasDebugInfo());
   }
 }

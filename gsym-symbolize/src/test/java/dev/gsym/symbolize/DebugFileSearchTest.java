@@ -51,9 +51,9 @@ class DebugFileSearchTest {
     strippedNoLink = work.resolve("app.nolink");
     otherDebug = work.resolve("other.debug");
     buildId = Fixtures.buildId(Fixtures.bin(NAME));
-    assertFalse(ConverterAdapter.probeElf(stripped).hasDwarf());
-    assertEquals("app.debug", ConverterAdapter.probeElf(stripped).debuglink());
-    assertTrue(ConverterAdapter.probeElf(debugFile).hasDwarf());
+    assertFalse(ConverterAdapter.probe(stripped).hasDwarf());
+    assertEquals("app.debug", ConverterAdapter.probe(stripped).debuglink());
+    assertTrue(ConverterAdapter.probe(debugFile).hasDwarf());
   }
 
   /** A binary directory holding only the stripped binary, named "app". */

@@ -31,7 +31,7 @@ final class Fixtures {
   }
 
   static String buildId(Path elf) throws IOException {
-    return ConverterAdapter.probeElf(elf).buildId();
+    return ConverterAdapter.probe(elf).buildId();
   }
 
   /** An executable on the PATH, or null. */

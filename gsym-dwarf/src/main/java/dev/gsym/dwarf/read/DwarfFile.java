@@ -2,6 +2,7 @@ package dev.gsym.dwarf.read;
 
 import dev.gsym.GsymFormatException;
 import dev.gsym.elf.ElfFile;
+import dev.gsym.object.ObjectFile;
 import dev.gsym.internal.concurrent.Forked;
 import dev.gsym.io.ByteView;
 import java.io.IOException;
@@ -75,30 +76,22 @@ public final class DwarfFile implements AutoCloseable {
   }
 
   /**
-   * The DWARF of {@code elf}: its sections (compressed ones inflated), with the abbreviation sets
+   * The DWARF of {@code elf} (an ELF or Mach-O file): its sections (compressed ones inflated), with the abbreviation sets
    * and line tables parsed ahead on {@code executor} while .debug_info inflates on this thread
    * (null: everything on this thread, nothing ahead). Split units are looked for beside the file
    * {@code elf} came from. None of this call's work runs on the executor once it returns or throws.
    */
-  public static DwarfFile load(ElfFile elf, java.util.concurrent.Executor executor) {
+  public static DwarfFile load(ObjectFile elf, java.util.concurrent.Executor executor) {
     Forked<Map<DebugAbbrevOffset, Map<Long, Abbreviation>>> abbrevs = executor == null ? null : parseAbbreviationsInBackground(elf, executor);
     LineTablePreparser lines = null;
     try {
       lines = executor == null ? null : LineTablePreparser.start(elf, executor);
       DwarfSections sections = DwarfSections.of(elf, executor);
       Map<DebugAbbrevOffset, Map<Long, Abbreviation>> parsed = abbrevs == null ? Map.of() : abbrevs.join();
-      return new DwarfFile(sections, objectPath(elf), parsed, lines == null ? Map.of() : lines.finish());
+      return new DwarfFile(sections, elf.path(), parsed, lines == null ? Map.of() : lines.finish());
     } finally {
       if (lines != null) lines.finish();
       if (abbrevs != null) abbrevs.cancelOrAwait();
-    }
-  }
-
-  private static Path objectPath(ElfFile elf) {
-    try {
-      return Path.of(elf.source());
-    } catch (java.nio.file.InvalidPathException e) {
-      return null;
     }
   }
 
@@ -176,12 +169,11 @@ public final class DwarfFile implements AutoCloseable {
    * null when there is nothing to overlap (one processor, no section). A set that does not parse is
    * left out, to be parsed again, and reported, when a unit needs it.
    */
-  static Forked<Map<DebugAbbrevOffset, Map<Long, Abbreviation>>> parseAbbreviationsInBackground(ElfFile elf, java.util.concurrent.Executor executor) {
-    ElfFile.Section s = elf.section(".debug_abbrev");
-    if (s == null || Runtime.getRuntime().availableProcessors() < 2) return null;
+  static Forked<Map<DebugAbbrevOffset, Map<Long, Abbreviation>>> parseAbbreviationsInBackground(ObjectFile elf, java.util.concurrent.Executor executor) {
+    if (!elf.hasDwarfSection(".debug_abbrev") || Runtime.getRuntime().availableProcessors() < 2) return null;
     return Forked.fork(executor, () -> {
       try {
-        return Abbreviation.parseAll(elf.data(s));
+        return Abbreviation.parseAll(elf.dwarfSection(".debug_abbrev"));
       } catch (RuntimeException | Error e) {
         return Map.of();
       }

@@ -1,6 +1,7 @@
 package dev.gsym.dwarf.read;
 
 import dev.gsym.elf.ElfFile;
+import dev.gsym.object.ObjectFile;
 import dev.gsym.internal.concurrent.Forked;
 import dev.gsym.io.ByteView;
 import java.lang.foreign.MemorySegment;
@@ -21,27 +22,27 @@ public record DwarfSections(ByteView info, ByteView abbrev, ByteView str, ByteVi
     this(info, abbrev, str, lineStr, line, addr, strOffsets, ranges, rnglists, offset -> -1);
   }
 
-  /** The sections of an ELF file, by their standard names (compressed ones inflated on this thread). */
-  public static DwarfSections of(ElfFile elf) {
-    return of(elf, null);
+  /** The DWARF sections of an object file, by their standard names (compressed ones inflated on this thread). */
+  public static DwarfSections of(ObjectFile file) {
+    return of(file, null);
   }
 
   /**
-   * As {@link #of(ElfFile)}; compressed sections other than .debug_info (usually most of the bytes)
+   * As {@link #of(ObjectFile)}; compressed sections other than .debug_info (usually most of the bytes)
    * inflate on {@code executor} meanwhile (null: on this thread). Nothing runs on the executor
    * for this call once it returns or throws.
    */
-  static DwarfSections of(ElfFile elf, java.util.concurrent.Executor executor) {
-    ByteOrder o = elf.byteOrder();
-    Forked<Void> others = executor == null ? null : inflateInBackground(elf, java.util.List.of(".debug_abbrev", ".debug_str",
+  static DwarfSections of(ObjectFile file, java.util.concurrent.Executor executor) {
+    ByteOrder o = file.byteOrder();
+    Forked<Void> others = executor == null ? null : inflateInBackground(file, java.util.List.of(".debug_abbrev", ".debug_str",
         ".debug_line_str", ".debug_line", ".debug_addr", ".debug_str_offsets", ".debug_ranges", ".debug_rnglists"), executor);
     try {
       // In a relocatable object, the sections llvm keeps relocations for are relocated (llvm has none
       // for .debug_abbrev, .debug_str and .debug_line_str).
-      return new DwarfSections(rel(elf, ".debug_info", o), get(elf, ".debug_abbrev", o), get(elf, ".debug_str", o),
-          get(elf, ".debug_line_str", o), rel(elf, ".debug_line", o), rel(elf, ".debug_addr", o),
-          rel(elf, ".debug_str_offsets", o), rel(elf, ".debug_ranges", o), rel(elf, ".debug_rnglists", o),
-          lineRelocations(elf));
+      return new DwarfSections(rel(file, ".debug_info", o), get(file, ".debug_abbrev", o), get(file, ".debug_str", o),
+          get(file, ".debug_line_str", o), rel(file, ".debug_line", o), rel(file, ".debug_addr", o),
+          rel(file, ".debug_str_offsets", o), rel(file, ".debug_ranges", o), rel(file, ".debug_rnglists", o),
+          file.relocatesDwarf() ? file::lineRelocationSection : offset -> -1);
     } finally {
       if (others != null) others.cancelOrAwait();
     }
@@ -49,24 +50,21 @@ public record DwarfSections(ByteView info, ByteView abbrev, ByteView str, ByteVi
 
   /**
    * Inflates the compressed sections among {@code names} on {@code executor} while the caller goes
-   * on (the caller's own {@link ElfFile#data} calls then wait for a section in progress or inflate
-   * it themselves); returns the task to await, or null when there is nothing to overlap. A section
-   * that does not inflate is left for the caller's own {@code data} call to report.
+   * on (the caller's own section reads then wait for a section in progress or inflate it
+   * themselves); returns the task to await, or null when there is nothing to overlap. A section
+   * that does not inflate is left for the caller's own read to report.
    */
-  private static Forked<Void> inflateInBackground(ElfFile elf, java.util.List<String> names, java.util.concurrent.Executor executor) {
+  private static Forked<Void> inflateInBackground(ObjectFile file, java.util.List<String> names, java.util.concurrent.Executor executor) {
     if (Runtime.getRuntime().availableProcessors() < 2) return null;
-    java.util.List<ElfFile.Section> todo = new java.util.ArrayList<>();
-    for (String n : names) {
-      ElfFile.Section s = elf.section(n);
-      if (s != null && (s.flags() & ElfFile.SHF_COMPRESSED) != 0) todo.add(s);
-    }
+    java.util.List<String> todo = new java.util.ArrayList<>();
+    for (String n : names) if (file.compressedDwarfSection(n)) todo.add(n);
     if (todo.isEmpty()) return null;
     return Forked.fork(executor, () -> {
-      for (ElfFile.Section s : todo) {
+      for (String n : todo) {
         try {
-          elf.data(s);
+          file.dwarfSection(n);
         } catch (RuntimeException | Error e) {
-          // reported by the caller's own data() call for this section (no stack trace from here)
+          // reported by the caller's own read of this section (no stack trace from here)
         }
       }
       return null;
@@ -78,17 +76,11 @@ public record DwarfSections(ByteView info, ByteView abbrev, ByteView str, ByteVi
    * .debug_info: enough to parse line tables while .debug_info is still inflating. Not for
    * relocatable objects (their .debug_line is relocated with .debug_info's help).
    */
-  static DwarfSections forLineTables(ElfFile elf) {
-    ByteOrder o = elf.byteOrder();
+  static DwarfSections forLineTables(ObjectFile file) {
+    ByteOrder o = file.byteOrder();
     ByteView none = new ByteView(MemorySegment.NULL, 0, o, ".debug_info");
-    return new DwarfSections(none, none, get(elf, ".debug_str", o), get(elf, ".debug_line_str", o),
-        get(elf, ".debug_line", o), none, none, none, none);
-  }
-
-  private static LongToIntFunction lineRelocations(ElfFile elf) {
-    ElfFile.Section line = elf.section(".debug_line");
-    if (line == null || elf.type() != ElfFile.ET_REL) return offset -> -1;
-    return offset -> elf.relocationSection(line, offset);
+    return new DwarfSections(none, none, get(file, ".debug_str", o), get(file, ".debug_line_str", o),
+        get(file, ".debug_line", o), none, none, none, none);
   }
 
   /**
@@ -116,17 +108,17 @@ public record DwarfSections(ByteView info, ByteView abbrev, ByteView str, ByteVi
         get(f, ".debug_str_offsets.dwo", o, file), skeleton.ranges(), get(f, ".debug_rnglists.dwo", o, file));
   }
 
-  private static ByteView rel(ElfFile elf, String name, ByteOrder o) {
-    ElfFile.Section s = elf.section(name);
-    if (s == null) return new ByteView(MemorySegment.NULL, 0, o, name);
-    return new ByteView(elf.relocatedData(s).segment(), 0, o, name);
+  private static ByteView rel(ObjectFile file, String name, ByteOrder o) {
+    ByteView v = file.relocatedDwarfSection(name);
+    return new ByteView(v == null ? MemorySegment.NULL : v.segment(), 0, o, name);
   }
 
-  private static ByteView get(ElfFile elf, String name, ByteOrder o) {
-    return get(elf, name, o, "");
+  private static ByteView get(ObjectFile file, String name, ByteOrder o) {
+    ByteView v = file.dwarfSection(name);
+    return new ByteView(v == null ? MemorySegment.NULL : v.segment(), 0, o, name);
   }
 
-  /** A section as a view named {@code name}, or "FILE (name)" when {@code file} is not empty. */
+  /** A section of a split-DWARF file as a view named {@code name}, or "FILE (name)" when {@code file} is not empty. */
   private static ByteView get(ElfFile elf, String name, ByteOrder o, String file) {
     ElfFile.Section s = elf.section(name);
     String source = file.isEmpty() ? name : file + " (" + name + ")";

@@ -1,6 +1,6 @@
 package dev.gsym.dwarf.read;
 
-import dev.gsym.elf.ElfFile;
+import dev.gsym.object.ObjectFile;
 import dev.gsym.internal.concurrent.Forked;
 import dev.gsym.io.ByteView;
 import java.util.Map;
@@ -21,7 +21,7 @@ final class LineTablePreparser {
   private volatile boolean stop;
   private final Forked<Void> task;
 
-  private LineTablePreparser(ElfFile elf, Executor executor) {
+  private LineTablePreparser(ObjectFile elf, Executor executor) {
     task = Forked.fork(executor, () -> {
       run(elf);
       return null;
@@ -29,15 +29,15 @@ final class LineTablePreparser {
   }
 
   /** Starts parsing on {@code executor}, or returns null when there is nothing to overlap. */
-  static LineTablePreparser start(ElfFile elf, Executor executor) {
-    if (Runtime.getRuntime().availableProcessors() < 2 || elf.type() == ElfFile.ET_REL
-        || elf.section(".debug_line") == null) {
+  static LineTablePreparser start(ObjectFile elf, Executor executor) {
+    if (Runtime.getRuntime().availableProcessors() < 2 || elf.relocatesDwarf()
+        || !elf.hasDwarfSection(".debug_line")) {
       return null;
     }
     return new LineTablePreparser(elf, executor);
   }
 
-  private void run(ElfFile elf) {
+  private void run(ObjectFile elf) {
     try (DwarfFile lines = new DwarfFile(DwarfSections.forLineTables(elf), null)) {
       ByteView sec = lines.sections().line();
       long off = 0;

@@ -1,0 +1,63 @@
+package dev.gsym.macho;
+
+import dev.gsym.io.ByteView;
+import dev.gsym.object.ObjectFiles;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A universal (fat or fat64) Mach-O file mapped once: its checked {@link FatHeader} and its slices,
+ * each read as a {@link MachOFile} on demand (they share this file's mapping: close the slices
+ * before this).
+ */
+public final class MachOUniversal implements AutoCloseable {
+  private final Arena arena;
+  private final ByteView file;
+  private final FatHeader header;
+
+  private MachOUniversal(Arena arena, ByteView file) {
+    this.arena = arena;
+    this.file = file;
+    this.header = FatHeader.read(file);
+  }
+
+  /** Maps {@code path} (which {@link FatHeader#isUniversal} must recognise) and checks its header. */
+  public static MachOUniversal open(Path path) throws IOException {
+    Arena arena = Arena.ofShared();
+    try {
+      return new MachOUniversal(arena, new ByteView(ObjectFiles.map(path, arena), 0, ByteOrder.BIG_ENDIAN, path.toString()));
+    } catch (RuntimeException | IOException e) {
+      arena.close();
+      throw e;
+    }
+  }
+
+  /** A universal file in memory (tests). */
+  public static MachOUniversal of(byte[] bytes, String source) {
+    return new MachOUniversal(null, ByteView.of(bytes, ByteOrder.BIG_ENDIAN, source));
+  }
+
+  public List<FatArch> archs() {
+    return header.archs();
+  }
+
+  public FatHeader header() {
+    return header;
+  }
+
+  /**
+   * The Mach-O of slice {@code arch}, named after the universal file (as llvm names it); errors
+   * give offsets in the universal file.
+   */
+  public MachOFile slice(FatArch arch) {
+    return MachOFile.ofSlice(file, arch, file.source());
+  }
+
+  @Override
+  public void close() {
+    if (arena != null) arena.close();
+  }
+}

@@ -1,0 +1,35 @@
+package dev.gsym.macho;
+
+/**
+ * One {@code section} / {@code section_64} of a segment command; {@code index} counts the file's
+ * sections from 0 in load-command order (an nlist's {@code n_sect} is {@code index + 1}).
+ */
+public record MachSection(int index, String name, String segment, long addr, long size, long offset, long reloff, long nreloc,
+    int flags, long headerOffset) {
+  public static final int SECTION_TYPE = 0xff;
+  public static final int S_ZEROFILL = 0x1;
+  public static final int S_GB_ZEROFILL = 0xc;
+  public static final int S_THREAD_LOCAL_ZEROFILL = 0x12;
+  public static final int S_ATTR_PURE_INSTRUCTIONS = 0x80000000;
+
+  /** llvm's isSectionText: {@code S_ATTR_PURE_INSTRUCTIONS}. */
+  public boolean isText() {
+    return (flags & S_ATTR_PURE_INSTRUCTIONS) != 0;
+  }
+
+  /** llvm's isSectionBSS: a zero-fill section without instructions. */
+  public boolean isBss() {
+    int type = flags & SECTION_TYPE;
+    return !isText() && (type == S_ZEROFILL || type == S_GB_ZEROFILL);
+  }
+
+  /** llvm's isSectionStripped: contents removed (by dsymutil: {@code offset} 0). */
+  public boolean isStripped() {
+    return offset == 0;
+  }
+
+  /** True for the zero-fill types whose offsets llvm does not check against the file. */
+  boolean isZeroFillForChecks() {
+    return flags == S_ZEROFILL || flags == S_THREAD_LOCAL_ZEROFILL;
+  }
+}

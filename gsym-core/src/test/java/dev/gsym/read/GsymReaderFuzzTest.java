@@ -1,0 +1,104 @@
+package dev.gsym.read;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.gsym.GsymFormatException;
+import dev.gsym.TextBuffer;
+import dev.gsym.format.FunctionInfo;
+import dev.gsym.testing.FuzzLimits;
+import dev.gsym.testing.FuzzSeeds;
+import java.time.Duration;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Coverage-guided fuzz target for GSYM reading (docs/reliability.md): the input is a whole GSYM
+ * file. It is opened, dumped, every FunctionInfo decoded and dumped as {@code --verbose} prints it,
+ * and looked up with every lookup kind at its functions' addresses, around them and outside the
+ * table. Only GsymFormatException (open, decode) and LookupException (lookups) may escape; anything
+ * else, and any input taking longer than {@link #LIMIT}, is a finding.
+ *
+ * <p>A plain test run replays the seeds (the GSYM goldens and vectors in src-test-data) and the
+ * checked-in regression inputs in {@code GsymReaderFuzzTestInputs/gsymFile}; {@code bench/fuzz.sh
+ * gsym} fuzzes.
+ */
+class GsymReaderFuzzTest {
+  /** Functions and addresses examined per input: enough to reach every record kind, bounded in time. */
+  private static final int MAX_FUNCTIONS = 64;
+  static final Duration LIMIT = Duration.ofSeconds(2);
+
+  static Stream<Arguments> seeds() {
+    return Stream.concat(FuzzSeeds.files("vectors", n -> n.contains(".gsym")), FuzzSeeds.files("gsym", n -> n.contains(".gsym")));
+  }
+
+  @MethodSource("seeds")
+  @FuzzTest // last: Jazzer requires it after the seeds' source
+  void gsymFile(byte[] input) {
+    FuzzLimits.within(LIMIT, "reading a GSYM file of " + input.length + " bytes", () -> read(input));
+  }
+
+  static void read(byte[] input) {
+    GsymReader r;
+    try {
+      r = GsymReader.of(input, "fuzz.gsym");
+    } catch (GsymFormatException expected) {
+      return;
+    }
+    try (r) {
+      exercise(r);
+    }
+  }
+
+  static void exercise(GsymReader r) {
+    r.dump(new StringBuilder());
+    LookupFrames frames = new LookupFrames();
+    TextBuffer text = new TextBuffer(256);
+    int n = Math.min(r.numFunctions(), MAX_FUNCTIONS);
+    for (int i = 0; i < n; i++) {
+      try {
+        FunctionInfo fi = r.functionInfoAtIndex(i);
+        r.dump(new StringBuilder(), fi, 0); // --verbose lookups print the decoded record
+      } catch (GsymFormatException expected) {
+        // a damaged record: the dump prints its error instead
+      }
+      long start = r.functionAddress(i);
+      for (long a : new long[] {start, start + 1, start - 1, start + 0x40}) {
+        lookUp(r, a, frames, text);
+      }
+    }
+    lookUp(r, r.header().baseAddress() - 1, frames, text);
+    lookUp(r, -1L, frames, text);
+    lookUp(r, 0, frames, text);
+  }
+
+  private static void lookUp(GsymReader r, long addr, LookupFrames frames, TextBuffer text) {
+    try {
+      r.lookup(addr).withoutCallSites().appendTo(new StringBuilder());
+    } catch (LookupException expected) {
+      // not covered, or a record that cannot be decoded
+    }
+    try {
+      r.lookup(addr, frames);
+      text.clear();
+      frames.appendTo(text, true);
+      frames.toResult();
+    } catch (LookupException expected) {
+      // as above
+    }
+    try {
+      for (LookupResult l : r.lookupAll(addr)) l.appendTo(new StringBuilder());
+    } catch (LookupException expected) {
+      // as above
+    }
+    try {
+      r.lookupCandidates(addr);
+    } catch (LookupException expected) {
+      // as above
+    }
+    try {
+      r.functionInfo(addr);
+    } catch (LookupException | GsymFormatException expected) {
+      // as above
+    }
+  }
+}

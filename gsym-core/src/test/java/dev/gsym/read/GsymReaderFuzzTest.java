@@ -34,7 +34,7 @@ class GsymReaderFuzzTest {
   @MethodSource("seeds")
   @FuzzTest // last: Jazzer requires it after the seeds' source
   void gsymFile(byte[] input) {
-    FuzzLimits.within(LIMIT, "reading a GSYM file of " + input.length + " bytes", () -> read(input));
+    FuzzLimits.within(LIMIT, "gsym", "reading a GSYM file of " + input.length + " bytes", () -> read(input));
   }
 
   static void read(byte[] input) {

@@ -42,9 +42,13 @@ if [ -z "$target" ] || [ "$target" = list ]; then
   exit 2
 fi
 if [ "$target" = all ]; then
-  status=0
-  for t in $TARGETS; do "$0" "$t" "$seconds" || status=1; done
-  exit $status
+  passed=0 failed=0
+  for t in $TARGETS; do
+    if "$0" "$t" "$seconds"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  done
+  echo "fuzz: $passed passed, $failed failed"
+  [ $failed -eq 0 ]
+  exit
 fi
 spec=$(target_spec "$target") || { echo "unknown target '$target' (targets: $TARGETS)" >&2; exit 2; }
 read -r module class method <<< "$spec"
@@ -60,7 +64,7 @@ log="$module/target/fuzz-$target.log"
 # program name, the others are appended to Jazzer's own)
 args=(fuzz "-timeout=${FUZZ_TIMEOUT:-30}")
 [ -n "${FUZZ_MAX_LEN:-}" ] && args+=("-max_len=$FUZZ_MAX_LEN")
-jvm="-Xmx256m"
+jvm="-Xmx256m -Djazzer.hooks=true" # the test run's default is false (pom.xml)
 for i in "${!args[@]}"; do jvm+=" -Djazzer.internal.arg.$i=${args[$i]}"; done
 
 echo "== fuzzing $target ($class#$method) for ${seconds}s under -Xmx256m; log: $log"

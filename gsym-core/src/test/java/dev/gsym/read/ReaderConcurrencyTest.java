@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class ReaderConcurrencyTest {
   private static final int THREADS = 16;
-  private static final int ROUNDS = Integer.getInteger("gsym.concurrency.rounds", 40);
+  private static final int ROUNDS = Integer.getInteger("gsym.concurrency.rounds", 20);
 
   /** What one address answers, in every form the lookups give. */
   private static String answer(GsymReader r, long addr, LookupFrames frames, TextBuffer text) {

@@ -64,7 +64,9 @@ log="$module/target/fuzz-$target.log"
 # program name, the others are appended to Jazzer's own)
 args=(fuzz "-timeout=${FUZZ_TIMEOUT:-30}")
 [ -n "${FUZZ_MAX_LEN:-}" ] && args+=("-max_len=$FUZZ_MAX_LEN")
-jvm="-Xmx256m -Djazzer.hooks=true" # the test run's default is false (pom.xml)
+# hooks: the test run's default is false (pom.xml); instrument: every class of the project, also
+# those of the other modules, which come from jars (Jazzer's default is only class directories)
+jvm="-Xmx256m -Djazzer.hooks=true -Djazzer.instrument=dev.gsym.**"
 for i in "${!args[@]}"; do jvm+=" -Djazzer.internal.arg.$i=${args[$i]}"; done
 
 echo "== fuzzing $target ($class#$method) for ${seconds}s under -Xmx256m; log: $log"

@@ -1,6 +1,7 @@
 package dev.gsym.breakpad;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import org.junit.jupiter.api.Test;
 import dev.gsym.GsymFormatException;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupException;
@@ -64,5 +65,23 @@ class BreakpadFuzzTest {
     } catch (GsymFormatException e) {
       throw new AssertionError("the GSYM converted from this input does not read back: " + e.getMessage(), e);
     }
+  }
+
+  /** No quadratic blow-up: a 1 MB file of FUNC, line and PUBLIC records converts in proportion to a 10 KB one. */
+  @Test
+  void scalesLinearly() {
+    FuzzLimits.assertScalesLinearly("breakpad strict+lenient", size -> {
+      StringBuilder sb = new StringBuilder("MODULE Linux x86_64 D3096ED481217FD4C16B29CD9BC208BA0 app\nFILE 1 /src/a.c\n");
+      for (long a = 0x1000; sb.length() < size; a += 0x40) {
+        sb.append("FUNC ").append(Long.toHexString(a)).append(" 30 0 function_").append(a).append('\n');
+        sb.append(Long.toHexString(a)).append(" 10 ").append(a % 1000).append(" 1\n");
+        sb.append(Long.toHexString(a + 0x10)).append(" 20 ").append(a % 1000 + 1).append(" 1\n");
+        sb.append("PUBLIC ").append(Long.toHexString(a + 0x30)).append(" 0 tail_").append(a).append('\n');
+      }
+      return sb.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }, input -> {
+      convert(input, false);
+      convert(input, true);
+    });
   }
 }

@@ -1,6 +1,7 @@
 package dev.gsym.read;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import org.junit.jupiter.api.Test;
 import dev.gsym.GsymFormatException;
 import dev.gsym.TextBuffer;
 import dev.gsym.format.FunctionInfo;
@@ -100,5 +101,27 @@ class GsymReaderFuzzTest {
     } catch (LookupException | GsymFormatException expected) {
       // as above
     }
+  }
+
+  /** No quadratic blow-up: opening and dumping a 1 MB GSYM takes time in proportion to a 10 KB one. */
+  @Test
+  void scalesLinearly() {
+    FuzzLimits.assertScalesLinearly("gsym open+dump", size -> {
+      dev.gsym.write.GsymCreator c = new dev.gsym.write.GsymCreator();
+      int file = c.insertFile("/src/dir/file.c");
+      for (int i = 0; i < size / 48; i++) { // ~48 bytes per function
+        long a = 0x1000 + 32L * i;
+        dev.gsym.format.LineTable lt = new dev.gsym.format.LineTable(java.util.List.of(new dev.gsym.format.LineEntry(a, file, 10 + i % 7),
+            new dev.gsym.format.LineEntry(a + 8, file, 11 + i % 7)));
+        c.addFunctionInfo(new FunctionInfo(new dev.gsym.format.AddressRange(a, a + 24), c.insertString("f" + i), lt, null, null, null));
+      }
+      c.finish(dev.gsym.write.Diagnostics.silent());
+      return c.encode();
+    }, input -> {
+      try (GsymReader r = GsymReader.of(input, "big.gsym")) {
+        r.dump(new StringBuilder());
+        for (int i = 0; i < r.numFunctions(); i++) r.lookup(r.functionAddress(i) + 9);
+      }
+    });
   }
 }

@@ -1,6 +1,7 @@
 package dev.gsym.serve;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import org.junit.jupiter.api.Test;
 import dev.gsym.testing.FuzzLimits;
 import dev.gsym.testing.TestData;
 import java.io.ByteArrayInputStream;
@@ -76,5 +77,19 @@ class RequestParserFuzzTest {
     for (SymbolicateRequest.Module m : r.modules()) {
       if ((m.ref() == null) == (m.error() == null)) throw new AssertionError("module with both or neither of ref and error: " + m);
     }
+  }
+
+  /** No quadratic blow-up: a 1 MB body of frames parses in proportion to a 10 KB one. */
+  @Test
+  void scalesLinearly() {
+    FuzzLimits.assertScalesLinearly("request parse", size -> {
+      StringBuilder sb = new StringBuilder("{\"modules\":[{\"build_id\":\"1d296d52c49352d44988045e45e7a2c66d5f77ea\"},{\"path\":\"/a\"}],\"stacks\":[");
+      for (int s = 0; sb.length() < size; s++) {
+        sb.append(s == 0 ? "" : ",").append("{\"frames\":[");
+        for (int f = 0; f < 50; f++) sb.append(f == 0 ? "" : ",").append("{\"module\":").append(f & 1).append(",\"address\":\"0x").append(Integer.toHexString(0x1000 + f)).append("\",\"x\":[1,{\"y\":null}]}");
+        sb.append("]}");
+      }
+      return sb.append("]}").toString().getBytes(StandardCharsets.UTF_8);
+    }, input -> parse(DEFAULTS, input, SymbolicationServer.DEFAULT_MAX_REQUEST_BYTES));
   }
 }

@@ -1,6 +1,7 @@
 package dev.gsym.cli.yaml;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import org.junit.jupiter.api.Test;
 import dev.gsym.ByteStrings;
 import dev.gsym.GsymFormatException;
 import dev.gsym.dwarf.DwarfConverter;
@@ -97,6 +98,25 @@ class CallSiteYamlFuzzTest {
         } catch (GsymFormatException e) {
           throw new AssertionError("the GSYM made with these call sites does not read back: " + e.getMessage(), e);
         }
+      }
+    });
+  }
+
+  /** No quadratic blow-up: a 1 MB YAML file of call sites parses in proportion to a 10 KB one. */
+  @Test
+  void scalesLinearly() {
+    FuzzLimits.assertScalesLinearly("call-site YAML parse", size -> {
+      StringBuilder sb = new StringBuilder("functions:\n");
+      for (int i = 0; sb.length() < size; i++) {
+        sb.append("  - name: function_").append(i).append("\n    callsites:\n      - return_offset: 0x").append(Integer.toHexString(i))
+            .append("\n        match_regex: ['^callee_").append(i).append("$', \"other\"]\n        flags: [InternalCall]\n");
+      }
+      return sb.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }, input -> {
+      try {
+        for (CallSiteYaml.Function f : CallSiteYaml.parse(ByteStrings.decode(input), "big.yaml")) f.resolve();
+      } catch (CallSiteYaml.ParseException | CallSiteYaml.UnknownFlagException e) {
+        throw new AssertionError(e);
       }
     });
   }

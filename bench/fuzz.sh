@@ -3,7 +3,7 @@
 # Usage: bench/fuzz.sh TARGET [SECONDS]      (default 3600: the hour per target of issue 17)
 #        bench/fuzz.sh all [SECONDS]          every target in turn, SECONDS each
 #        bench/fuzz.sh list
-# Targets: gsym dwarf dwp breakpad yaml request module-name module-file
+# Targets: gsym dwarf dwp breakpad yaml cli request module-name module-file
 #
 # Runs the target's @FuzzTest in fuzzing mode (JAZZER_FUZZ=1) under -Xmx256m, with libFuzzer's
 # hang timeout (FUZZ_TIMEOUT seconds per input, default 30; the targets themselves fail any input
@@ -25,13 +25,14 @@ target_spec() { # TARGET -> "module class method"
     dwp) echo "gsym-dwarf dev.gsym.dwarf.DwarfConverterFuzzTest dwpPackage" ;;
     breakpad) echo "gsym-breakpad dev.gsym.breakpad.BreakpadFuzzTest symFile" ;;
     yaml) echo "gsym-cli dev.gsym.cli.yaml.CallSiteYamlFuzzTest yamlFile" ;;
+    cli) echo "gsym-cli dev.gsym.cli.ConversionCliFuzzTest convert" ;;
     request) echo "gsym-serve dev.gsym.serve.RequestParserFuzzTest requestBody" ;;
     module-name) echo "gsym-symbolize dev.gsym.symbolize.ModuleResolutionFuzzTest moduleName" ;;
     module-file) echo "gsym-symbolize dev.gsym.symbolize.ModuleResolutionFuzzTest moduleFile" ;;
     *) return 1 ;;
   esac
 }
-TARGETS="gsym dwarf dwp breakpad yaml request module-name module-file"
+TARGETS="gsym dwarf dwp breakpad yaml cli request module-name module-file"
 
 target="${1:-}"
 seconds="${2:-3600}"

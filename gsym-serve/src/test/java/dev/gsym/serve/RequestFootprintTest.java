@@ -53,4 +53,33 @@ class RequestFootprintTest {
     assertThat(e.kind).isEqualTo("too_many_frames");
     System.out.println("one more: " + e.status + " " + e.kind + ": " + e.getMessage());
   }
+
+  private static BadRequest refused(RequestParser parser, String body, long maxBytes) {
+    return assertThrows(BadRequest.class, () -> parser.parse(
+        new LimitedInputStream(new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)), maxBytes, 0)));
+  }
+
+  /** Every limit of a request answers with its status, kind and a message saying which limit (printed for docs/reliability.md). */
+  @Test
+  void eachLimitSaysWhichItIs() {
+    RequestParser small = new RequestParser(4, 2);
+    String deep = "{\"modules\":[],\"stacks\":[],\"x\":" + "[".repeat(40) + "]".repeat(40) + "}";
+    String longString = "{\"modules\":[{\"path\":\"/" + "a".repeat(20_000) + "\"}],\"stacks\":[]}";
+    String longName = "{\"" + "n".repeat(300) + "\":1,\"modules\":[],\"stacks\":[]}";
+    String longNumber = "{\"modules\":[],\"stacks\":[{\"frames\":[{\"module\":0,\"address\":" + "9".repeat(80) + "}]}]}";
+    String modules = "{\"modules\":[{\"build_id\":\"ab\"},{\"build_id\":\"ab\"},{\"build_id\":\"ab\"}],\"stacks\":[]}";
+    String frames = "{\"modules\":[{\"build_id\":\"ab\"}],\"stacks\":[{\"frames\":[" + "{\"module\":0,\"address\":1},".repeat(4)
+        + "{\"module\":0,\"address\":1}]}]}";
+    record Case(String name, String body, long maxBytes, int status, String kind) {}
+    for (Case c : java.util.List.of(new Case("body", " ".repeat(100) + "{\"modules\":[],\"stacks\":[]}", 64, 413, "body_too_large"),
+        new Case("modules", modules, 1 << 20, 413, "too_many_modules"), new Case("frames", frames, 1 << 20, 413, "too_many_frames"),
+        new Case("nesting", deep, 1 << 20, 400, "limit_exceeded"), new Case("string", longString, 1 << 20, 400, "limit_exceeded"),
+        new Case("name", longName, 1 << 20, 400, "limit_exceeded"), new Case("number", longNumber, 1 << 20, 400, "limit_exceeded"))) {
+      BadRequest e = refused(small, c.body(), c.maxBytes());
+      System.out.println("limit " + c.name() + ": " + e.status + " " + e.kind + ": " + e.getMessage());
+      assertThat(e.status).as(c.name()).isEqualTo(c.status());
+      assertThat(e.kind).as(c.name()).isEqualTo(c.kind());
+      assertThat(e.getMessage().length()).as(c.name()).isLessThan(300);
+    }
+  }
 }

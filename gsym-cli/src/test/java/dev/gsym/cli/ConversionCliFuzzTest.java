@@ -1,0 +1,82 @@
+package dev.gsym.cli;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.gsym.GsymFormatException;
+import dev.gsym.read.GsymReader;
+import dev.gsym.testing.FuzzLimits;
+import dev.gsym.testing.FuzzSeeds;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Coverage-guided fuzz target for gsymutil's conversions end to end (docs/reliability.md): the input
+ * is an ELF file ({@code gsymutil --dwarf IN -o OUT}) or anything else as a Breakpad file ({@code
+ * gsymutil --breakpad IN -o OUT}). A failed conversion must exit non-zero with an error that names
+ * the input, no Java exception or stack trace, and leave no file at OUT nor beside it; a
+ * successful one must leave a GSYM that opens. An input taking longer than {@link #LIMIT} is a
+ * finding.
+ */
+class ConversionCliFuzzTest {
+  static final Duration LIMIT = Duration.ofSeconds(2);
+  /** What an internal error looks like: a Java exception or error class, or a stack frame. */
+  private static final Pattern JAVA_TRACE = Pattern.compile("\\b(java|javax|jdk|dev\\.gsym)\\.[\\w.$]*(Exception|Error)\\b|\\n\\s+at ");
+
+  static Stream<Arguments> seeds() {
+    return Stream.of(FuzzSeeds.files("breakpad", n -> n.endsWith(".sym")),
+        Stream.of(FuzzSeeds.file("bin", "c-clang-O2"), FuzzSeeds.file("bin", "fs-ppc64-O2-d5"), FuzzSeeds.file("bin", "c-gcc-O2-gz-zstd"),
+            FuzzSeeds.file("bin", "icf-clang-O2-gold"))).flatMap(s -> s);
+  }
+
+  @MethodSource("seeds")
+  @FuzzTest // last: Jazzer requires it after the seeds' source
+  void convert(byte[] input) throws IOException {
+    boolean elf = input.length >= 4 && input[0] == 0x7f && input[1] == 'E' && input[2] == 'L' && input[3] == 'F';
+    Path dir = Files.createTempDirectory("gsym-cli-fuzz");
+    try {
+      Path in = Files.write(dir.resolve(elf ? "in.elf" : "in.sym"), input);
+      Path out = dir.resolve("out.gsym");
+      FuzzLimits.within(LIMIT, "cli", (elf ? "--dwarf" : "--breakpad") + " of " + input.length + " bytes", () -> {
+        deleteAllBut(dir, in);
+        CliRun r = CliRun.run(elf ? "--dwarf" : "--breakpad", in.toString(), "-o", out.toString(), "--quiet");
+        if (JAVA_TRACE.matcher(r.err()).find() || JAVA_TRACE.matcher(r.out()).find()) {
+          throw new AssertionError("internal error: exit " + r.status() + "\n" + r.err() + r.out());
+        }
+        if (r.status() != 0) {
+          if (!r.err().contains(in.toString())) throw new AssertionError("the error does not name the input: " + r.err());
+          try (Stream<Path> s = Files.list(dir)) {
+            java.util.List<Path> left = s.filter(p -> !p.equals(in)).toList();
+            if (!left.isEmpty()) throw new AssertionError("a failed conversion left " + left + "; error: " + r.err());
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+          return;
+        }
+        try (GsymReader g = GsymReader.open(out)) {
+          g.dump(new StringBuilder());
+        } catch (GsymFormatException | IOException e) {
+          throw new AssertionError("a successful conversion wrote a GSYM that does not open: " + e.getMessage(), e);
+        }
+      });
+    } finally {
+      deleteAllBut(dir, null);
+    }
+  }
+
+  private static void deleteAllBut(Path dir, Path keep) {
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+        if (!p.equals(keep) && !(keep != null && p.equals(dir))) Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,127 @@
+package dev.gsym.read;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import org.junit.jupiter.api.Test;
+import dev.gsym.GsymFormatException;
+import dev.gsym.TextBuffer;
+import dev.gsym.format.FunctionInfo;
+import dev.gsym.testing.FuzzLimits;
+import dev.gsym.testing.FuzzSeeds;
+import java.time.Duration;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Coverage-guided fuzz target for GSYM reading (docs/reliability.md): the input is a whole GSYM
+ * file. It is opened, dumped, every FunctionInfo decoded and dumped as {@code --verbose} prints it,
+ * and looked up with every lookup kind at its functions' addresses, around them and outside the
+ * table. Only GsymFormatException (open, decode) and LookupException (lookups) may escape; anything
+ * else, and any input taking longer than {@link #LIMIT}, is a finding.
+ *
+ * <p>A plain test run replays the seeds (the GSYM goldens and vectors in src-test-data) and the
+ * checked-in regression inputs in {@code GsymReaderFuzzTestInputs/gsymFile}; {@code bench/fuzz.sh
+ * gsym} fuzzes.
+ */
+class GsymReaderFuzzTest {
+  /** Functions and addresses examined per input: enough to reach every record kind, bounded in time. */
+  private static final int MAX_FUNCTIONS = 64;
+  static final Duration LIMIT = Duration.ofSeconds(2);
+
+  static Stream<Arguments> seeds() {
+    return Stream.concat(FuzzSeeds.files("vectors", n -> n.contains(".gsym")), FuzzSeeds.files("gsym", n -> n.contains(".gsym")));
+  }
+
+  @MethodSource("seeds")
+  @FuzzTest // last: Jazzer requires it after the seeds' source
+  void gsymFile(byte[] input) {
+    FuzzLimits.within(LIMIT, "gsym", "reading a GSYM file of " + input.length + " bytes", () -> read(input));
+  }
+
+  static void read(byte[] input) {
+    GsymReader r;
+    try {
+      r = GsymReader.of(input, "fuzz.gsym");
+    } catch (GsymFormatException expected) {
+      return;
+    }
+    try (r) {
+      exercise(r);
+    }
+  }
+
+  static void exercise(GsymReader r) {
+    r.dump(new StringBuilder());
+    LookupFrames frames = new LookupFrames();
+    TextBuffer text = new TextBuffer(256);
+    int n = Math.min(r.numFunctions(), MAX_FUNCTIONS);
+    for (int i = 0; i < n; i++) {
+      try {
+        FunctionInfo fi = r.functionInfoAtIndex(i);
+        r.dump(new StringBuilder(), fi, 0); // --verbose lookups print the decoded record
+      } catch (GsymFormatException expected) {
+        // a damaged record: the dump prints its error instead
+      }
+      long start = r.functionAddress(i);
+      for (long a : new long[] {start, start + 1, start - 1, start + 0x40}) {
+        lookUp(r, a, frames, text);
+      }
+    }
+    lookUp(r, r.header().baseAddress() - 1, frames, text);
+    lookUp(r, -1L, frames, text);
+    lookUp(r, 0, frames, text);
+  }
+
+  private static void lookUp(GsymReader r, long addr, LookupFrames frames, TextBuffer text) {
+    try {
+      r.lookup(addr).withoutCallSites().appendTo(new StringBuilder());
+    } catch (LookupException expected) {
+      // not covered, or a record that cannot be decoded
+    }
+    try {
+      r.lookup(addr, frames);
+      text.clear();
+      frames.appendTo(text, true);
+      frames.toResult();
+    } catch (LookupException expected) {
+      // as above
+    }
+    try {
+      for (LookupResult l : r.lookupAll(addr)) l.appendTo(new StringBuilder());
+    } catch (LookupException expected) {
+      // as above
+    }
+    try {
+      r.lookupCandidates(addr);
+    } catch (LookupException expected) {
+      // as above
+    }
+    try {
+      r.functionInfo(addr);
+    } catch (LookupException | GsymFormatException expected) {
+      // as above
+    }
+  }
+
+  /** No quadratic blow-up: opening and dumping a 1 MB GSYM takes time in proportion to a 10 KB one. */
+  @Test
+  void scalesLinearly() {
+    FuzzLimits.assertScalesLinearly("gsym open+dump", size -> {
+      dev.gsym.write.GsymCreator c = new dev.gsym.write.GsymCreator();
+      int file = c.insertFile("/src/dir/file.c");
+      for (int i = 0; i < size / 48; i++) { // ~48 bytes per function
+        long a = 0x1000 + 32L * i;
+        dev.gsym.format.LineTable lt = new dev.gsym.format.LineTable(java.util.List.of(new dev.gsym.format.LineEntry(a, file, 10 + i % 7),
+            new dev.gsym.format.LineEntry(a + 8, file, 11 + i % 7)));
+        c.addFunctionInfo(new FunctionInfo(new dev.gsym.format.AddressRange(a, a + 24), c.insertString("f" + i), lt, null, null, null));
+      }
+      c.finish(dev.gsym.write.Diagnostics.silent());
+      return c.encode();
+    }, input -> {
+      try (GsymReader r = GsymReader.of(input, "big.gsym")) {
+        r.dump(new StringBuilder());
+        for (int i = 0; i < r.numFunctions(); i++) r.lookup(r.functionAddress(i) + 9);
+      }
+    });
+  }
+}

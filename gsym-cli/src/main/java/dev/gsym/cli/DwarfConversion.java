@@ -92,6 +92,7 @@ final class DwarfConversion {
       // llvm-gsymutil prints its conversion log even with --quiet; --quiet only silences some warnings
       Diagnostics diag = new Diagnostics(sb);
       GsymCreator creator = new GsymCreator();
+      creator.setOutputVersion(Conversions.outputVersion(o));
       DwarfConverter.Summary summary;
       Progress progress = ProgressBar.forTerminal(s.err, "units", o.flag(Opt.QUIET));
       try {

@@ -281,6 +281,11 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     return IntStream.range(0, numFunctions()).mapToObj(this::functionInfoAtIndex);
   }
 
+  /** A cursor at the record of entry {@code index} (for statistics). */
+  Cursor recordAt(int index) {
+    return record(index);
+  }
+
   private Cursor record(int index) {
     long at = infoOffsets.get(index);
     if (at >= file.size()) {

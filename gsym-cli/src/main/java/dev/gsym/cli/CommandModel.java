@@ -280,10 +280,11 @@ final class CommandModel {
       case VERSION_HELP -> b.versionHelp(true).type(boolean.class);
       case FLAG -> b.type(boolean.class).arity("0");
       case VALUE -> b.type(String.class).arity("1");
-      // the value only when attached with '=': picocli pushes an attached value back on the stack and
-      // reports the separator; without one, the fallback is stored and nothing is consumed
+      // the value only when attached with '=': picocli pushes an attached value on the stack and
+      // reports separator "=" (" " for the next argument); otherwise the fallback is stored and
+      // nothing is consumed
       case OPTIONAL_VALUE -> b.type(String.class).arity("1").preprocessor((args, cmd, arg, info) -> {
-        if (!"".equals(info.get("separator"))) return false;
+        if ("=".equals(info.get("separator"))) return false;
         arg.setValue(Opt.FALLBACK);
         return true;
       });

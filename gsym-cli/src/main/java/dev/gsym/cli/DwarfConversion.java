@@ -49,6 +49,7 @@ final class DwarfConversion {
       throw CliException.stderr(GsymUtil.TOOL_NAME + ": --lenient and --load-address only apply to --breakpad");
     }
     long segment = segmentSize(o);
+    llvmCompat(o); // checked with the other options, before anything is printed
     int threads = 0;
     if (o.value(Opt.NUM_THREADS) != null) {
       Long v = Addresses.parse(o.value(Opt.NUM_THREADS));
@@ -78,6 +79,7 @@ final class DwarfConversion {
     }
     if (!embed) refuseOverwriting(out, segment > 0, "input file", in);
     refuseOverwriting(out, segment > 0, "--callsites-yaml-file", o.value(Opt.CALLSITES_YAML));
+    refuseOverwriting(out, segment > 0, "--symtab-file", o.value(Opt.SYMTAB_FILE));
     refuseOverwriting(o.value(Opt.JSON_SUMMARY), false, "input file", in);
     refuseOverwriting(o.value(Opt.JSON_SUMMARY), false, "--callsites-yaml-file", o.value(Opt.CALLSITES_YAML));
     if (segment == 0) refuseOverwriting(o.value(Opt.JSON_SUMMARY), false, "output file", out);
@@ -86,7 +88,9 @@ final class DwarfConversion {
     sb.append("Input file: ").append(in).append('\n');
     s.emit();
     Path inPath = inputPath(in);
-    try (ElfFile elf = ElfFile.open(inPath)) {
+    boolean miniDebugInfo = llvmCompat(o) >= 23;
+    String symtab = o.value(Opt.SYMTAB_FILE);
+    try (ElfFile elf = ElfFile.open(inPath); ElfFile symbols = symtab == null ? null : openSymbolFile(s, symtab, elf)) {
       sb.append("Output file (").append(DwarfConverter.arch(elf)).append("): ").append(out).append('\n');
       s.emit();
       // llvm-gsymutil prints its conversion log even with --quiet; --quiet only silences some warnings
@@ -100,6 +104,7 @@ final class DwarfConversion {
         summary = DwarfConverter.convert(elf, creator, diag, DwarfConverter.Options.builder()
             .quiet(o.flag(Opt.QUIET)).mergedFunctions(o.flag(Opt.MERGED_FUNCTIONS))
             .dwarfCallSites(o.flag(Opt.DWARF_CALLSITES)).threads(threads)
+            .symbolFile(symbols, symtab).miniDebugInfo(miniDebugInfo)
             .listener(Conversions.listener(progress, callSites == null ? null : c -> loadCallSites(s, c, callSites)))
             .build());
       } finally {
@@ -152,6 +157,52 @@ final class DwarfConversion {
       sb.setLength(0);
       throw Session.fileError(in, e.detail(), e);
     }
+  }
+
+  /**
+   * --llvm-compat: the LLVM release whose behaviour to follow where releases differ (today only
+   * .gnu_debugdata: 22 ignores it, 23 and llvm main read it). Default 23.
+   */
+  static int llvmCompat(Args o) {
+    String text = o.value(Opt.LLVM_COMPAT);
+    if (text == null) return 23;
+    if (!text.equals("22") && !text.equals("23")) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": for the --llvm-compat option: '" + text
+          + "' is invalid. Use '22' or '23'.");
+    }
+    return Integer.parseInt(text);
+  }
+
+  /**
+   * --symtab-file: opens the file the symbol table comes from, with llvm main's errors ("DWARF
+   * conversion failed: : failed to open symbol table file 'F'", "... is not a valid object file",
+   * "architecture mismatch: input file is A but symbol table file 'F' is B"), before anything
+   * else is printed after "Input file".
+   */
+  private static ElfFile openSymbolFile(Session s, String path, ElfFile input) {
+    Path p;
+    try {
+      p = Path.of(path);
+    } catch (InvalidPathException e) {
+      throw conversionFailed(s, "", "failed to open symbol table file '" + path + "'", e);
+    }
+    if (!Files.isRegularFile(p) || !Files.isReadable(p)) {
+      throw conversionFailed(s, "", "failed to open symbol table file '" + path + "'", null);
+    }
+    ElfFile f;
+    try {
+      f = ElfFile.open(p);
+    } catch (IOException | GsymFormatException e) {
+      throw conversionFailed(s, "", "symbol table file '" + path + "' is not a valid object file", e);
+    }
+    String want = DwarfConverter.arch(input);
+    String got = DwarfConverter.arch(f);
+    if (!want.equals(got)) {
+      f.close();
+      throw conversionFailed(s, "", "architecture mismatch: input file is " + want + " but symbol table file '"
+          + path + "' is " + got, null);
+    }
+    return f;
   }
 
   /**

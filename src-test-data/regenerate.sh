@@ -208,7 +208,7 @@ done < "$TMP/list"
 "$HERE/regenerate-stack.sh"
 # Inputs of the embedded-GSYM tests in embed/ (freestanding x86-64, i386, mips, ppc32 builds)
 "$HERE/regenerate-embed.sh"
-# MiniDebugInfo (.gnu_debugdata) and --symtab-file inputs in bin/mdi-*, llvm 22's logs in expected/minidebuginfo/
+# MiniDebugInfo (.gnu_debugdata) and --symtab-file inputs and llvm 22's logs in minidebuginfo/
 "$HERE/regenerate-minidebuginfo.sh"
 # The demangling corpus (reads gsym/ and src/rust_v0.rs, so it runs after them)
 "$HERE/demangle/regenerate.sh"

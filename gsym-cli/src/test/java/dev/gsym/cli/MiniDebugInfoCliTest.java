@@ -12,36 +12,36 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * .gnu_debugdata (MiniDebugInfo) as llvm main reads it, --llvm-compat=22 as llvm-gsymutil-22
- * ignores it, and --symtab-file, on the binaries of src-test-data/regenerate-minidebuginfo.sh.
+ * ignores it, and --symtab-file, on the binaries of src-test-data/regenerate-minidebuginfo.sh (in minidebuginfo/).
  */
 class MiniDebugInfoCliTest {
   @TempDir Path tmp;
 
-  static final Path MDI = TestData.path("bin", "mdi-gcc-O2");
-  static final Path CORRUPT = TestData.path("bin", "mdi-gcc-O2-corrupt");
-  static final Path FULL = TestData.path("bin", "mdi-gcc-O2.full");
+  static final Path MDI = TestData.path("minidebuginfo", "mdi-gcc-O2");
+  static final Path CORRUPT = TestData.path("minidebuginfo", "mdi-gcc-O2-corrupt");
+  static final Path FULL = TestData.path("minidebuginfo", "mdi-gcc-O2.full");
 
   private static List<String> keptSymbols() throws Exception {
-    return Files.readAllLines(TestData.path("expected", "minidebuginfo", "mdi-gcc-O2.keep-symbols.txt"));
+    return Files.readAllLines(TestData.path("minidebuginfo", "mdi-gcc-O2.keep-symbols.txt"));
   }
 
   /** llvm-gsymutil-22's stdout, stderr and status as regenerate-minidebuginfo.sh recorded them. */
   private static String llvm22(String name) throws Exception {
-    return Files.readString(TestData.path("expected", "minidebuginfo", name + ".llvm22.txt"));
+    return Files.readString(TestData.path("minidebuginfo", name + ".llvm22.txt"));
   }
 
   private String transcript(Path bin, Path out, String... extra) {
     String[] args = new String[4 + extra.length];
     args[0] = "--convert";
-    args[1] = "bin/" + bin.getFileName();
+    args[1] = bin.getFileName().toString();
     args[2] = "--out-file";
     args[3] = out.toString();
     System.arraycopy(extra, 0, args, 4, extra.length);
-    // run from src-test-data/ as the script did: the log names the input as given
+    // the script ran in minidebuginfo/: the log names the input as given
     String[] abs = args.clone();
     abs[1] = bin.toString();
     CliRun r = CliRun.run(abs);
-    return "## command: llvm-gsymutil-22 --convert " + args[1] + " --out-file OUT --num-threads=1\n"
+    return "## command: llvm-gsymutil-22 --convert " + args[1] + " --out-file OUT --num-threads=1 (in minidebuginfo/)\n"
         + "## exit: " + r.status() + "\n## stdout:\n" + r.out().replace(out.toString(), "OUT").replace(bin.toString(), args[1])
         + "## stderr:\n" + r.err().replace(out.toString(), "OUT").replace(bin.toString(), args[1]);
   }

@@ -211,6 +211,8 @@ done < "$TMP/list"
 # Mach-O, universal files and dSYM bundles: separately runnable too.
 "$HERE/regenerate-macho.sh"
 "$HERE/regenerate-pecoff.sh"
+# MiniDebugInfo (.gnu_debugdata) and --symtab-file inputs and llvm 22's logs in minidebuginfo/
+"$HERE/regenerate-minidebuginfo.sh"
 # The demangling corpus (reads gsym/ and src/rust_v0.rs, so it runs after them)
 "$HERE/demangle/regenerate.sh"
 echo done

@@ -113,7 +113,7 @@ public final class BreakpadWriter {
   /** Writes the symbol file to {@code out} (flushed, not closed). */
   public Result write(OutputStream out) throws IOException {
     Text head = new Text(out);
-    byte[] uuid = reader.header().uuid();
+    byte[] uuid = reader.uuid();
     boolean fromUuid = options.debugId() == null;
     head.ascii("MODULE ").text(options.os()).put(' ').text(options.arch()).put(' ')
         .text(fromUuid ? BreakpadIds.moduleId(options.os(), uuid) : options.debugId()).put(' ')

@@ -169,29 +169,29 @@ class BreakpadTransformerTest {
     assertThat(text).contains("\r\n").contains("1\r2008"); // CRLF and a lone CR survive git
     try (GsymReader r = Conv.gsymFromSym(text)) {
       assertLookups(r, read("crlf.expected.txt"));
-      assertThat(r.header().uuid()).isEmpty(); // all-zero MODULE id
+      assertThat(r.uuid()).isEmpty(); // all-zero MODULE id
     }
   }
 
   @Test
   void uuidFromCodeIdElseModuleId() throws IOException {
     try (GsymReader r = Conv.gsymFromSym(BASIC)) {
-      assertThat(HexFormat.of().withUpperCase().formatHex(r.header().uuid()))
+      assertThat(HexFormat.of().withUpperCase().formatHex(r.uuid()))
           .isEqualTo("D46E09D32181D47FC16B29CD9BC208BA11223344");
     }
     try (GsymReader r = Conv.gsymFromSym(BASIC.replaceAll("INFO CODE_ID [^\n]*\n", ""))) {
       // MODULE id D3096ED4-8121-7FD4-C16B-29CD9BC208BA age 0: GUID fields swapped back
-      assertThat(HexFormat.of().withUpperCase().formatHex(r.header().uuid()))
+      assertThat(HexFormat.of().withUpperCase().formatHex(r.uuid()))
           .isEqualTo("D46E09D32181D47FC16B29CD9BC208BA");
     }
     try (GsymReader r = Conv.gsymFromSym(
         "MODULE mac x86_64 D3096ED481217FD4C16B29CD9BC208BA0 lib\nPUBLIC 10 0 f\n")) {
-      assertThat(HexFormat.of().withUpperCase().formatHex(r.header().uuid()))
+      assertThat(HexFormat.of().withUpperCase().formatHex(r.uuid()))
           .isEqualTo("D3096ED481217FD4C16B29CD9BC208BA");
     }
     try (GsymReader r = Conv.gsymFromSym(
         "MODULE Linux x86_64 000000000000000000000000000000000 lib\nPUBLIC 10 0 f\n")) {
-      assertThat(r.header().uuid()).isEmpty();
+      assertThat(r.uuid()).isEmpty();
     }
   }
 

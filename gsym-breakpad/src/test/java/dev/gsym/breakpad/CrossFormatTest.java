@@ -66,7 +66,7 @@ class CrossFormatTest {
         }
         assertThat(diffs).as("%d addresses", addrs.size()).isEmpty();
         assertThat(addrs.size()).isGreaterThan(10);
-        assertThat(back.header().uuid()).isEqualTo(orig.header().uuid());
+        assertThat(back.uuid()).isEqualTo(orig.uuid());
         // from then on the text is stable (file and origin numbers are in first-use order)
         String sym2 = Conv.symFromGsym(back);
         try (GsymReader back2 = Conv.gsymFromSym(sym2)) {
@@ -119,7 +119,7 @@ class CrossFormatTest {
           assertThat(Conv.lookup(g2, a)).isEqualTo(Conv.lookup(g1, a));
         }
         assertThat(Conv.lookup(g2, 0x5000)).isEqualTo(Conv.lookup(g1, 0x5000));
-        assertThat(g2.header().uuid()).isEqualTo(g1.header().uuid());
+        assertThat(g2.uuid()).isEqualTo(g1.uuid());
         assertThat(Conv.symFromGsym(g2)).isEqualTo(sym2);
       }
       assertThat(sym2).isEqualTo(Files.readString(TestData.path("breakpad", "basic.roundtrip.sym")));

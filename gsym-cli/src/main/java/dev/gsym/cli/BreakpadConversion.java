@@ -47,6 +47,7 @@ final class BreakpadConversion {
     sb.append("Input file: ").append(in).append('\n').append("Output file: ").append(out).append('\n');
     Diagnostics diag = o.flag(Opt.QUIET) ? Diagnostics.silent() : new Diagnostics(sb);
     GsymCreator creator = new GsymCreator();
+    creator.setOutputVersion(Conversions.outputVersion(o));
     BreakpadTransformer.Result r;
     try {
       if (stdin) {

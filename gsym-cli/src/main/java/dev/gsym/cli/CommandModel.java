@@ -20,9 +20,10 @@ final class CommandModel {
   private CommandModel() {}
 
   /** The conversion options after the mode group, shared by the top level and {@code convert}. */
-  private static final List<Opt> CONVERSION = List.of(Opt.OUT_FILE, Opt.QUIET, Opt.LENIENT, Opt.SEGMENT_SIZE,
-      Opt.LOAD_ADDRESS, Opt.MODULE_OS, Opt.MODULE_ARCH, Opt.MODULE_NAME, Opt.DWARF_CALLSITES, Opt.CALLSITES_YAML,
-      Opt.ARCH, Opt.VERIFY, Opt.NUM_THREADS, Opt.JSON_SUMMARY, Opt.EMBED, Opt.IN_PLACE);
+  private static final List<Opt> CONVERSION = List.of(Opt.OUT_FILE, Opt.QUIET, Opt.OUTPUT_VERSION, Opt.LENIENT,
+      Opt.SEGMENT_SIZE, Opt.LOAD_ADDRESS, Opt.MODULE_OS, Opt.MODULE_ARCH, Opt.MODULE_NAME, Opt.DWARF_CALLSITES,
+      Opt.CALLSITES_YAML, Opt.ARCH, Opt.SYMTAB_FILE, Opt.LLVM_COMPAT, Opt.VERIFY, Opt.NUM_THREADS, Opt.JSON_SUMMARY, Opt.EMBED,
+      Opt.IN_PLACE);
 
   /** {@code --verbose} where it only adds stack traces. */
   private static final String STACK_TRACES = "On errors, also print the stack trace.";
@@ -230,11 +231,13 @@ final class CommandModel {
             "  gsymutil convert --breakpad SYM [-o OUT] [--lenient] [--quiet] [--segment-size N]"
                 + " [--load-address ADDR]",
             "  gsymutil convert --to-breakpad GSYM|ELF [-o OUT] [--module-os OS] [--module-arch ARCH]"
-                + " [--module-name NAME] [--load-address ADDR] [--quiet]")
+                + " [--module-name NAME] [--load-address ADDR] [--quiet]",
+            "  gsymutil convert --output-version N GSYM -o OUT")
         .descriptionHeading("%n")
         .description("Convert the DWARF of an ELF file to GSYM (--dwarf, as llvm-gsymutil --convert), a"
             + " Breakpad symbol file to GSYM (--breakpad) or a GSYM file or the DWARF of an ELF file to a"
-            + " Breakpad symbol file (--to-breakpad). Prints a summary; a bad Breakpad record is reported as"
+            + " Breakpad symbol file (--to-breakpad), or rewrite a GSYM file in GSYM version N (--output-version"
+            + " N GSYM -o OUT). Prints a summary; a bad Breakpad record is reported as"
             + " FILE:LINE: problem (exit status 1, no output file) unless --lenient.");
     add(spec, Opt.HELP, Opt.HELP.description, null);
     add(spec, Opt.VERBOSE, STACK_TRACES, null);
@@ -242,6 +245,7 @@ final class CommandModel {
         + " code folding) as merged functions of the first one.", null);
     spec.addArgGroup(modes());
     for (Opt o : CONVERSION) add(spec, o, o.description, null);
+    add(spec, Opt.FILES, "With --output-version and no mode: the GSYM file to rewrite in that version.", "0..*");
     return spec;
   }
 
@@ -276,6 +280,14 @@ final class CommandModel {
       case VERSION_HELP -> b.versionHelp(true).type(boolean.class);
       case FLAG -> b.type(boolean.class).arity("0");
       case VALUE -> b.type(String.class).arity("1");
+      // the value only when attached with '=': picocli pushes an attached value on the stack and
+      // reports separator "=" (" " for the next argument); otherwise the fallback is stored and
+      // nothing is consumed
+      case OPTIONAL_VALUE -> b.type(String.class).arity("1").preprocessor((args, cmd, arg, info) -> {
+        if ("=".equals(info.get("separator"))) return false;
+        arg.setValue(Opt.FALLBACK);
+        return true;
+      });
       case INT -> b.type(int.class).arity("1");
       case LIST, MODE -> b.type(List.class).auxiliaryTypes(String.class).arity("1");
       case POSITIONAL -> throw new IllegalArgumentException(o + " is positional");

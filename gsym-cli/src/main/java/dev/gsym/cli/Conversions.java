@@ -22,7 +22,17 @@ final class Conversions {
 
   /** Runs the mode given in {@code a}. */
   static int run(Session s, Args a) {
+    outputVersion(a); // llvm checks it with the other arguments, before anything is read
     if (a.has(Opt.DWARF)) return DwarfConversion.run(s, a);
+    if (a.has(Opt.SYMTAB_FILE) || a.has(Opt.LLVM_COMPAT)) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --symtab-file and --llvm-compat only apply to --dwarf");
+    }
+    if (!a.has(Opt.BREAKPAD) && !a.has(Opt.TO_BREAKPAD) && !a.values(Opt.FILES).isEmpty()) {
+      return TranscodeConversion.run(s, a);
+    }
+    if (a.has(Opt.TO_BREAKPAD) && a.has(Opt.OUTPUT_VERSION)) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --output-version only applies to conversions that write GSYM");
+    }
     if (!a.has(Opt.BREAKPAD) && !a.has(Opt.TO_BREAKPAD)) {
       throw CliException.stderr(GsymUtil.TOOL_NAME
           + ": no input: use --dwarf FILE, --breakpad SYM or --to-breakpad GSYM");
@@ -36,6 +46,19 @@ final class Conversions {
       throw CliException.stderr(GsymUtil.TOOL_NAME + ": --embed and --in-place only apply to --dwarf (and to gsymutil embed)");
     }
     return a.has(Opt.BREAKPAD) ? BreakpadConversion.run(s, a) : ToBreakpadConversion.run(s, a);
+  }
+
+  /**
+   * --output-version: 1 when not given (as llvm main), 1 or 2 when given, else llvm main's error.
+   */
+  static int outputVersion(Args o) {
+    String text = o.value(Opt.OUTPUT_VERSION);
+    if (text == null) return 1;
+    if (!text.equals("1") && !text.equals("2")) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": for the --output-version option: '" + text
+          + "' is invalid. Use '1' or '2'.");
+    }
+    return Integer.parseInt(text);
   }
 
   /** --segment-size: 0 when not given. */

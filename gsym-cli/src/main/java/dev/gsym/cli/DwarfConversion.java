@@ -56,6 +56,7 @@ final class DwarfConversion {
       throw CliException.stderr(GsymUtil.TOOL_NAME + ": --lenient and --load-address only apply to --breakpad");
     }
     long segment = segmentSize(o);
+    llvmCompat(o); // checked with the other options, before anything is printed
     int threads = 0;
     if (o.value(Opt.NUM_THREADS) != null) {
       Long v = Addresses.parse(o.value(Opt.NUM_THREADS));
@@ -85,6 +86,7 @@ final class DwarfConversion {
     }
     if (!embed) refuseOverwriting(out, segment > 0, "input file", in);
     refuseOverwriting(out, segment > 0, "--callsites-yaml-file", o.value(Opt.CALLSITES_YAML));
+    refuseOverwriting(out, segment > 0, "--symtab-file", o.value(Opt.SYMTAB_FILE));
     refuseOverwriting(o.value(Opt.JSON_SUMMARY), false, "input file", in);
     refuseOverwriting(o.value(Opt.JSON_SUMMARY), false, "--callsites-yaml-file", o.value(Opt.CALLSITES_YAML));
     if (segment == 0) refuseOverwriting(o.value(Opt.JSON_SUMMARY), false, "output file", out);
@@ -132,8 +134,8 @@ final class DwarfConversion {
     try {
       ObjectFiles.Kind kind = ObjectFiles.kind(inPath);
       if (kind != ObjectFiles.Kind.UNIVERSAL) {
-        try (ObjectFile file = ObjectFiles.open(inPath)) {
-          return convertObject(s, o, file, file.archName(), out, data, embed, segment, threads, diag);
+        try (ObjectFile file = ObjectFiles.open(inPath); ObjectFile symbols = openSymbolFile(s, o, file)) {
+          return convertObject(s, o, file, symbols, file.archName(), out, data, embed, segment, threads, diag);
         }
       }
       try (MachOUniversal fat = MachOUniversal.open(inPath)) {
@@ -152,8 +154,8 @@ final class DwarfConversion {
         for (FatArch a : chosen) {
           String arch = a.archName();
           String sliceOut = chosen.size() > 1 ? out + "." + arch : out;
-          try (MachOFile slice = fat.slice(a)) {
-            mismatches += convertObject(s, o, slice, arch, sliceOut, data, embed, segment, threads, diag);
+          try (MachOFile slice = fat.slice(a); ObjectFile symbols = openSymbolFile(s, o, slice)) {
+            mismatches += convertObject(s, o, slice, symbols, arch, sliceOut, data, embed, segment, threads, diag);
           }
         }
         return mismatches;
@@ -178,7 +180,8 @@ final class DwarfConversion {
   }
 
   /** llvm-gsymutil's handleObjectFile after "Output file (ARCH): OUT": convert, save, --verify. */
-  private static int convertObject(Session s, Args o, ObjectFile file, String arch, String out, OutputStream data, boolean embed,
+  private static int convertObject(Session s, Args o, ObjectFile file, ObjectFile symbols, String arch, String out,
+      OutputStream data, boolean embed,
       long segment, int threads, Diagnostics diag) throws IOException {
     StringBuilder sb = s.sb;
     boolean toStdout = out.equals(STDOUT);
@@ -188,6 +191,7 @@ final class DwarfConversion {
       throw CliException.stderr(GsymUtil.TOOL_NAME + ": --embed only applies to ELF files");
     }
     GsymCreator creator = new GsymCreator();
+    creator.setOutputVersion(Conversions.outputVersion(o));
     DwarfConverter.Summary summary;
     Progress progress = ProgressBar.forTerminal(s.err, "units", o.flag(Opt.QUIET));
     try {
@@ -195,6 +199,7 @@ final class DwarfConversion {
       summary = DwarfConverter.convert(file, creator, diag, DwarfConverter.Options.builder()
           .quiet(o.flag(Opt.QUIET)).mergedFunctions(o.flag(Opt.MERGED_FUNCTIONS))
           .dwarfCallSites(o.flag(Opt.DWARF_CALLSITES)).threads(threads)
+          .symbolFile(symbols, o.value(Opt.SYMTAB_FILE)).miniDebugInfo(llvmCompat(o) >= 23)
           .listener(Conversions.listener(progress, callSites == null ? null : c -> loadCallSites(s, c, callSites)))
           .build());
     } finally {
@@ -238,6 +243,54 @@ final class DwarfConversion {
     if (embed) sb.append(EmbedConversion.summary(embeddedSize, embedded, out));
     s.emit();
     return mismatches;
+  }
+
+  /**
+   * --llvm-compat: the LLVM release whose behaviour to follow where releases differ (today only
+   * .gnu_debugdata: 22 ignores it, 23 and llvm main read it). Default 23.
+   */
+  static int llvmCompat(Args o) {
+    String text = o.value(Opt.LLVM_COMPAT);
+    if (text == null) return 23;
+    if (!text.equals("22") && !text.equals("23")) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": for the --llvm-compat option: '" + text
+          + "' is invalid. Use '22' or '23'.");
+    }
+    return Integer.parseInt(text);
+  }
+
+  /**
+   * --symtab-file: opens the file the symbol table comes from, with llvm main's errors ("DWARF
+   * conversion failed: : failed to open symbol table file 'F'", "... is not a valid object file",
+   * "architecture mismatch: input file is A but symbol table file 'F' is B"), before anything
+   * else is printed after "Input file".
+   */
+  private static ObjectFile openSymbolFile(Session s, Args o, ObjectFile input) {
+    String path = o.value(Opt.SYMTAB_FILE);
+    if (path == null) return null;
+    Path p;
+    try {
+      p = Path.of(path);
+    } catch (InvalidPathException e) {
+      throw conversionFailed(s, "", "failed to open symbol table file '" + path + "'", e);
+    }
+    if (!Files.isRegularFile(p) || !Files.isReadable(p)) {
+      throw conversionFailed(s, "", "failed to open symbol table file '" + path + "'", null);
+    }
+    ObjectFile f;
+    try {
+      f = ObjectFiles.open(p);
+    } catch (IOException | GsymFormatException e) {
+      throw conversionFailed(s, "", "symbol table file '" + path + "' is not a valid object file", e);
+    }
+    String want = input.archName();
+    String got = f.archName();
+    if (!want.equals(got)) {
+      f.close();
+      throw conversionFailed(s, "", "architecture mismatch: input file is " + want + " but symbol table file '"
+          + path + "' is " + got, null);
+    }
+    return f;
   }
 
   /**

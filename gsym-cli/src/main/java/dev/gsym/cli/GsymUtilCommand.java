@@ -38,6 +38,13 @@ final class GsymUtilCommand implements CliCommand {
           + ": --dump cannot be used with --addresses-from-stdin");
       return new StdinLookups(session, new Symbolicator(args), Modes.threads(args)).run();
     }
+    if (args.has(Opt.STATISTICS)) {
+      if (!addrs.isEmpty() || args.flag(Opt.FROM_STDIN) || args.flag(Opt.DUMP)) {
+        throw CliException.stderr(GsymUtil.TOOL_NAME + ": --statistics cannot be used with --dump, --address or"
+            + " --addresses-from-stdin");
+      }
+      return Modes.statistics(session, inputs, args.value(Opt.STATISTICS));
+    }
     if (args.flag(Opt.DUMP) && !addrs.isEmpty()) {
       throw CliException.stderr(GsymUtil.TOOL_NAME + ": --dump cannot be used with --address/--lookup");
     }

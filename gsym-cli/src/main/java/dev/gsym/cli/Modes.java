@@ -60,6 +60,28 @@ final class Modes {
   }
 
   /**
+   * {@code --statistics[=FORMAT]}: llvm main's byte-size report of each file (FORMAT "" is text).
+   */
+  static int statistics(Session s, List<String> files, String format) {
+    dev.gsym.read.GsymStatistics.Format f =
+        format.isEmpty() ? dev.gsym.read.GsymStatistics.Format.TEXT : dev.gsym.read.GsymStatistics.Format.parse(format);
+    if (f == null) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": for the --statistics option: '" + format
+          + "' is invalid. Use 'text', 'json' or 'pretty-json'.");
+    }
+    for (String path : files) {
+      try (GsymReader gsym = s.open(path)) {
+        s.sb.append(dev.gsym.read.GsymStatistics.of(gsym, path).render(f));
+        s.emit();
+      } catch (GsymFormatException e) {
+        s.sb.setLength(0);
+        throw Session.fileError(path, e.detail(), e);
+      }
+    }
+    return 0;
+  }
+
+  /**
    * Looks every address up in each file, under a "Looking up addresses in" header per file, on
    * {@code threads} workers (output in argument order).
    */

@@ -23,6 +23,9 @@ enum Opt {
       "Show every merged function at each address (\"Found N functions at address ...\").", "--merged-functions"),
   MERGED_FILTER(Kind.LIST, "REGEX", "With --merged-functions: only show functions whose name matches one of these"
       + " POSIX extended regular expressions. Repeatable.", "--merged-functions-filter"),
+  STATISTICS(Kind.OPTIONAL_VALUE, "FORMAT", "Print where the bytes of each FILE go (header, tables, sections,"
+      + " FunctionInfo parts) instead of dumping it, as llvm main's --statistics; FORMAT is text (the default), json"
+      + " or pretty-json, attached as --statistics=FORMAT.", "--statistics"),
   THREADS(Kind.INT, "N", "Look addresses up on N threads (default: the number of processors). Output is"
       + " the same for every N. Not an llvm-gsymutil option.", "--threads"),
 
@@ -39,6 +42,14 @@ enum Opt {
   OUT_FILE(Kind.VALUE, "OUT", "Output file of a conversion; \"-\" writes it to standard output (the summary then"
       + " goes to stderr).", "-o", "--out-file"),
   QUIET(Kind.FLAG, null, "Do not print conversion warnings.", "--quiet"),
+  OUTPUT_VERSION(Kind.VALUE, "N", "GSYM version to write: 1 (the default; what LLVM 22 reads and writes) or 2 (LLVM"
+      + " main's format: section directory, 64-bit offsets, files over 4 GiB). With convert and a GSYM file:"
+      + " rewrite that file in version N.", "--output-version"),
+  SYMTAB_FILE(Kind.VALUE, "FILE", "With --dwarf: take the symbol table (and the UUID) from FILE instead of the"
+      + " input, e.g. the unstripped binary of a stripped one, as llvm main's --symtab-file.", "--symtab-file"),
+  LLVM_COMPAT(Kind.VALUE, "VERSION", "With --dwarf: behave as llvm-gsymutil VERSION where LLVM releases differ:"
+      + " 22 ignores .gnu_debugdata (MiniDebugInfo) symbols; 23 (the default, llvm main) reads them.",
+      "--llvm-compat"),
   LENIENT(Kind.FLAG, null, "Skip bad Breakpad records (counting them) instead of failing at the first one.",
       "--lenient"),
   SEGMENT_SIZE(Kind.VALUE, "N", "Split the GSYM output into files of about N bytes named OUT-0x<first address>.",
@@ -118,6 +129,11 @@ enum Opt {
     VALUE,
     /** A value each time it is given; all are kept. */
     LIST,
+    /**
+     * A value attached with {@code =} ({@code --statistics=json}), or none ({@code --statistics}: the
+     * entry holds {@link #FALLBACK}); the next argument is never taken as its value.
+     */
+    OPTIONAL_VALUE,
     /** An {@code int} value, converted (and refused) by picocli. */
     INT,
     /**
@@ -129,11 +145,14 @@ enum Opt {
     POSITIONAL,
   }
 
+  /** What an {@link Kind#OPTIONAL_VALUE} entry holds when given without a value. */
+  static final String FALLBACK = "";
+
   /** The top-level command's entries, in help order (also all that {@link QuickArgs} knows). */
   static final List<Opt> TOP = List.of(HELP, VERSION, DUMP, ADDRESS, FROM_STDIN, VERBOSE, MERGED_FUNCTIONS,
-      MERGED_FILTER, THREADS, DWARF, BREAKPAD, TO_BREAKPAD, OUT_FILE, QUIET, LENIENT, SEGMENT_SIZE, LOAD_ADDRESS,
-      MODULE_OS, MODULE_ARCH, MODULE_NAME, DWARF_CALLSITES, CALLSITES_YAML, ARCH, VERIFY, NUM_THREADS, JSON_SUMMARY,
-      EMBED, IN_PLACE, FILES);
+      MERGED_FILTER, STATISTICS, THREADS, DWARF, BREAKPAD, TO_BREAKPAD, OUT_FILE, QUIET, OUTPUT_VERSION, LENIENT,
+      SEGMENT_SIZE, LOAD_ADDRESS, MODULE_OS, MODULE_ARCH, MODULE_NAME, DWARF_CALLSITES, CALLSITES_YAML, ARCH, SYMTAB_FILE,
+      LLVM_COMPAT, VERIFY, NUM_THREADS, JSON_SUMMARY, EMBED, IN_PLACE, FILES);
 
   /** The subcommand names: an argument spelled so is a subcommand, not a file. */
   static final List<String> SUBCOMMANDS = List.of("dump", "lookup", "convert", "embed", "symbolize", "serve", "help");
@@ -143,9 +162,9 @@ enum Opt {
    * an error. {@link #VERIFY} is not one: llvm-gsymutil-22 ignores it without {@code --convert}, so
    * {@code --verify X.gsym} dumps X.gsym.
    */
-  static final List<Opt> CONVERSION_ONLY = List.of(DWARF, BREAKPAD, TO_BREAKPAD, OUT_FILE, QUIET, LENIENT,
-      SEGMENT_SIZE, LOAD_ADDRESS, MODULE_OS, MODULE_ARCH, MODULE_NAME, DWARF_CALLSITES, CALLSITES_YAML, ARCH,
-      NUM_THREADS, JSON_SUMMARY, EMBED, IN_PLACE);
+  static final List<Opt> CONVERSION_ONLY = List.of(DWARF, BREAKPAD, TO_BREAKPAD, OUT_FILE, QUIET, OUTPUT_VERSION,
+      LENIENT, SEGMENT_SIZE, LOAD_ADDRESS, MODULE_OS, MODULE_ARCH, MODULE_NAME, DWARF_CALLSITES, CALLSITES_YAML,
+      ARCH, SYMTAB_FILE, LLVM_COMPAT, NUM_THREADS, JSON_SUMMARY, EMBED, IN_PLACE);
 
   /** The number of entries. */
   static final int COUNT = values().length;
@@ -166,5 +185,6 @@ enum Opt {
   /** True if the option takes a value: the argument after it is that value, whatever it looks like. */
   boolean takesValue() {
     return kind == Kind.VALUE || kind == Kind.LIST || kind == Kind.INT || kind == Kind.MODE;
+    // (an OPTIONAL_VALUE entry's value is attached, never the next argument)
   }
 }

@@ -60,6 +60,11 @@ final class QuickArgs {
           a.set(o, Boolean.TRUE);
           continue;
         }
+        case OPTIONAL_VALUE -> {
+          if (a.has(o)) return null;
+          a.set(o, value == null ? Opt.FALLBACK : value);
+          continue;
+        }
         case VALUE, LIST, MODE -> {
           if (value == null) {
             if (++i == args.length || !plain(args[i])) return null;

@@ -70,7 +70,17 @@ class QuickArgsTest {
       List.of("--dwarf", "x", "--embed", "--in-place"),
       List.of("--load-address", "1", F),
       List.of("--dwarf", BIN, F),
-      List.of("--quiet", F));
+      List.of("--quiet", F),
+      List.of("--statistics", F),
+      List.of("--statistics=json", F, F),
+      List.of("--statistics=pretty-json", F),
+      List.of("--statistics=bad", F),
+      List.of("--statistics", "--lookup", "1", F),
+      List.of("--dwarf", BIN, "-o", OUT, "--output-version", "2"),
+      List.of("--dwarf", BIN, "-o", OUT, "--output-version=7"),
+      List.of("--output-version", "2", F),
+      List.of("--dwarf", BIN, "-o", OUT, "--symtab-file", "/nonexistent/symtab"),
+      List.of("--dwarf", BIN, "-o", OUT, "--llvm-compat", "22"));
 
   /** Command lines QuickArgs must hand to picocli. */
   private static final List<List<String>> REFUSED = List.of(
@@ -89,7 +99,7 @@ class QuickArgsTest {
       List.of("--dwarf", BIN, "--breakpad", SYM, "-o", OUT), List.of("--dwarf", BIN, "--to-breakpad", F),
       List.of("--threads", "2", "--lookup", "1", F), List.of("--threads=2", F), List.of("--verify", "--verify", F),
       List.of("--to-breakpad", "x", "--to-breakpad", "y"), List.of("--segment-size", "1", "--segment-size", "2"),
-      List.of("--callsites-yaml-file=", "--dwarf", BIN));
+      List.of("--callsites-yaml-file=", "--dwarf", BIN), List.of("--statistics", "--statistics", F));
 
   private static String[] arr(List<String> args) {
     return args.toArray(String[]::new);

@@ -26,6 +26,17 @@ public record AddressTable(ByteView view, long offset, int entrySize, int count)
     return new AddressTable(v, offset, size, (int) h.numAddresses());
   }
 
+  /**
+   * Binds {@code count} entries of {@code entrySize} (1 to 8) bytes at {@code offset}: a version 2
+   * file's AddrOffsets section (its size was checked against the header).
+   */
+  public static AddressTable bind(ByteView v, long offset, int entrySize, long count) {
+    if (count > Integer.MAX_VALUE || !v.has(offset, count * entrySize)) {
+      throw v.error(offset, "failed to read address table");
+    }
+    return new AddressTable(v, offset, entrySize, (int) count);
+  }
+
   static long alignTo(long v, long align) {
     return (v + align - 1) / align * align;
   }
@@ -42,7 +53,8 @@ public record AddressTable(ByteView view, long offset, int entrySize, int count)
       case 1 -> view.u8(at);
       case 2 -> view.u16(at);
       case 4 -> view.u32(at);
-      default -> view.u64(at);
+      case 8 -> view.u64(at);
+      default -> view.uN(at, entrySize); // version 2 allows any size from 1 to 8
     };
   }
 
@@ -101,12 +113,24 @@ public record AddressTable(ByteView view, long offset, int entrySize, int count)
           }
         }
       }
-      default -> {
+      case 8 -> {
         while (len > 0) {
           int half = len >>> 1;
           int mid = first + half;
           long x = s.get(LE64, at + 8L * mid);
           if (Long.compareUnsigned(swap ? Long.reverseBytes(x) : x, off) < 0) {
+            first = mid + 1;
+            len = len - half - 1;
+          } else {
+            len = half;
+          }
+        }
+      }
+      default -> { // 3, 5, 6 or 7 bytes: only version 2 files, read through get
+        while (len > 0) {
+          int half = len >>> 1;
+          int mid = first + half;
+          if (Long.compareUnsigned(get(mid), off) < 0) {
             first = mid + 1;
             len = len - half - 1;
           } else {
@@ -135,6 +159,35 @@ public record AddressTable(ByteView view, long offset, int entrySize, int count)
     }).append(" (ADDRESS)\n");
     sb.append("====== =============================== \n");
     int digits = entrySize == 1 ? 2 : entrySize == 2 ? 4 : 8;
+    for (int i = 0; i < count; i++) {
+      long o = get(i);
+      sb.append('[').append(String.format("%4d", i)).append("] ");
+      Hex.append(sb, o, digits).append(" (");
+      Hex.append(sb, baseAddress + o, 16).append(")\n");
+    }
+  }
+
+  /**
+   * The "Address Table:" block of llvm main's version 2 dump. LLVM prints "??" and no offset for
+   * the sizes 3, 5, 6 and 7 that its header check allows (and then fails); we print the offset with
+   * two digits per byte.
+   */
+  public void dumpV2(StringBuilder sb, long baseAddress) {
+    sb.append("Address Table:\n");
+    sb.append("INDEX  OFFSET ").append(switch (entrySize) {
+      case 1 -> "8 ";
+      case 2 -> "16";
+      case 4 -> "32";
+      case 8 -> "64";
+      default -> "??";
+    }).append(" (ADDRESS 64)\n");
+    sb.append("====== ========================================\n");
+    int digits = switch (entrySize) {
+      case 1 -> 2;
+      case 2 -> 4;
+      case 4, 8 -> 8;
+      default -> 2 * entrySize;
+    };
     for (int i = 0; i < count; i++) {
       long o = get(i);
       sb.append('[').append(String.format("%4d", i)).append("] ");

@@ -34,8 +34,8 @@ public record CallSiteInfo(long returnOffset, int flags, List<Integer> matchRege
     long n = c.u32();
     List<Integer> regex = new ArrayList<>();
     for (long i = 0; i < n; i++) {
-      if (!c.has(4)) throw c.errorHere("missing MatchRegex entry");
-      regex.add(c.s32());
+      if (!c.has(c.strpSize())) throw c.errorHere("missing MatchRegex entry");
+      regex.add(c.strp());
     }
     return new CallSiteInfo(returnOffset, flags, regex);
   }
@@ -49,7 +49,7 @@ public record CallSiteInfo(long returnOffset, int flags, List<Integer> matchRege
     w.u64(returnOffset);
     w.u8(flags);
     w.u32(matchRegex.size());
-    for (int r : matchRegex) w.u32(Integer.toUnsignedLong(m.string(r)));
+    for (int r : matchRegex) w.strp(Integer.toUnsignedLong(m.string(r)));
   }
 
   /** One call-site line of llvm-gsymutil's dump (without indentation or newline). */

@@ -7,8 +7,9 @@ import java.util.List;
 import java.util.function.IntFunction;
 
 /**
- * The file table: u32 NumFiles, then NumFiles x {u32 Dir, u32 Base} string offsets. Entry 0 is
- * always {0, 0}, "no file".
+ * The file table: u32 NumFiles, then NumFiles x {strp Dir, strp Base} string offsets (u32 in
+ * version 1, u64 in version 2: the view's {@link ByteView#strpSize}). Entry 0 is always {0, 0},
+ * "no file".
  */
 public record FileTable(ByteView view, long offset, int count) {
 
@@ -28,11 +29,31 @@ public record FileTable(ByteView view, long offset, int count) {
     return new FileTable(v, offset, (int) n);
   }
 
+  /** Binds a version 2 FileTable section of {@code size} bytes at {@code offset}. */
+  public static FileTable bindV2(ByteView v, long offset, long size) {
+    long n = v.u32(offset);
+    long entry = 2L * v.strpSize();
+    if (size < 4 || n > (size - 4) / entry || n > Integer.MAX_VALUE) {
+      throw v.error(offset, "FileTable section too small for " + n + " files");
+    }
+    return new FileTable(v, offset, (int) n);
+  }
+
   /** The entry at {@code index}, or null if the index is out of range. */
   public FileEntry get(long index) {
     if (index < 0 || index >= count) return null;
-    long at = offset + 4 + index * 8;
-    return new FileEntry(view.s32(at), view.s32(at + 4));
+    int n = view.strpSize();
+    if (n == 4) {
+      long at = offset + 4 + index * 8;
+      return new FileEntry(view.s32(at), view.s32(at + 4));
+    }
+    long at = offset + 4 + index * 2 * n;
+    return new FileEntry(strp(view.uN(at, n)), strp(view.uN(at + n, n)));
+  }
+
+  /** As {@link dev.gsym.io.Cursor#strp}: offsets of 4 GiB or more read as 0xffffffff. */
+  private static int strp(long v) {
+    return Long.compareUnsigned(v, 0xffffffffL) > 0 ? -1 : (int) v;
   }
 
   /**
@@ -40,15 +61,24 @@ public record FileTable(ByteView view, long offset, int count) {
    * offsets 0), read without building a {@link FileEntry}.
    */
   public boolean isUnnamed(long index) {
-    return view.u64(offset + 4 + index * 8) == 0;
+    int n = view.strpSize();
+    if (n == 4) return view.u64(offset + 4 + index * 8) == 0;
+    long at = offset + 4 + index * 2 * n;
+    return view.uN(at, n) == 0 && view.uN(at + n, n) == 0;
   }
 
+  /** Encoded size: the count and two string offsets of {@code strpSize} bytes per file. */
+  public static long encodedSize(int files, int strpSize) {
+    return 4 + (long) files * 2 * strpSize;
+  }
+
+  /** Writes the table (aligned to 4) with the writer's string-offset size. */
   public static void encode(GsymWriter w, List<FileEntry> files) {
     w.alignTo(4);
     w.u32(files.size());
     for (FileEntry f : files) {
-      w.u32(Integer.toUnsignedLong(f.dir()));
-      w.u32(Integer.toUnsignedLong(f.base()));
+      w.strp(Integer.toUnsignedLong(f.dir()));
+      w.strp(Integer.toUnsignedLong(f.base()));
     }
   }
 
@@ -62,9 +92,18 @@ public record FileTable(ByteView view, long offset, int count) {
 
   /** The "Files:" block of llvm-gsymutil's dump. */
   public void dump(StringBuilder sb, StringTable strings) {
+    dump(sb, strings, 30);
+  }
+
+  /** The "Files:" block of llvm main's version 2 dump (a wider rule under PATH). */
+  public void dumpV2(StringBuilder sb, StringTable strings) {
+    dump(sb, strings, 40);
+  }
+
+  private void dump(StringBuilder sb, StringTable strings, int pathRule) {
     sb.append("Files:\n");
     sb.append("INDEX  DIRECTORY  BASENAME   PATH\n");
-    sb.append("====== ========== ========== ==============================\n");
+    sb.append("====== ========== ========== ").repeat('=', pathRule).append('\n');
     for (int i = 0; i < count; i++) {
       FileEntry f = get(i);
       sb.append('[').append(String.format("%4d", i)).append("] ");

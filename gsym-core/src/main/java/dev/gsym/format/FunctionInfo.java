@@ -14,7 +14,7 @@ import java.util.function.IntUnaryOperator;
  *
  * <pre>
  * ENCODING
- *   u32 Size   u32 Name (strp, non-zero)
+ *   u32 Size   strp Name (non-zero; u32 in version 1, u64 in version 2)
  *   repeat { u32 InfoType, u32 InfoLength, u8[InfoLength] } until InfoType 0 (EndOfList, length 0)
  *   InfoTypes: 1 LineTable, 2 InlineInfo, 3 MergedFunctionsInfo, 4 CallSiteInfo, written in that order
  * </pre>
@@ -142,17 +142,17 @@ public record FunctionInfo(AddressRange range, int name, LineTable lineTable, In
     int name;
     if (lookup) {
       size = c.has(4) ? c.u32() : 0;
-      name = c.has(4) ? c.s32() : 0;
+      name = c.strpOrZero();
       if (!c.has(1)) throw c.error(TRUNCATED);
     } else {
       if (!c.has(4)) throw err(c, recordStart, "missing FunctionInfo Size");
       size = c.u32();
-      if (!c.has(4)) throw err(c, recordStart, "missing FunctionInfo Name");
-      name = c.s32();
+      if (!c.has(c.strpSize())) throw err(c, recordStart, "missing FunctionInfo Name");
+      name = c.strp();
     }
     if (!v.header(size, name)) return;
     if (name == 0) {
-      throw relErr(c, c.position() - 4, recordStart, "invalid FunctionInfo Name value 0x00000000");
+      throw relErr(c, c.position() - c.strpSize(), recordStart, "invalid FunctionInfo Name value 0x00000000");
     }
     while (true) {
       int type;
@@ -265,7 +265,7 @@ public record FunctionInfo(AddressRange range, int name, LineTable lineTable, In
       throw new GsymFormatException("FunctionInfo", -1, "function " + range + " is 4 GiB or larger");
     }
     w.u32(size);
-    w.u32(Integer.toUnsignedLong(m.string(name)));
+    w.strp(Integer.toUnsignedLong(m.string(name)));
     if (lineTable != null) {
       int at = chunk(w, LINE_TABLE_INFO);
       lineTable.encode(w, range.start(), m);

@@ -27,7 +27,7 @@ public record Header(
     long numAddresses,
     long strtabOffset,
     long strtabSize,
-    byte[] uuid) {
+    byte[] uuid) implements GsymHeader {
 
   public static final int MAGIC = 0x4753594d;
   public static final int SIZE = 48;
@@ -40,6 +40,21 @@ public record Header(
 
   public int uuidSize() {
     return uuid.length;
+  }
+
+  @Override
+  public int addressInfoOffsetSize() {
+    return 4;
+  }
+
+  @Override
+  public int stringOffsetSize() {
+    return 4;
+  }
+
+  @Override
+  public int encodedSize() {
+    return SIZE;
   }
 
   /**
@@ -101,6 +116,7 @@ public record Header(
   }
 
   /** The "Header:" block of llvm-gsymutil's dump. */
+  @Override
   public void dump(StringBuilder sb) {
     sb.append("Header:\n");
     sb.append("  Magic        = ").append(Hex.hex32(MAGIC)).append('\n');

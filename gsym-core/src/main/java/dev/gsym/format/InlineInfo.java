@@ -273,15 +273,15 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
       int callLine;
       if (lookup) {
         hasChildren = c.u8OrZero() != 0;
-        name = c.s32OrZero();
+        name = c.strpOrZero();
         callFile = (int) c.ulebOrZero();
         callLine = (int) c.ulebOrZero();
       } else {
         if (ranges.count() == 0) return false;
         if (!c.has(1)) throw c.errorHere("missing InlineInfo uint8_t indicating children");
         hasChildren = c.u8() != 0;
-        if (!c.has(4)) throw c.errorHere("missing InlineInfo uint32_t for name");
-        name = c.s32();
+        if (!c.has(c.strpSize())) throw c.errorHere("missing InlineInfo uint32_t for name");
+        name = c.strp();
         if (!c.has(1)) throw c.errorHere("missing ULEB128 for InlineInfo call file");
         callFile = (int) mode.uleb(c);
         if (!c.has(1)) throw c.errorHere("missing ULEB128 for InlineInfo call line");
@@ -320,7 +320,7 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
     }
     boolean hasChildren = !children.isEmpty();
     w.u8(hasChildren ? 1 : 0);
-    w.u32(Integer.toUnsignedLong(m.string(name)));
+    w.strp(Integer.toUnsignedLong(m.string(name)));
     w.uleb(Integer.toUnsignedLong(m.file(callFile)));
     w.uleb(Integer.toUnsignedLong(callLine));
     if (hasChildren) {

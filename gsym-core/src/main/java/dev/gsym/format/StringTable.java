@@ -27,6 +27,11 @@ public record StringTable(ByteView view) {
     return new StringTable(file.slice(h.strtabOffset(), h.strtabSize()));
   }
 
+  /** Binds a version 2 StringTable section (its bounds were checked with the directory). */
+  public static StringTable bind(ByteView file, long offset, long size) {
+    return new StringTable(file.slice(offset, size));
+  }
+
   /** The string at {@code strp} (unsigned), decoded by ByteStrings; offsets past the table give "". */
   public String get(int strp) {
     return get(Integer.toUnsignedLong(strp));
@@ -62,12 +67,26 @@ public record StringTable(ByteView view) {
 
   /** The "String table:" block of llvm-gsymutil's dump: every string from offset 0 on. */
   public void dump(StringBuilder sb) {
+    dump(sb, 4);
+  }
+
+  /**
+   * The "String table:" block with offsets printed for {@code offsetSize}-byte string offsets
+   * (llvm main's version 2 dump passes 8: 16 digits).
+   */
+  public void dump(StringBuilder sb, int offsetSize) {
     sb.append("String table:\n");
+    int digits = switch (offsetSize) {
+      case 1 -> 2;
+      case 2 -> 4;
+      case 4 -> 8;
+      default -> 16;
+    };
     long size = view.size();
     long off = 0;
     while (off < size) {
       String s = view.cString(off);
-      Hex.append(sb, off, 8).append(": \"").append(s).append("\"\n");
+      Hex.append(sb, off, digits).append(": \"").append(s).append("\"\n");
       off = next(off);
     }
   }

@@ -17,6 +17,8 @@ public final class ByteView {
   private final long fileOffset;
   private final ByteOrder order;
   private final String source;
+  /** Size in bytes (1-8) of the string-table offsets in records read through this view. */
+  private final int strpSize;
   // package-private: Cursor reads the segment directly with these
   final ValueLayout.OfShort u16;
   final ValueLayout.OfInt u32;
@@ -36,6 +38,12 @@ public final class ByteView {
       ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
   public ByteView(MemorySegment seg, long fileOffset, ByteOrder order, String source) {
+    this(seg, fileOffset, order, source, 4);
+  }
+
+  private ByteView(MemorySegment seg, long fileOffset, ByteOrder order, String source, int strpSize) {
+    if (strpSize < 1 || strpSize > 8) throw new IllegalArgumentException("bad string offset size " + strpSize);
+    this.strpSize = strpSize;
     this.seg = seg;
     this.fileOffset = fileOffset;
     this.order = order;
@@ -53,6 +61,19 @@ public final class ByteView {
 
   public long size() {
     return seg.byteSize();
+  }
+
+  /**
+   * The same bytes, with records holding string-table offsets of {@code size} bytes (4 in GSYM
+   * version 1, 8 in version 2; {@link Cursor#strp} reads them).
+   */
+  public ByteView withStrpSize(int size) {
+    return size == strpSize ? this : new ByteView(seg, fileOffset, order, source, size);
+  }
+
+  /** Size in bytes of the string-table offsets in records (see {@link #withStrpSize}). */
+  public int strpSize() {
+    return strpSize;
   }
 
   public ByteOrder order() {
@@ -112,21 +133,30 @@ public final class ByteView {
     return seg.get(u64, at);
   }
 
-  /** Unsigned integer of 1, 2, 4 or 8 bytes. */
+  /** Unsigned integer of 1 to 8 bytes. */
   public long uN(long at, int n) {
     return switch (n) {
       case 1 -> u8(at);
       case 2 -> u16(at);
       case 4 -> u32(at);
       case 8 -> u64(at);
-      default -> throw new IllegalArgumentException("bad integer size " + n);
+      default -> {
+        if (n < 1 || n > 8) throw new IllegalArgumentException("bad integer size " + n);
+        if (!has(at, n)) throw eof(at, n);
+        long v = 0;
+        for (int i = 0; i < n; i++) {
+          long b = seg.get(ValueLayout.JAVA_BYTE, at + i) & 0xffL;
+          v |= order == ByteOrder.LITTLE_ENDIAN ? b << (8 * i) : b << (8 * (n - 1 - i));
+        }
+        yield v;
+      }
     };
   }
 
   /** A sub-view of exactly {@code len} bytes at {@code at}. */
   public ByteView slice(long at, long len) {
     if (!has(at, len)) throw eof(at, (int) Math.min(len, Integer.MAX_VALUE));
-    return new ByteView(seg.asSlice(at, len), fileOffset + at, order, source);
+    return new ByteView(seg.asSlice(at, len), fileOffset + at, order, source, strpSize);
   }
 
   /** A sequential cursor starting at {@code at}. */

@@ -140,6 +140,43 @@ public final class Cursor {
     return swap ? Long.reverseBytes(v) : v;
   }
 
+  /** Unsigned integer of {@code n} (1 to 8) bytes. */
+  public long uN(int n) {
+    return switch (n) {
+      case 1 -> u8();
+      case 2 -> u16();
+      case 4 -> u32();
+      case 8 -> u64();
+      default -> {
+        long p = at(n);
+        yield view.uN(p, n);
+      }
+    };
+  }
+
+  /**
+   * A string-table offset of the view's {@link ByteView#strpSize} bytes, as the raw 32 bits the
+   * string tables take: an offset of 4 GiB or more (only possible with 5-8 byte offsets) becomes
+   * 0xffffffff, past any string table this reader can map, so it reads as "" (as LLVM reads any
+   * offset past its table).
+   */
+  public int strp() {
+    int n = view.strpSize();
+    if (n == 4) return s32();
+    long v = uN(n);
+    return Long.compareUnsigned(v, 0xffffffffL) > 0 ? -1 : (int) v;
+  }
+
+  /** {@link #strp} read like LLVM's lenient getters: 0 and no move if it does not fit. */
+  public int strpOrZero() {
+    return has(view.strpSize()) ? strp() : 0;
+  }
+
+  /** Size in bytes of a string-table offset in this cursor's records. */
+  public int strpSize() {
+    return view.strpSize();
+  }
+
   public void skip(long n) {
     if (!has(n)) throw errorAt(pos, "unexpected end of data: cannot skip " + n + " bytes");
     pos += n;

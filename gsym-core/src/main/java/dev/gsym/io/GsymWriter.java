@@ -31,6 +31,8 @@ public final class GsymWriter {
   private final VarHandle h64;
   /** Absolute position of buf[0] in the output (for alignment of records written separately). */
   private final long origin;
+  /** Size in bytes of the string-table offsets {@link #strp} writes. */
+  private final int strpSize;
   private byte[] buf;
   private int len;
 
@@ -43,6 +45,16 @@ public final class GsymWriter {
    *     {@link #alignTo} aligns absolute offsets
    */
   public GsymWriter(ByteOrder order, long origin, int capacity) {
+    this(order, origin, capacity, 4);
+  }
+
+  /**
+   * @param strpSize size in bytes (1-8) of the string-table offsets written by {@link #strp} (4 in
+   *     GSYM version 1, 8 in version 2)
+   */
+  public GsymWriter(ByteOrder order, long origin, int capacity, int strpSize) {
+    if (strpSize < 1 || strpSize > 8) throw new IllegalArgumentException("bad string offset size " + strpSize);
+    this.strpSize = strpSize;
     this.order = order;
     this.origin = origin;
     boolean le = order == ByteOrder.LITTLE_ENDIAN;
@@ -54,6 +66,17 @@ public final class GsymWriter {
 
   public ByteOrder order() {
     return order;
+  }
+
+  /** Size in bytes of the string-table offsets {@link #strp} writes. */
+  public int strpSize() {
+    return strpSize;
+  }
+
+  /** A string-table offset (unsigned) of {@link #strpSize} bytes. */
+  public void strp(long v) {
+    if (strpSize == 4) u32(v);
+    else uN(v, strpSize);
   }
 
   /** Absolute output position (origin + bytes written). */
@@ -102,14 +125,21 @@ public final class GsymWriter {
     len += 8;
   }
 
-  /** Unsigned integer of 1, 2, 4 or 8 bytes. */
+  /** Unsigned integer of 1 to 8 bytes (the low bytes of {@code v}). */
   public void uN(long v, int n) {
     switch (n) {
       case 1 -> u8((int) v);
       case 2 -> u16((int) v);
       case 4 -> u32(v);
       case 8 -> u64(v);
-      default -> throw new IllegalArgumentException("bad integer size " + n);
+      default -> {
+        if (n < 1 || n > 8) throw new IllegalArgumentException("bad integer size " + n);
+        ensure(n);
+        for (int i = 0; i < n; i++) {
+          int shift = order == ByteOrder.LITTLE_ENDIAN ? 8 * i : 8 * (n - 1 - i);
+          buf[len++] = (byte) (v >>> shift);
+        }
+      }
     }
   }
 

@@ -7,8 +7,12 @@ import dev.gsym.format.AddressTable;
 import dev.gsym.format.FileEntry;
 import dev.gsym.format.FileTable;
 import dev.gsym.format.FunctionInfo;
+import dev.gsym.format.GlobalData;
+import dev.gsym.format.GlobalDataDirectory;
+import dev.gsym.format.GsymHeader;
 import dev.gsym.format.GsymTables;
 import dev.gsym.format.Header;
+import dev.gsym.format.HeaderV2;
 import dev.gsym.format.Hex;
 import dev.gsym.format.MergedFunctionsInfo;
 import dev.gsym.format.StringTable;
@@ -43,7 +47,12 @@ import java.util.stream.Stream;
 public final class GsymReader implements GsymTables, AutoCloseable {
   private final Arena arena;
   private final ByteView file;
-  private final Header header;
+  private final GsymHeader header;
+  /** The header's BaseAddress, kept in a field for the lookup path. */
+  private final long baseAddress;
+  /** The version 2 section directory; null in version 1. */
+  private final GlobalDataDirectory directory;
+  private final byte[] uuid;
   private final AddressTable addresses;
   private final AddressSearch search;
   private final AddressInfoTable infoOffsets;
@@ -58,12 +67,48 @@ public final class GsymReader implements GsymTables, AutoCloseable {
   private GsymReader(Arena arena, MemorySegment seg, long fileOffset, String source) {
     this.arena = arena;
     ByteOrder order = Header.detectByteOrder(seg, source);
-    this.file = new ByteView(seg, fileOffset, order, source);
-    this.header = Header.decode(file);
-    this.addresses = AddressTable.decode(file, header);
-    this.infoOffsets = AddressInfoTable.decode(file, addresses);
-    this.files = FileTable.decode(file, infoOffsets);
-    this.strings = StringTable.decode(file, header);
+    ByteView raw = new ByteView(seg, fileOffset, order, source);
+    if (raw.u16(4) == HeaderV2.VERSION) {
+      // version 2: every table is a section the directory places
+      HeaderV2 h = HeaderV2.decode(raw);
+      ByteView v = raw.withStrpSize(h.stringOffsetSize());
+      GlobalDataDirectory dir = GlobalDataDirectory.decode(v, HeaderV2.SIZE);
+      GlobalData addr = dir.find(GlobalData.ADDR_OFFSETS);
+      GlobalData info = dir.find(GlobalData.ADDR_INFO_OFFSETS);
+      GlobalData fis = dir.find(GlobalData.FUNCTION_INFO);
+      GlobalData str = dir.find(GlobalData.STRING_TABLE);
+      GlobalData ft = dir.find(GlobalData.FILE_TABLE);
+      GlobalData id = dir.find(GlobalData.UUID);
+      // LLVM compares the products in 64 bits; NumAddresses is a u32, the sizes at most 8
+      if (addr.fileSize() != h.numAddresses() * h.addrOffSize()) {
+        throw v.error(addr.fileOffset(), "AddrOffsets section size mismatch");
+      }
+      if (info.fileSize() != h.numAddresses() * h.addressInfoOffsetSize()) {
+        throw v.error(info.fileOffset(), "AddrInfoOffsets section size mismatch");
+      }
+      this.file = v;
+      this.header = h;
+      this.directory = dir;
+      this.addresses = AddressTable.bind(v, addr.fileOffset(), h.addrOffSize(), h.numAddresses());
+      this.infoOffsets = AddressInfoTable.bindV2(v, info.fileOffset(), addresses.count(), fis.fileOffset());
+      this.strings = StringTable.bind(v, str.fileOffset(), str.fileSize());
+      this.files = FileTable.bindV2(v, ft.fileOffset(), ft.fileSize());
+      if (id != null && id.fileSize() > Integer.MAX_VALUE - 16) {
+        throw v.error(id.fileOffset(), "UUID section of " + id.fileSize() + " bytes is too large");
+      }
+      this.uuid = id == null ? new byte[0] : v.bytes(id.fileOffset(), (int) id.fileSize());
+    } else {
+      Header h = Header.decode(raw);
+      this.file = raw;
+      this.header = h;
+      this.directory = null;
+      this.uuid = h.uuid();
+      this.addresses = AddressTable.decode(file, h);
+      this.infoOffsets = AddressInfoTable.decode(file, addresses);
+      this.files = FileTable.decode(file, infoOffsets);
+      this.strings = StringTable.decode(file, h);
+    }
+    this.baseAddress = header.baseAddress();
     this.stringCache = new StringCache(strings);
     this.pathCache = new PathCache(files, strings);
     this.search = new AddressSearch(addresses);
@@ -130,8 +175,44 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     if (arena != null) arena.close();
   }
 
-  public Header header() {
+  /** The header: a {@link Header} (version 1) or a {@link HeaderV2}. */
+  public GsymHeader header() {
     return header;
+  }
+
+  /** The format version, 1 or 2. */
+  public int version() {
+    return header.version();
+  }
+
+  /** The UUID (build ID): version 1's header field, version 2's UUID section; empty if none. */
+  public byte[] uuid() {
+    return uuid.clone();
+  }
+
+  /** The version 2 section directory, or null for a version 1 file. */
+  public GlobalDataDirectory directory() {
+    return directory;
+  }
+
+  /** Size in bytes of the whole GSYM (for a GSYM inside another file, of its window). */
+  public long size() {
+    return file.size();
+  }
+
+  /** The address table (for statistics and tests). */
+  public AddressTable addressTable() {
+    return addresses;
+  }
+
+  /** The address-info table (for statistics and tests). */
+  public AddressInfoTable addressInfoTable() {
+    return infoOffsets;
+  }
+
+  /** The file table (for statistics and tests). */
+  public FileTable fileTable() {
+    return files;
   }
 
   public ByteOrder byteOrder() {
@@ -173,7 +254,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
 
   /** Start address of the function at {@code index}. */
   public long functionAddress(int index) {
-    return header.baseAddress() + search.get(index);
+    return baseAddress + search.get(index);
   }
 
   /** Absolute file offset of the FunctionInfo record at {@code index}. */
@@ -200,10 +281,16 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     return IntStream.range(0, numFunctions()).mapToObj(this::functionInfoAtIndex);
   }
 
+  /** A cursor at the record of entry {@code index} (for statistics). */
+  Cursor recordAt(int index) {
+    return record(index);
+  }
+
   private Cursor record(int index) {
     long at = infoOffsets.get(index);
     if (at >= file.size()) {
-      throw file.error(infoOffsets.offset() + 4L * index, "invalid address info offset " + Hex.hex(at));
+      throw file.error(infoOffsets.offset() + (long) infoOffsets.entrySize() * index,
+          "invalid address info offset " + Hex.hex(at));
     }
     return file.cursor(at);
   }
@@ -212,7 +299,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
 
   /** Index of the entry that answers for {@code addr} (llvm's selection rules). */
   public int indexForAddress(long addr) {
-    long base = header.baseAddress();
+    long base = baseAddress;
     if (Long.compareUnsigned(addr, base) < 0) throw RecordLookup.notInGsym(addr);
     long off = addr - base;
     // LLVM's getAddressOffsetIndex: lower_bound, step back unless an exact match, then back up
@@ -259,8 +346,8 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     try {
       // the common case: one function starts at the nearest start at or below addr, it is cached
       // and it covers addr: indexForAddress would pick it without reading anything else
-      if (Long.compareUnsigned(addr, header.baseAddress()) >= 0) {
-        int i = search.nearest(addr - header.baseAddress());
+      if (Long.compareUnsigned(addr, baseAddress) >= 0) {
+        int i = search.nearest(addr - baseAddress);
         if (i >= 0 && search.unique(i)
             // outside the function, indexForAddress validates the next record's offset first
             && functionCache.lookupIfCovered(i, addr, out.sink())) {
@@ -342,8 +429,8 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     LookupFrames frames = new LookupFrames();
     frames.reset(this);
     try {
-      if (Long.compareUnsigned(addr, header.baseAddress()) >= 0) {
-        int i = search.nearest(addr - header.baseAddress());
+      if (Long.compareUnsigned(addr, baseAddress) >= 0) {
+        int i = search.nearest(addr - baseAddress);
         // the cache holds only functions without merged functions and call sites
         if (i >= 0 && search.unique(i) && functionCache.lookupIfCovered(i, addr, frames.sink())) {
           return List.of(frames.toResult());
@@ -407,14 +494,31 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     StringBuilder sb = out instanceof StringBuilder s ? s : new StringBuilder(DUMP_CHUNK + 4096);
     header.dump(sb);
     sb.append('\n');
-    addresses.dump(sb, header.baseAddress());
-    sb.append('\n');
-    infoOffsets.dump(sb);
-    sb.append('\n');
-    files.dump(sb, strings);
-    sb.append('\n');
-    strings.dump(sb);
-    sb.append('\n');
+    if (directory != null) {
+      // llvm main's GsymReaderV2::dump
+      directory.dump(sb);
+      sb.append('\n');
+      if (directory.find(GlobalData.UUID) != null) {
+        sb.append("UUID:\n").append(java.util.HexFormat.of().formatHex(uuid)).append("\n\n");
+      }
+      addresses.dumpV2(sb, header.baseAddress());
+      sb.append('\n');
+      infoOffsets.dumpV2(sb);
+      sb.append('\n');
+      files.dumpV2(sb, strings);
+      sb.append('\n');
+      strings.dump(sb, header.stringOffsetSize());
+      sb.append('\n');
+    } else {
+      addresses.dump(sb, header.baseAddress());
+      sb.append('\n');
+      infoOffsets.dump(sb);
+      sb.append('\n');
+      files.dump(sb, strings);
+      sb.append('\n');
+      strings.dump(sb);
+      sb.append('\n');
+    }
     for (int i = 0; i < addresses.count(); i++) {
       sb.append("FunctionInfo @ ");
       Hex.append(sb, infoOffsets.get(i), 8).append(": ");

@@ -10,7 +10,11 @@ import dev.gsym.format.CallSiteInfoCollection;
 import dev.gsym.format.FileEntry;
 import dev.gsym.format.FileTable;
 import dev.gsym.format.FunctionInfo;
+import dev.gsym.format.GlobalData;
+import dev.gsym.format.GlobalDataDirectory;
+import dev.gsym.format.GsymHeader;
 import dev.gsym.format.Header;
+import dev.gsym.format.HeaderV2;
 import dev.gsym.format.Hex;
 import dev.gsym.format.IndexMap;
 import dev.gsym.format.MergedFunctionsInfo;
@@ -63,6 +67,13 @@ public final class GsymCreator {
   private volatile AddressRanges validTextRanges;
   private boolean finished;
   private boolean isSegment;
+  /** GSYM version written by encode and save: 1 (LLVM 22's format, the default) or 2. */
+  private int outputVersion = Header.VERSION;
+  /**
+   * Largest string-table size or record offset a version 1 file can hold (its fields are u32).
+   * Package-private so tests can lower it instead of writing 4 GiB.
+   */
+  long version1Limit = 0xffffffffL;
 
   public GsymCreator() {
     this(false);
@@ -210,6 +221,26 @@ public final class GsymCreator {
   public void setBaseAddress(long base) {
     synchronized (lock) {
       baseAddress = base;
+    }
+  }
+
+  /**
+   * Selects the GSYM version that {@link #encode} and the {@code save} methods write: 1 (the
+   * default, what LLVM 22 writes and reads) or 2 (LLVM main's {@code --output-version=2}: a section
+   * directory, 64-bit offsets, files over 4 GiB).
+   */
+  public void setOutputVersion(int version) {
+    if (version != Header.VERSION && version != HeaderV2.VERSION) {
+      throw new IllegalArgumentException("unsupported GSYM output version " + version);
+    }
+    synchronized (lock) {
+      outputVersion = version;
+    }
+  }
+
+  public int outputVersion() {
+    synchronized (lock) {
+      return outputVersion;
     }
   }
 
@@ -428,7 +459,7 @@ public final class GsymCreator {
       byte[] prefix;
       synchronized (lock) {
         Layout layout = layout();
-        long[] infoOffsets = writeRecords(records, layout.recordsStart(), order);
+        long[] infoOffsets = writeRecords(records, layout, order);
         prefix = prefix(layout, infoOffsets, order);
       }
       byte[] out = new byte[prefix.length + records.size()];
@@ -483,7 +514,7 @@ public final class GsymCreator {
   private Void writeTo(FileChannel ch, Layout layout, ByteOrder order) throws IOException {
     ch.position(layout.recordsStart());
     OutputStream os = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16);
-    long[] infoOffsets = writeRecords(os, layout.recordsStart(), order);
+    long[] infoOffsets = writeRecords(os, layout, order);
     os.flush();
     ByteBuffer bb = ByteBuffer.wrap(prefix(layout, infoOffsets, order));
     long at = 0;
@@ -507,6 +538,7 @@ public final class GsymCreator {
       while (idx < funcs.size()) {
         GsymCreator seg = new GsymCreator();
         seg.isSegment = true;
+        seg.outputVersion = outputVersion;
         seg.baseAddress = baseAddress;
         seg.uuid = uuid;
         long funcBytes = 0;
@@ -538,8 +570,17 @@ public final class GsymCreator {
     return (v + 3) & ~3L;
   }
 
+  /** LLVM's calculateHeaderAndTableSize for the output version (segment sizing). */
   private long headerAndTableSize() {
     long n = funcs.size();
+    if (outputVersion == HeaderV2.VERSION) {
+      int off = addressOffsetSize();
+      long size = HeaderV2.SIZE + (6L + (uuid.length == 0 ? 0 : 1)) * GlobalData.SIZE;
+      size = alignTo(size, off) + n * off;
+      size = alignTo(size, 8) + n * 8;
+      size = alignTo(size, 4) + FileTable.encodedSize(files.size(), HeaderV2.STRING_OFFSET_SIZE);
+      return size + strings.size() + uuid.length;
+    }
     return Header.SIZE + n * addressOffsetSize() + n * 4 + files.size() * 8L + strings.size();
   }
 
@@ -599,14 +640,24 @@ public final class GsymCreator {
       return fileMap[i];
     };
     c.setBaseAddress(r.header().baseAddress());
-    c.setUUID(r.header().uuid());
+    c.setOutputVersion(r.version());
+    c.setUUID(r.uuid());
     for (int i = 0; i < r.numFunctions(); i++) c.addFunctionInfo(edit.apply(r.functionInfoAtIndex(i).remap(str, file)));
     return c;
   }
 
   // ------------------------------------------------------------------ encoding
 
-  private record Layout(Header header, long prefixSize, long recordsStart) {}
+  /**
+   * Where everything goes. Version 1: {@code header} is a {@link Header}, {@code directory} null.
+   * Version 2: a {@link HeaderV2} and the section directory, whose FunctionInfo section size is
+   * known only after the records are written ({@link #prefix} completes it).
+   */
+  private record Layout(GsymHeader header, long prefixSize, long recordsStart, V2Sections v2) {}
+
+  /** Offsets of the version 2 sections before the FunctionInfo section. */
+  private record V2Sections(long uuid, long addrOffsets, long addrInfoOffsets, long fileTable,
+      long fileTableSize, long stringTable, long stringTableSize) {}
 
   /** Encoding or saving before {@link #finish}: a misuse (LLVM words it as an encoding error). */
   private static IllegalStateException notFinished() {
@@ -616,7 +667,8 @@ public final class GsymCreator {
   private Layout layout() {
     if (funcs.isEmpty()) throw new GsymFormatException("GsymCreator", -1, "no functions to encode");
     if (!finished) throw notFinished();
-    if (uuid.length > Header.MAX_UUID_SIZE) {
+    boolean v2 = outputVersion == HeaderV2.VERSION;
+    if (!v2 && uuid.length > Header.MAX_UUID_SIZE) {
       throw new GsymFormatException("GsymCreator", -1, "invalid UUID size " + uuid.length);
     }
     long base = effectiveBaseAddress();
@@ -628,53 +680,110 @@ public final class GsymCreator {
             + " is below the base address " + Hex.hex(base));
       }
     }
+    long strtabSize = strings.size();
+    if (v2) {
+      // GsymCreatorV2::encode: header, directory, UUID, then each section at its alignment
+      long cur = HeaderV2.SIZE + (6L + (uuid.length == 0 ? 0 : 1)) * GlobalData.SIZE;
+      long uuidAt = cur;
+      cur += uuid.length;
+      long addrAt = alignTo(cur, offSize);
+      cur = addrAt + n * offSize;
+      long infoAt = alignTo(cur, HeaderV2.ADDRESS_INFO_OFFSET_SIZE);
+      cur = infoAt + n * HeaderV2.ADDRESS_INFO_OFFSET_SIZE;
+      long fileAt = alignTo(cur, 4);
+      long fileSize = FileTable.encodedSize(files.size(), HeaderV2.STRING_OFFSET_SIZE);
+      long strAt = fileAt + fileSize;
+      long prefixSize = strAt + strtabSize;
+      HeaderV2 h = new HeaderV2(offSize, HeaderV2.STRING_TABLE_ENCODING_DEFAULT, base, n);
+      V2Sections sections = new V2Sections(uuidAt, addrAt, infoAt, fileAt, fileSize, strAt, strtabSize);
+      return new Layout(h, prefixSize, alignTo(prefixSize, 4), sections);
+    }
     long addrEnd = Header.SIZE + n * offSize;
     long infoEnd = alignTo(addrEnd, 4) + n * 4;
     long strtabOffset = alignTo(infoEnd, 4) + 4 + files.size() * 8L;
-    long strtabSize = strings.size();
     long prefixSize = strtabOffset + strtabSize;
-    if (prefixSize > 0xffffffffL) {
-      throw new GsymFormatException("GsymCreator", -1, "tables exceed the 4 GiB limit of GSYM version 1");
-    }
+    // LLVM main's GsymCreatorV1 refuses a string table past 32 bits; an offset past 32 bits
+    // would be cut by its fixup as well
+    if (strtabSize > version1Limit) throw version1Overflow("string table size");
+    if (prefixSize > version1Limit) throw version1Overflow("string table offset");
     Header h = new Header(Header.VERSION, offSize, base, n, strtabOffset, strtabSize, uuid);
-    return new Layout(h, prefixSize, alignTo(prefixSize, 4));
+    return new Layout(h, prefixSize, alignTo(prefixSize, 4), null);
+  }
+
+  /** LLVM main's message, and what to do about it. */
+  private static GsymFormatException version1Overflow(String what) {
+    return new GsymFormatException("GsymCreator", -1, what + " exceeded 32-bit max: GSYM version 1"
+        + " stores 32-bit offsets; write GSYM version 2 instead (--output-version=2)");
   }
 
   private static long alignTo(long v, long a) {
     return (v + a - 1) / a * a;
   }
 
-  /** Streams the 4-aligned FunctionInfo records from absolute position {@code start}. */
-  private long[] writeRecords(OutputStream os, long start, ByteOrder order) throws IOException {
-    long[] offsets = new long[funcs.size()];
-    GsymWriter w = new GsymWriter(order);
-    long pos = start;
+  /**
+   * Streams the 4-aligned FunctionInfo records from absolute position {@code layout.recordsStart},
+   * with the output version's string-offset size; returns their absolute offsets and, last, the
+   * end of the last record.
+   */
+  private long[] writeRecords(OutputStream os, Layout layout, ByteOrder order) throws IOException {
+    long[] offsets = new long[funcs.size() + 1];
+    boolean v1 = layout.v2() == null;
+    GsymWriter w = new GsymWriter(order, 0, 256, layout.header().stringOffsetSize());
+    long pos = layout.recordsStart();
     byte[] zeros = new byte[4];
     for (int i = 0; i < funcs.size(); i++) {
       int pad = (int) ((4 - (pos & 3)) & 3);
       os.write(zeros, 0, pad);
       pos += pad;
-      if (pos > 0xffffffffL) {
-        throw new GsymFormatException("GsymCreator", -1,
-            "FunctionInfo offset exceeds the 4 GiB limit of GSYM version 1");
-      }
+      if (v1 && pos > version1Limit) throw version1Overflow("address info offset");
       offsets[i] = pos;
       pos += funcs.get(i).writeTo(os, w);
     }
+    offsets[funcs.size()] = pos;
     return offsets;
   }
 
-  /** Header, address table, address-info table, file table and string table, padded to 4. */
-  private byte[] prefix(Layout layout, long[] infoOffsets, ByteOrder order) {
-    Header h = layout.header();
-    GsymWriter w = new GsymWriter(order, 0, (int) Math.min(Integer.MAX_VALUE - 8, layout.recordsStart()));
-    h.encode(w);
+  /**
+   * Everything before the records: header (and in version 2 the directory and UUID), address
+   * table, address-info table, file table and string table, padded to 4.
+   */
+  private byte[] prefix(Layout layout, long[] recordOffsets, ByteOrder order) {
+    long[] infoOffsets = java.util.Arrays.copyOf(recordOffsets, funcs.size());
+    GsymHeader h = layout.header();
+    GsymWriter w = new GsymWriter(order, 0, (int) Math.min(Integer.MAX_VALUE - 8, layout.recordsStart()),
+        h.stringOffsetSize());
     long[] addrOffsets = new long[funcs.size()];
     for (int i = 0; i < addrOffsets.length; i++) addrOffsets[i] = funcs.get(i).start() - h.baseAddress();
+    V2Sections v2 = layout.v2();
+    if (v2 == null) {
+      Header h1 = (Header) h;
+      h1.encode(w);
+      AddressTable.encode(w, addrOffsets, h1.addrOffSize());
+      AddressInfoTable.encode(w, infoOffsets);
+      FileTable.encode(w, files);
+      if (w.position() != h1.strtabOffset()) throw new AssertionError("layout mismatch");
+      strings.encode(w);
+      w.alignTo(4);
+      return w.toByteArray();
+    }
+    long fiAt = layout.recordsStart();
+    long recordsEnd = recordOffsets[funcs.size()];
+    List<GlobalData> dir = new ArrayList<>();
+    if (uuid.length > 0) dir.add(new GlobalData(GlobalData.UUID, v2.uuid(), uuid.length));
+    long n = funcs.size();
+    dir.add(new GlobalData(GlobalData.ADDR_OFFSETS, v2.addrOffsets(), n * h.addrOffSize()));
+    dir.add(new GlobalData(GlobalData.ADDR_INFO_OFFSETS, v2.addrInfoOffsets(), n * HeaderV2.ADDRESS_INFO_OFFSET_SIZE));
+    dir.add(new GlobalData(GlobalData.FILE_TABLE, v2.fileTable(), v2.fileTableSize()));
+    dir.add(new GlobalData(GlobalData.STRING_TABLE, v2.stringTable(), v2.stringTableSize()));
+    dir.add(new GlobalData(GlobalData.FUNCTION_INFO, fiAt, recordsEnd - fiAt));
+    ((HeaderV2) h).encode(w);
+    new GlobalDataDirectory(dir, 0).encode(w);
+    w.bytes(uuid);
     AddressTable.encode(w, addrOffsets, h.addrOffSize());
-    AddressInfoTable.encode(w, infoOffsets);
+    w.alignTo(HeaderV2.ADDRESS_INFO_OFFSET_SIZE);
+    for (long o : infoOffsets) w.u64(o - fiAt); // relative to the FunctionInfo section
     FileTable.encode(w, files);
-    if (w.position() != h.strtabOffset()) throw new AssertionError("layout mismatch");
+    if (w.position() != v2.stringTable()) throw new AssertionError("layout mismatch");
     strings.encode(w);
     w.alignTo(4);
     return w.toByteArray();

@@ -290,7 +290,7 @@ final class StoredFunction {
     memo = null;
   }
 
-  /** Encoded size in bytes. */
+  /** Encoded size in bytes (with 4-byte string offsets, as version 1). */
   int encodedSize() {
     if (bytes != null) return bytes.length;
     GsymWriter w = new GsymWriter(ORDER);
@@ -298,12 +298,13 @@ final class StoredFunction {
     return w.length();
   }
 
+
   /**
    * Writes the record in the byte order of {@code scratch} (reset and reused for re-encoding);
    * returns its length.
    */
   int writeTo(OutputStream os, GsymWriter scratch) throws IOException {
-    if (bytes != null && scratch.order() == ORDER) {
+    if (bytes != null && scratch.order() == ORDER && scratch.strpSize() == 4) {
       os.write(bytes);
       return bytes.length;
     }

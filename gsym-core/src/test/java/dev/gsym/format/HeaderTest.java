@@ -128,7 +128,7 @@ class HeaderTest {
   }
 
   @ParameterizedTest
-  @ValueSource(ints = {0, 2, 3, 0xffff})
+  @ValueSource(ints = {0, 3, 0xffff}) // 2 is GSYM version 2 (Version2FileTest)
   void badVersion(int version) {
     for (ByteOrder o : new ByteOrder[] {LE, BE}) {
       byte[] b = validHeader(o);
@@ -158,10 +158,10 @@ class HeaderTest {
   @Test
   void validationOrderIsVersionThenOffsetSizeThenUuid() {
     byte[] b = validHeader(LE);
-    b[4] = 2;
+    b[4] = 3;
     b[6] = 3;
     b[7] = 99;
-    assertThat(errorOf(b)).isEqualTo("unsupported GSYM version 2");
+    assertThat(errorOf(b)).isEqualTo("unsupported GSYM version 3");
     b[4] = 1;
     assertThat(errorOf(b)).isEqualTo("invalid address offset size 3");
     b[6] = 8;

@@ -258,7 +258,7 @@ class LlvmDifferentialTest {
     try (GsymReader r = GsymReader.open(be)) {
       assertThat(r.byteOrder()).isEqualTo(ByteOrder.BIG_ENDIAN);
       assertThat(r.header().addrOffSize()).isEqualTo(8);
-      assertThat(r.header().uuidSize()).isEqualTo(20);
+      assertThat(r.uuid().length).isEqualTo(20);
     }
     Path ov = tmp.resolve("shape-ov.gsym");
     sizeZeroAndOverlap(ov);

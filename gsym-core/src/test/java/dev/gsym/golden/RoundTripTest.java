@@ -53,7 +53,7 @@ class RoundTripTest {
         GsymReader back = GsymReader.of(ours, "rebuilt")) {
       assertThat(back.numFunctions()).isEqualTo(orig.numFunctions());
       assertThat(back.numFiles()).isEqualTo(orig.numFiles());
-      assertThat(back.header().strtabSize()).isEqualTo(orig.header().strtabSize());
+      assertThat(((dev.gsym.format.Header) back.header()).strtabSize()).isEqualTo(((dev.gsym.format.Header) orig.header()).strtabSize());
       for (int i = 0; i < orig.numFunctions(); i++) {
         assertThat(back.functionInfoAtIndex(i)).isEqualTo(orig.functionInfoAtIndex(i));
       }

@@ -56,8 +56,19 @@ class GsymWriterTest {
       assertThat(c.u64()).isEqualTo(0xfedcba9876543210L);
       assertThat(c.remaining()).isZero();
     }
-    assertThatThrownBy(() -> new GsymWriter(ByteOrder.BIG_ENDIAN).uN(1, 3))
+    assertThatThrownBy(() -> new GsymWriter(ByteOrder.BIG_ENDIAN).uN(1, 9))
         .isInstanceOf(IllegalArgumentException.class);
+    // the odd sizes of version 2 string offsets: the low bytes, in the writer's order
+    for (ByteOrder o : new ByteOrder[] {ByteOrder.LITTLE_ENDIAN, ByteOrder.BIG_ENDIAN}) {
+      for (int n : new int[] {3, 5, 6, 7}) {
+        GsymWriter w = new GsymWriter(o);
+        w.uN(0x0102030405060708L, n);
+        assertThat(w.length()).isEqualTo(n);
+        long mask = (1L << (8 * n)) - 1;
+        assertThat(ByteView.of(w.toByteArray(), o, "x").uN(0, n)).isEqualTo(0x0102030405060708L & mask);
+        assertThat(ByteView.of(w.toByteArray(), o, "x").cursor(0).uN(n)).isEqualTo(0x0102030405060708L & mask);
+      }
+    }
   }
 
   @Test

@@ -57,7 +57,7 @@ class GsymReaderTest {
         """);
     try (GsymReader r = GsymReader.open(TestData.path("vectors", "B.gsym"))) {
       assertThat(r.byteOrder()).isEqualTo(ByteOrder.BIG_ENDIAN);
-      assertThat(r.header().uuid()).containsExactly(1, 2, 3, 4);
+      assertThat(r.uuid()).containsExactly(1, 2, 3, 4);
     }
   }
 

@@ -52,7 +52,7 @@ class GsymCreatorFromTest {
         assertThat(lookups(r, addrs)).isEqualTo(lookups(patched, addrs));
         // "dd" became a string of its own at the end of the table
         assertThat(r.string(r.functionInfo(0x1141).name())).isEqualTo("dd");
-        assertThat(r.header().strtabSize()).isEqualTo(patched.header().strtabSize() + 3);
+        assertThat(((dev.gsym.format.Header) r.header()).strtabSize()).isEqualTo(((dev.gsym.format.Header) patched.header()).strtabSize() + 3);
       }
     }
   }

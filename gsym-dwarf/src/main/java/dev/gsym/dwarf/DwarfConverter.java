@@ -6,6 +6,7 @@ import dev.gsym.dwarf.transform.DwarfVerifier;
 import dev.gsym.dwarf.transform.ObjectFileTransformer;
 import dev.gsym.object.ObjectFile;
 import dev.gsym.object.ObjectFiles;
+import dev.gsym.elf.ElfFile;
 import dev.gsym.internal.concurrent.ScopedPool;
 import dev.gsym.read.GsymReader;
 import dev.gsym.write.Diagnostics;
@@ -56,8 +57,14 @@ public final class DwarfConverter {
     private final int threads;
     private final Listener listener;
     private final Executor executor;
+    private final ObjectFile symbolFile;
+    private final String symbolFileName;
+    private final boolean miniDebugInfo;
 
     private Options(Builder b) {
+      symbolFile = b.symbolFile;
+      symbolFileName = b.symbolFileName;
+      miniDebugInfo = b.miniDebugInfo;
       quiet = b.quiet;
       mergedFunctions = b.mergedFunctions;
       dwarfCallSites = b.dwarfCallSites;
@@ -105,6 +112,19 @@ public final class DwarfConverter {
       return executor;
     }
 
+    /** The file the symbol table and UUID come from (llvm main's --symtab-file), or null: the input. */
+    public ObjectFile symbolFile() {
+      return symbolFile;
+    }
+
+    /**
+     * True (the default, as llvm main) to add the functions of {@code .gnu_debugdata}
+     * (MiniDebugInfo); false to ignore the section as llvm-gsymutil-22 does.
+     */
+    public boolean miniDebugInfo() {
+      return miniDebugInfo;
+    }
+
     /** Collects options; {@link #build} may be called more than once. */
     public static final class Builder {
       private boolean quiet;
@@ -113,8 +133,29 @@ public final class DwarfConverter {
       private int threads;
       private Listener listener = Listener.NONE;
       private Executor executor;
+      private ObjectFile symbolFile;
+      private String symbolFileName;
+      private boolean miniDebugInfo = true;
 
       private Builder() {}
+
+      /**
+       * Takes the symbol table and the UUID from {@code file} (named {@code name} in the log),
+       * not from the input: llvm main's {@code --symtab-file}, for a stripped binary whose
+       * companion still has its symbols. The caller checks that it is for the same architecture and
+       * closes it after the conversion.
+       */
+      public Builder symbolFile(ObjectFile file, String name) {
+        symbolFile = file;
+        symbolFileName = name;
+        return this;
+      }
+
+      /** See {@link Options#miniDebugInfo()}. */
+      public Builder miniDebugInfo(boolean on) {
+        miniDebugInfo = on;
+        return this;
+      }
 
       public Builder quiet(boolean on) {
         quiet = on;
@@ -200,8 +241,16 @@ public final class DwarfConverter {
       }
       diag.log("Loaded " + nd + " functions from DWARF.\n");
       if (options.mergedFunctions()) out.prepareMergedFunctions(diag);
-      int ns = ObjectFileTransformer.convert(file, out, diag);
+      ObjectFile symbols = file;
+      if (options.symbolFile() != null) {
+        symbols = options.symbolFile();
+        diag.log("Using symbol table file: " + options.symbolFileName + "\n");
+      }
+      int ns = ObjectFileTransformer.convert(symbols, out, diag);
       diag.log("Loaded " + ns + " functions from symbol table.\n");
+      if (options.miniDebugInfo() && symbols instanceof ElfFile elfSymbols) {
+        ns += ObjectFileTransformer.convertMiniDebugInfo(elfSymbols, out, diag);
+      }
       options.listener().beforeFinish(out);
       out.finish(diag);
       return new Summary(nd, ns, file.byteOrder(), file.archName());

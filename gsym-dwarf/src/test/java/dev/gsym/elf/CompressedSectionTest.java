@@ -147,8 +147,9 @@ class CompressedSectionTest {
 
   /**
    * Fedora-style MiniDebugInfo: a stripped binary plus an xz-compressed ELF with the function
-   * symbols in .gnu_debugdata. llvm-gsymutil-22 ignores the section (0 functions from DWARF and
-   * from the symbol table, like the stripped binary); so do we. ElfFile.miniDebugInfo reads it.
+   * symbols in .gnu_debugdata. llvm main reads its symbols, and so do we by default;
+   * llvm-gsymutil-22 ignores the section (0 functions from DWARF and from the symbol table, like the
+   * stripped binary), and so do we with miniDebugInfo(false). ElfFile.miniDebugInfo reads it.
    */
   @Test
   void gnuDebugdata(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws IOException {
@@ -163,12 +164,17 @@ class CompressedSectionTest {
       assertTrue(elf.symbols().isEmpty());
       ElfFile mini = elf.miniDebugInfo();
       assertTrue(mini.symbols().stream().anyMatch(sym -> sym.name().equals("main") && sym.type() == ElfFile.STT_FUNC));
+      // llvm main (the default) reads the section's symbols: main
       GsymCreator c = new GsymCreator();
       DwarfConverter.Summary s = DwarfConverter.convert(elf, c, Diagnostics.silent(), DwarfConverter.Options.defaults());
       assertEquals(0, s.dwarfFunctions());
-      assertEquals(0, s.symbolFunctions());
-    } catch (GsymFormatException e) {
-      // "no functions to encode", as llvm
+      assertEquals(1, s.symbolFunctions());
+      // llvm-gsymutil-22 ignores it: "no functions to encode"
+      GsymCreator c22 = new GsymCreator();
+      DwarfConverter.Summary s22 = DwarfConverter.convert(elf, c22, Diagnostics.silent(),
+          DwarfConverter.Options.builder().miniDebugInfo(false).build());
+      assertEquals(0, s22.symbolFunctions());
+      assertThrows(GsymFormatException.class, c22::encode);
     }
     // Corrupt xz: one clear error.
     byte[] b = Files.readAllBytes(dir.resolve("mdi"));

@@ -75,6 +75,40 @@ class SymbolizerTest {
     }
   }
 
+  /**
+   * GSYM version 2 (LLVM main): a .gsym file and a binary carrying one in its .gsym section answer
+   * as the version 1 file they were transcoded from; the store keeps the embedded version 2 bytes.
+   */
+  @Test
+  void version2GsymsAnswerAsVersion1() throws Exception {
+    byte[] v2;
+    try (GsymReader r = GsymReader.open(Fixtures.llvmGsym("c-gcc-O2"))) {
+      dev.gsym.write.GsymCreator c = dev.gsym.write.GsymCreator.from(r);
+      c.setOutputVersion(2);
+      c.finish(dev.gsym.write.Diagnostics.silent());
+      v2 = c.encode(r.byteOrder());
+    }
+    Path file = Files.write(tmp.resolve("c-gcc-O2.v2.gsym"), v2);
+    byte[] bin = Files.readAllBytes(Fixtures.bin("c-clang-O2"));
+    dev.gsym.elf.ElfSectionWriter w = new dev.gsym.elf.ElfSectionWriter(dev.gsym.elf.ElfFile.of(bin, "c-clang-O2"), ".gsym",
+        v2.length);
+    Path embedded = tmp.resolve("c-clang-O2-with-v2-gsym");
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(embedded, java.nio.file.StandardOpenOption.CREATE_NEW,
+        java.nio.file.StandardOpenOption.WRITE)) {
+      w.write(java.lang.foreign.MemorySegment.ofArray(v2), ch);
+    }
+    Path store = tmp.resolve("store");
+    try (Symbolizer s = Symbolizer.builder().store(store).build();
+        GsymReader gcc = GsymReader.open(Fixtures.llvmGsym("c-gcc-O2"))) {
+      for (long a : Fixtures.functionAddresses(gcc)) {
+        Fixtures.assertSameAnswer(gcc, a, s.symbolize(ModuleRef.file(file), a), "");
+        Fixtures.assertSameAnswer(gcc, a, s.symbolize(ModuleRef.file(embedded), a), "");
+      }
+    }
+    Path kept = new GsymStore(store, Long.MAX_VALUE).gsym(ModuleKey.ofBuildId(Fixtures.buildId(Fixtures.bin("c-clang-O2"))));
+    org.junit.jupiter.api.Assertions.assertArrayEquals(v2, Files.readAllBytes(kept));
+  }
+
   @Test
   void anUnreadableStoreFileIsReplaced() throws Exception {
     Path store = tmp.resolve("store");

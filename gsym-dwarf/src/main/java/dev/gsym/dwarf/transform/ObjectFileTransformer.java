@@ -70,6 +70,37 @@ public final class ObjectFileTransformer {
   private static int convert(ElfFile elf, GsymCreator gsym, Diagnostics diag) {
     byte[] id = elf.buildId();
     if (id != null) gsym.setUUID(id);
+    return addFunctions(elf, gsym, diag);
+  }
+
+  /**
+   * LLVM main's MiniDebugInfo step, after the symbol table: the functions of the {@code .symtab} of
+   * the xz-compressed ELF in {@code elf}'s {@code .gnu_debugdata} (same rules, the text ranges are
+   * the outer file's), logged as "Loaded N functions from .gnu_debugdata symbol table.". Nothing
+   * without the section. A section that cannot be decompressed or read is one warning (as llvm's
+   * "unable to read the .gnu_debugdata section: ...") and adds nothing.
+   *
+   * @return the functions added
+   */
+  public static int convertMiniDebugInfo(ElfFile elf, GsymCreator gsym, Diagnostics diag) {
+    ElfFile mini;
+    try {
+      mini = elf.miniDebugInfo();
+      if (mini == null) return 0;
+      int n = addFunctions(mini, gsym, diag);
+      diag.log("Loaded " + n + " functions from .gnu_debugdata symbol table.\n");
+      return n;
+    } catch (dev.gsym.GsymFormatException e) {
+      // llvm main words a decompression failure "failed to decompress: <lzma's reason>"
+      String prefix = "compressed section .gnu_debugdata: ";
+      String why = e.detail().startsWith(prefix) ? "failed to decompress: " + e.detail().substring(prefix.length())
+          : e.detail();
+      diag.log("warning: unable to read the .gnu_debugdata section: " + why + "\n");
+      return 0;
+    }
+  }
+
+  private static int addFunctions(ElfFile elf, GsymCreator gsym, Diagnostics diag) {
     SymbolTable symbols = SymbolTable.of(elf);
     // llvm reads each symbol's type first and skips the symbol when that fails, which it does for
     // all of them when the table cannot be read as an array.

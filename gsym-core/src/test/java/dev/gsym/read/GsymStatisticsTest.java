@@ -1,0 +1,189 @@
+package dev.gsym.read;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gsym.format.AddressRange;
+import dev.gsym.format.CallSiteInfo;
+import dev.gsym.format.CallSiteInfoCollection;
+import dev.gsym.format.FunctionInfo;
+import dev.gsym.format.InlineInfo;
+import dev.gsym.format.LineEntry;
+import dev.gsym.format.LineTable;
+import dev.gsym.format.MergedFunctionsInfo;
+import dev.gsym.testing.TestData;
+import dev.gsym.write.Diagnostics;
+import dev.gsym.write.GsymCreator;
+import java.io.IOException;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** {@code --statistics}: llvm main's figures, and the sums on every golden in both versions. */
+class GsymStatisticsTest {
+
+  /**
+   * The GSYM of llvm main's test llvm/test/tools/llvm-gsymutil/X86/statistics-detailed.yaml
+   * (converted with --merged-functions --dwarf-callsites --output-version=2), built here from the
+   * FunctionInfos that conversion produces: its report must be the test's, figure for figure.
+   */
+  static byte[] llvmStatisticsTestGsym() {
+    GsymCreator c = new GsymCreator();
+    int main = c.insertString("main");
+    int f1 = c.insertFile("/tmp/main.c");
+    int f2 = c.insertFile("/tmp/inline.h");
+    int inline1 = c.insertString("inline1");
+    int dupfunc = c.insertString("dupfunc");
+    AddressRange range = new AddressRange(0x1000, 0x2000);
+    LineTable lines = new LineTable(List.of(new LineEntry(0x1000, f1, 10), new LineEntry(0x1100, f2, 20),
+        new LineEntry(0x1180, f2, 21), new LineEntry(0x1200, f1, 11)));
+    InlineInfo inline = new InlineInfo(List.of(range), main, 0, 0,
+        List.of(new InlineInfo(List.of(new AddressRange(0x1100, 0x1200)), inline1, f1, 10, List.of())));
+    FunctionInfo mainFi = new FunctionInfo(range, main, lines, inline, null,
+        new CallSiteInfoCollection(List.of(new CallSiteInfo(0x10, 0, List.of()))));
+    c.addFunctionInfo(new FunctionInfo(range, dupfunc, lines, null, new MergedFunctionsInfo(List.of(mainFi)), null));
+    c.setBaseAddress(0x1000);
+    c.setUUID(HexFormat.of().parseHex("0123456789ABCDEFFEDCBA9876543210"));
+    c.setOutputVersion(2);
+    c.finish(Diagnostics.silent());
+    return c.encode(ByteOrder.LITTLE_ENDIAN);
+  }
+
+  @Test
+  void llvmMainStatisticsTestFigures() {
+    try (GsymReader r = GsymReader.of(llvmStatisticsTestGsym(), "t.gsym")) {
+      GsymStatistics s = GsymStatistics.of(r, "t.gsym");
+      assertThat(s.render(GsymStatistics.Format.TEXT)).isEqualTo("""
+          path: t.gsym
+          uuid: 01234567-89AB-CDEF-FEDC-BA9876543210
+          num_addresses: 1
+          byte-sizes {
+            file_size: 473
+            header: 20
+            global_data_directory: 140
+            uuid_section: 16
+            padding: 8
+            address_table: 1
+            addr_info_offsets: 8
+            file_table: 52
+            string_table: 43
+            function_info_data: 185
+            function_info_type_sizes {
+              size_and_name: 12
+              line_table_info: 32
+              inline_info: 0
+              call_site_info: 0
+              merged_func_info: 133
+              end_of_list: 8
+              padding: 0
+              merged_func_info_type_sizes {
+                infotype_infolength_count_and_fnsize: 16
+                size_and_name: 12
+                line_table_info: 32
+                inline_info: 40
+                call_site_info: 25
+                merged_func_info: 0
+                end_of_list: 8
+              }
+            }
+          }
+          """);
+      assertThat(s.render(GsymStatistics.Format.JSON)).isEqualTo("{\"path\":\"t.gsym\",\"uuid\":"
+          + "\"01234567-89AB-CDEF-FEDC-BA9876543210\",\"num_addresses\":1,\"byte-sizes\":{\"file_size\":473,"
+          + "\"header\":20,\"global_data_directory\":140,\"uuid_section\":16,\"padding\":8,\"address_table\":1,"
+          + "\"addr_info_offsets\":8,\"file_table\":52,\"string_table\":43,\"function_info_data\":185,"
+          + "\"function_info_type_sizes\":{\"size_and_name\":12,\"line_table_info\":32,\"inline_info\":0,"
+          + "\"call_site_info\":0,\"merged_func_info\":133,\"end_of_list\":8,\"padding\":0,"
+          + "\"merged_func_info_type_sizes\":{\"infotype_infolength_count_and_fnsize\":16,\"size_and_name\":12,"
+          + "\"line_table_info\":32,\"inline_info\":40,\"call_site_info\":25,\"merged_func_info\":0,"
+          + "\"end_of_list\":8}}}}\n");
+      assertThat(s.render(GsymStatistics.Format.PRETTY_JSON)).isEqualTo("""
+          {
+            "path": "t.gsym",
+            "uuid": "01234567-89AB-CDEF-FEDC-BA9876543210",
+            "num_addresses": 1,
+            "byte-sizes": {
+              "file_size": 473,
+              "header": 20,
+              "global_data_directory": 140,
+              "uuid_section": 16,
+              "padding": 8,
+              "address_table": 1,
+              "addr_info_offsets": 8,
+              "file_table": 52,
+              "string_table": 43,
+              "function_info_data": 185,
+              "function_info_type_sizes": {
+                "size_and_name": 12,
+                "line_table_info": 32,
+                "inline_info": 0,
+                "call_site_info": 0,
+                "merged_func_info": 133,
+                "end_of_list": 8,
+                "padding": 0,
+                "merged_func_info_type_sizes": {
+                  "infotype_infolength_count_and_fnsize": 16,
+                  "size_and_name": 12,
+                  "line_table_info": 32,
+                  "inline_info": 40,
+                  "call_site_info": 25,
+                  "merged_func_info": 0,
+                  "end_of_list": 8
+                }
+              }
+            }
+          }
+          """);
+    }
+  }
+
+  static Stream<Path> goldens() throws IOException {
+    try (Stream<Path> s = Files.list(TestData.path("gsym"))) {
+      List<Path> files = s.filter(p -> p.getFileName().toString().contains(".gsym")).sorted().toList();
+      return files.stream();
+    }
+  }
+
+  static void assertSums(GsymStatistics s, String what) {
+    assertThat(s.header() + s.globalDataDirectory() + s.uuidSection() + s.padding() + s.addressTable()
+        + s.addrInfoOffsets() + s.fileTable() + s.stringTable() + s.functionInfoData())
+        .as("%s: top-level sizes add up to the file size", what).isEqualTo(s.fileSize());
+    assertThat(s.padding()).as("%s padding", what).isBetween(0L, 16L);
+    GsymStatistics.InfoTypeSizes f = s.functionInfo();
+    assertThat(f.sizeAndName() + f.lineTable() + f.inlineInfo() + f.callSites() + f.mergedFunctions()
+        + f.endOfList() + f.padding()).as("%s: FunctionInfo parts add up", what).isEqualTo(s.functionInfoData());
+    assertThat(f.padding()).as("%s FunctionInfo padding", what).isBetween(0L, 3L * s.numAddresses());
+    GsymStatistics.InfoTypeSizes m = s.merged();
+    assertThat(m.countAndSizes() + m.sizeAndName() + m.lineTable() + m.inlineInfo() + m.callSites()
+        + m.mergedFunctions() + m.endOfList()).as("%s: merged parts add up", what).isEqualTo(f.mergedFunctions());
+    assertThat(f.sizeAndName()).isEqualTo(s.numAddresses() * (s.header() == 20 ? 12 : 8));
+    assertThat(f.endOfList()).isEqualTo(8 * s.numAddresses());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("goldens")
+  void byteCountsAddUpOnEveryGoldenInBothVersions(Path gsym) throws Exception {
+    try (GsymReader v1 = GsymReader.open(gsym)) {
+      GsymStatistics s1 = GsymStatistics.of(v1, gsym.toString());
+      assertThat(s1.fileSize()).isEqualTo(Files.size(gsym));
+      assertSums(s1, gsym + " v1");
+      GsymCreator c = GsymCreator.from(v1);
+      c.setOutputVersion(2);
+      c.finish(Diagnostics.silent());
+      byte[] v2bytes = c.encode(v1.byteOrder());
+      try (GsymReader v2 = GsymReader.of(v2bytes, "v2")) {
+        GsymStatistics s2 = GsymStatistics.of(v2, "v2");
+        assertThat(s2.fileSize()).isEqualTo(v2bytes.length);
+        assertSums(s2, gsym + " v2");
+        assertThat(s2.stringTable()).isEqualTo(s1.stringTable());
+        assertThat(s2.functionInfo().lineTable()).isEqualTo(s1.functionInfo().lineTable());
+        assertThat(s2.functionInfo().inlineInfo()).isGreaterThanOrEqualTo(s1.functionInfo().inlineInfo());
+      }
+    }
+  }
+}

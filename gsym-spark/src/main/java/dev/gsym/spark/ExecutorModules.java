@@ -23,7 +23,7 @@ import org.apache.hadoop.fs.Path;
  */
 final class ExecutorModules {
   /** The identity of a configuration: same store, cache, address mode and bound, same instance. */
-  record Key(String store, String cacheDir, AddressMode addressMode, int maxOpenModules) {}
+  record Key(String store, String cacheDir, AddressMode addressMode, int maxOpenModules) implements java.io.Serializable {}
 
   private static final ConcurrentHashMap<Key, ExecutorModules> INSTANCES = new ConcurrentHashMap<>();
 

@@ -1,9 +1,9 @@
 package dev.gsym.spark;
 
+import dev.gsym.ByteStrings;
 import dev.gsym.symbolize.Frame;
 import dev.gsym.symbolize.SourceLine;
 import dev.gsym.symbolize.Symbolized;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.apache.spark.sql.Row;
@@ -11,6 +11,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import scala.collection.immutable.ArraySeq;
 
 /**
  * The columns the symbolication job appends to each row (docs/spark.md, "Output"):
@@ -27,7 +28,9 @@ import org.apache.spark.sql.types.StructType;
  * </pre>
  *
  * So {@code function}, {@code file} and {@code line} are what {@code llvm-symbolizer --no-inlines}
- * answers, and {@code frames} what it answers with {@code --inlines}.
+ * answers, and {@code frames} what it answers with {@code --inlines}. Names and paths are text as
+ * gsymutil's (llvm's) JSON output writes them: bytes that are not UTF-8 are U+FFFD, one per
+ * ill-formed subsequence ({@code ByteStrings.wellFormed}), as Parquet and CSV strings are UTF-8.
  */
 final class SymbolizedColumns {
   private SymbolizedColumns() {}
@@ -74,13 +77,16 @@ final class SymbolizedColumns {
       case Symbolized.Found f -> {
         List<Frame> frames = f.frames();
         Frame deepest = frames.get(0);
-        List<Row> rows = new ArrayList<>(frames.size());
-        for (Frame fr : frames) rows.add(RowFactory.create(fr.function(), file(fr.location()), fr.location().line()));
+        Row[] rows = new Row[frames.size()];
+        for (int i = 0; i < rows.length; i++) {
+          Frame fr = frames.get(i);
+          rows[i] = RowFactory.create(ByteStrings.wellFormed(fr.function()), file(fr.location()), fr.location().line());
+        }
         v[at] = OK;
-        v[at + 1] = f.function().function();
+        v[at + 1] = ByteStrings.wellFormed(f.function().function());
         v[at + 2] = file(deepest.location());
         v[at + 3] = deepest.location().line();
-        v[at + 4] = rows;
+        v[at + 4] = ArraySeq.unsafeWrapArray(rows); // the row encoder takes Scala sequences
       }
       case Symbolized.ModuleNotFound m -> v[at] = MODULE_NOT_FOUND;
       case Symbolized.AddressNotCovered a -> v[at] = ADDRESS_NOT_COVERED;
@@ -89,6 +95,6 @@ final class SymbolizedColumns {
   }
 
   private static String file(SourceLine l) {
-    return l.hasFile() ? l.path() : null;
+    return l.hasFile() ? ByteStrings.wellFormed(l.path()) : null;
   }
 }

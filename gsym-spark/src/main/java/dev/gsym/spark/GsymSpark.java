@@ -99,13 +99,14 @@ public final class GsymSpark {
       counters = new Counters(spark.sparkContext().longAccumulator("gsym rows with frames"),
           spark.sparkContext().longAccumulator("gsym rows without frames"));
     }
+    int parts = options.partitions() > 0 ? options.partitions()
+        : Integer.parseInt(spark.conf().get("spark.sql.shuffle.partitions", "200"));
     Dataset<Row> grouped = switch (options.grouping()) {
-      case RANGE -> {
-        int parts = options.partitions() > 0 ? options.partitions()
-            : Integer.parseInt(spark.conf().get("spark.sql.shuffle.partitions", "200"));
-        yield input.repartitionByRange(parts, functions.col(options.buildIdColumn()), functions.col(options.addressColumn()))
-            .sortWithinPartitions(options.buildIdColumn());
-      }
+      case HASH -> input.repartition(parts, functions.col(options.buildIdColumn()),
+              functions.pmod(functions.xxhash64(functions.col(options.addressColumn())), functions.lit(options.spread())))
+          .sortWithinPartitions(options.buildIdColumn());
+      case RANGE -> input.repartitionByRange(parts, functions.col(options.buildIdColumn()), functions.col(options.addressColumn()))
+          .sortWithinPartitions(options.buildIdColumn());
       case NONE -> input.sortWithinPartitions(options.buildIdColumn());
     };
     Configuration conf = spark.sparkContext().hadoopConfiguration();

@@ -37,9 +37,13 @@ public final class SymbolizeJob {
         --build-id-column C    default build_id (hex strings)
         --address-column C     default address (0x hex or decimal strings, or integers)
         --relative             addresses are relative to the module's base (default: absolute)
-        --grouping G           range (default: a range shuffle on build-id and address) or none
-                               (input already clustered by module: sorted per partition only)
-        --partitions N         partitions of the range shuffle (default spark.sql.shuffle.partitions)
+        --grouping G           hash (default): a shuffle on build-id and a hash of the address
+                               modulo --spread, so a module's rows go to at most that many
+                               partitions; range: a range shuffle on build-id and address (Spark
+                               samples the input first); none: no shuffle, each partition sorted
+                               by build-id (input already clustered by module)
+        --partitions N         partitions of the shuffle (default spark.sql.shuffle.partitions)
+        --spread N             partitions per module with hash grouping (default 8)
         --cache-dir DIR        executor-local GSYM cache (default <java.io.tmpdir>/gsym-spark-cache)
         --max-open-modules N   modules each executor keeps mapped (default 256)
         --master URL           Spark master (default: spark-submit's, else local[*])
@@ -62,7 +66,7 @@ public final class SymbolizeJob {
       return 0;
     }
     JobArgs a = new JobArgs(argv, Set.of("store", "input", "input-format", "output", "format", "build-id-column",
-        "address-column", "grouping", "partitions", "cache-dir", "max-open-modules"), Set.of("relative", "verbose"));
+        "address-column", "grouping", "partitions", "spread", "cache-dir", "max-open-modules"), Set.of("relative", "verbose"));
     String input = a.required("input");
     String output = a.required("output");
     String inFormat = a.get("input-format", input.endsWith(".csv") ? "csv" : "parquet");
@@ -73,8 +77,9 @@ public final class SymbolizeJob {
     SymbolizeOptions o = SymbolizeOptions.of(a.required("store"))
         .withColumns(a.get("build-id-column", "build_id"), a.get("address-column", "address"))
         .withCacheDir(a.get("cache-dir", null))
-        .withGrouping(a.choice("grouping", SymbolizeOptions.Grouping.class, SymbolizeOptions.Grouping.RANGE))
+        .withGrouping(a.choice("grouping", SymbolizeOptions.Grouping.class, SymbolizeOptions.Grouping.HASH))
         .withPartitions(a.integer("partitions", 0, 1))
+        .withSpread(a.integer("spread", 8, 1))
         .withAddressMode(a.flag("relative") ? AddressMode.RELATIVE : AddressMode.ABSOLUTE)
         .withMaxOpenModules(a.integer("max-open-modules", 256, 1));
     boolean owned = SparkSession.getDefaultSession().isEmpty(); // a caller's session (tests) stays up

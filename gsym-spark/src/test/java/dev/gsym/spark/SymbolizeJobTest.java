@@ -220,14 +220,14 @@ class SymbolizeJobTest {
     assertThat(mismatches(typed)).isEmpty();
   }
 
-  /** Integer addresses answer as their hex spelling does. */
+  /** Integer addresses answer as their hex spelling does (and range grouping as hash grouping). */
   @Test
   void integerAddresses() {
     Dataset<Row> hexRows = table(5_000).filter(functions.col("address").rlike("^0x[0-9a-f]{1,15}$"));
     Dataset<Row> ints = hexRows.withColumn("address", functions.conv(functions.substring(functions.col("address"), 3, 20), 16, 10)
         .cast("long"));
     SymbolizeOptions o = SymbolizeOptions.of(store.toString()).withCacheDir(work.resolve("cache3").toString());
-    List<Row> a = GsymSpark.symbolicate(hexRows, o).orderBy("id").select("id", "status", "function", "file", "line", "frames")
+    List<Row> a = GsymSpark.symbolicate(hexRows, o.withGrouping(SymbolizeOptions.Grouping.RANGE)).orderBy("id").select("id", "status", "function", "file", "line", "frames")
         .collectAsList();
     List<Row> b = GsymSpark.symbolicate(ints, o).orderBy("id").select("id", "status", "function", "file", "line", "frames")
         .collectAsList();

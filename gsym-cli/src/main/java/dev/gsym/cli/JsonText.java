@@ -2,7 +2,6 @@ package dev.gsym.cli;
 
 import dev.gsym.ByteStrings;
 import dev.gsym.TextBuffer;
-import java.nio.charset.StandardCharsets;
 
 /**
  * JSON text as llvm's {@code json::OStream} writes it, into a {@link TextBuffer}: compact, or with
@@ -159,7 +158,7 @@ final class JsonText {
       String text = s;
       if (hasSurrogate(s)) {
         // the name's bytes (ByteStrings), decoded as llvm's fixUTF8: U+FFFD per ill-formed subsequence
-        text = new String(fixUtf8(ByteStrings.encode(s)), StandardCharsets.UTF_8);
+        text = ByteStrings.wellFormed(s);
       }
       int from = 0;
       for (int i = 0; i < text.length(); i++) {
@@ -185,84 +184,6 @@ final class JsonText {
   }
 
   private static final char[] HEX = "0123456789abcdef".toCharArray();
-  private static final byte[] REPLACEMENT = {(byte) 0xef, (byte) 0xbf, (byte) 0xbd};
-
-  /**
-   * llvm's {@code json::fixUTF8}: well-formed UTF-8 sequences are kept, and each maximal subpart of
-   * an ill-formed one (Unicode 6.3 D93b, as llvm's {@code ConvertUTF8toUTF32} in lenient mode finds
-   * it) becomes U+FFFD. (The JDK's decoder replaces an encoded surrogate as one unit, llvm byte by
-   * byte.)
-   */
-  static byte[] fixUtf8(byte[] b) {
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(b.length + 8);
-    int i = 0;
-    while (i < b.length) {
-      int c = b[i] & 0xff;
-      int n = c < 0xc0 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : c < 0xf8 ? 4 : c < 0xfc ? 5 : 6;
-      if (n <= b.length - i && legal(b, i, n)) {
-        out.write(b, i, n);
-        i += n;
-      } else {
-        out.write(REPLACEMENT, 0, 3);
-        i += maximalSubpart(b, i);
-      }
-    }
-    return out.toByteArray();
-  }
-
-  /** llvm's {@code isLegalUTF8} for the {@code n} bytes at {@code at}. */
-  private static boolean legal(byte[] b, int at, int n) {
-    if (n > 4) return false;
-    int first = b[at] & 0xff;
-    if (n >= 2) {
-      for (int k = 1; k < n; k++) {
-        int x = b[at + k] & 0xff;
-        if (x < 0x80 || x > 0xbf) return false;
-      }
-      int a = b[at + 1] & 0xff;
-      switch (first) {
-        case 0xe0 -> {
-          if (a < 0xa0) return false;
-        }
-        case 0xed -> {
-          if (a > 0x9f) return false;
-        }
-        case 0xf0 -> {
-          if (a < 0x90) return false;
-        }
-        case 0xf4 -> {
-          if (a > 0x8f) return false;
-        }
-        default -> {
-        }
-      }
-    }
-    if (first >= 0x80 && first < 0xc2) return false;
-    return first <= 0xf4;
-  }
-
-  /** llvm's {@code findMaximalSubpartOfIllFormedUTF8Sequence}. */
-  private static int maximalSubpart(byte[] b, int at) {
-    int end = b.length;
-    int b1 = b[at] & 0xff;
-    if (b1 >= 0xc2 && b1 <= 0xdf) return 1;
-    if (at + 1 == end) return 1;
-    int b2 = b[at + 1] & 0xff;
-    if (b1 == 0xe0) return b2 >= 0xa0 && b2 <= 0xbf ? 2 : 1;
-    if (b1 >= 0xe1 && b1 <= 0xec) return b2 >= 0x80 && b2 <= 0xbf ? 2 : 1;
-    if (b1 == 0xed) return b2 >= 0x80 && b2 <= 0x9f ? 2 : 1;
-    if (b1 >= 0xee && b1 <= 0xef) return b2 >= 0x80 && b2 <= 0xbf ? 2 : 1;
-    int lo = b1 == 0xf0 ? 0x90 : 0x80;
-    int hi = b1 == 0xf4 ? 0x8f : 0xbf;
-    if (b1 >= 0xf0 && b1 <= 0xf4) {
-      if (b2 < lo || b2 > hi) return 1;
-      if (at + 2 == end) return 2;
-      int b3 = b[at + 2] & 0xff;
-      return b3 >= 0x80 && b3 <= 0xbf ? 3 : 2;
-    }
-    return 1;
-  }
-
   private static boolean hasSurrogate(String s) {
     for (int i = 0; i < s.length(); i++) if (Character.isSurrogate(s.charAt(i))) return true;
     return false;

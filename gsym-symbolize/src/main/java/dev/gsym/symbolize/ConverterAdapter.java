@@ -163,6 +163,11 @@ final class ConverterAdapter {
    * @throws GsymFormatException for malformed input, or if it yields no function
    */
   static void convertObject(Path in, FileChannel out, boolean mergedFunctions) throws IOException {
+    convertObject(in, out, mergedFunctions, 0);
+  }
+
+  /** As {@link #convertObject(Path, FileChannel, boolean)}, on {@code threads} threads (0: one per processor; same bytes). */
+  static void convertObject(Path in, FileChannel out, boolean mergedFunctions, int threads) throws IOException {
     Optional<EmbeddedGsym.Location> embedded = EmbeddedGsym.find(in);
     if (embedded.isPresent()) {
       // the GSYM the binary carries is preferred to converting its DWARF: checked, then copied
@@ -180,8 +185,8 @@ final class ConverterAdapter {
     GsymCreator creator = new GsymCreator();
     creator.setBaseAddress(0); // replaced by the first PT_LOAD's (__TEXT's) address when there is one
     DwarfConverter.Options options = mergedFunctions
-        ? DwarfConverter.Options.builder().mergedFunctions(true).dwarfCallSites(true).build()
-        : DwarfConverter.Options.defaults();
+        ? DwarfConverter.Options.builder().mergedFunctions(true).dwarfCallSites(true).threads(threads).build()
+        : DwarfConverter.Options.builder().threads(threads).build();
     DwarfConverter.Summary s = DwarfConverter.convert(in, creator, Diagnostics.silent(), options);
     if (creator.numFunctionInfos() == 0) {
       throw new GsymFormatException(in.toString(), -1, "no functions in its DWARF or symbol table");

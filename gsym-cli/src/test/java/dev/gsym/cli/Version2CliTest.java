@@ -118,6 +118,35 @@ class Version2CliTest {
     }
   }
 
+  /** --segment-size with --output-version=2: every segment is a version 2 file answering as the whole. */
+  @Test
+  void version2Segments() throws Exception {
+    Path base = tmp.resolve("seg.gsym");
+    CliRun r = CliRun.run("--dwarf", TestData.path("bin", "c-clang-O2").toString(), "--output-version=2",
+        "--segment-size", "700", "-o", base.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    List<Path> segments;
+    try (var files = Files.list(tmp)) {
+      segments = files.filter(p -> p.getFileName().toString().startsWith("seg.gsym-0x")).sorted().toList();
+    }
+    assertThat(segments).hasSizeGreaterThan(1);
+    int functions = 0;
+    try (GsymReader whole = GsymReader.open(TestData.path("gsym", "c-clang-O2.gsym"))) {
+      for (Path seg : segments) {
+        try (GsymReader g = GsymReader.open(seg)) {
+          assertThat(g.version()).isEqualTo(2);
+          assertThat(g.size()).isLessThan(700 + 400); // about the segment size (one function may overshoot)
+          for (int i = 0; i < g.numFunctions(); i++) {
+            long a = g.functionAddress(i);
+            assertThat(g.lookup(a).toString()).isEqualTo(whole.lookup(a).toString());
+          }
+          functions += g.numFunctions();
+        }
+      }
+      assertThat(functions).isEqualTo(whole.numFunctions());
+    }
+  }
+
   @Test
   void badOutputVersionIsLlvmsError() {
     CliRun r = CliRun.run("--dwarf", TestData.path("bin", "c-clang-O2").toString(), "--output-version=3",

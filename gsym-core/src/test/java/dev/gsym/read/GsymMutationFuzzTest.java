@@ -172,6 +172,47 @@ class GsymMutationFuzzTest {
     }
   }
 
+  /** The vector files transcoded to GSYM version 2 (both byte orders): the seeds of the version 2 run. */
+  private static List<Seed> version2Seeds() throws Exception {
+    List<Seed> out = new ArrayList<>();
+    for (Seed v1 : seeds()) {
+      try (GsymReader r = GsymReader.of(v1.bytes(), v1.name())) {
+        dev.gsym.write.GsymCreator c = dev.gsym.write.GsymCreator.from(r);
+        c.setOutputVersion(2);
+        c.finish(dev.gsym.write.Diagnostics.silent());
+        for (ByteOrder o : new ByteOrder[] {ByteOrder.LITTLE_ENDIAN, ByteOrder.BIG_ENDIAN}) {
+          out.add(new Seed(v1.name() + ".v2." + o, c.encode(o), v1.addrs()));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** As {@link #mutantsFailCleanly} over version 2 files: header, directory, 8-byte offsets. */
+  @Test
+  void version2MutantsFailCleanly() throws Exception {
+    List<Seed> seeds = version2Seeds();
+    Random rnd = new Random(SEED + 2);
+    int opened = 0;
+    for (int i = 0; i < MUTATIONS / 2; i++) {
+      Seed s = seeds.get(rnd.nextInt(seeds.size()));
+      StringBuilder how = new StringBuilder();
+      byte[] mutant = mutate(rnd, s.bytes(), seeds, how);
+      String what = "mutation #" + i + " of " + s.name() + ": " + how;
+      try {
+        if (assertTimeoutPreemptively(Duration.ofSeconds(2), () -> exercise(mutant, s.addrs()), () -> what)) {
+          opened++;
+        }
+      } catch (AssertionError e) {
+        throw e;
+      } catch (Throwable t) {
+        throw new AssertionError(what + " -> " + t + "\nmutant: "
+            + HexFormat.of().formatHex(mutant, 0, Math.min(mutant.length, 512)), t);
+      }
+    }
+    org.assertj.core.api.Assertions.assertThat(opened).isGreaterThan(MUTATIONS / 6);
+  }
+
   @Test
   void mutantsFailCleanly() throws Exception {
     List<Seed> seeds = seeds();

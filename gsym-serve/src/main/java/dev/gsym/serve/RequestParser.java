@@ -1,6 +1,7 @@
 package dev.gsym.serve;
 
 import dev.gsym.symbolize.ModuleRef;
+import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigInteger;
@@ -60,6 +61,9 @@ final class RequestParser {
     } catch (JacksonException e) {
       IOException io = ioCause(e);
       if (io instanceof LimitedInputStream.TooLarge t) throw t.badRequest();
+      // bytes that are not text in the encoding Jackson detected (UTF-8, -16 or -32): the body's
+      // fault, not the connection's
+      if (io instanceof CharConversionException c) throw BadRequest.invalid("malformed_json", firstLine(c.getMessage()));
       if (io != null) throw io;
       throw BadRequest.invalid("malformed_json", firstLine(e.getOriginalMessage()) + " at " + where(e));
     }

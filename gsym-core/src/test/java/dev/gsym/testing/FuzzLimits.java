@@ -32,31 +32,46 @@ public final class FuzzLimits {
   }
 
   /**
-   * Checks that {@code run} takes time roughly proportional to its input's size: an input of
-   * about 1 MB from {@code make} may take at most 1,000 times as long as one of about 10 KB (100
-   * times for linear work; a quadratic blow-up gives 10,000). Best of three runs each, after a
-   * warm-up. Returns the two times in nanoseconds.
+   * Checks that {@code run} takes time roughly proportional to its input's size, with inputs from
+   * {@code make} of about 10 KB, 100 KB and 1 MB: the 1 MB input may take at most 1,000 times the
+   * 10 KB one (linear work is ~100 times; a quadratic blow-up ~10,000) and at most 60 times the
+   * 100 KB one (linear ~10, quadratic ~100), the second check being the sharper one on a busy
+   * machine where tiny runs time badly. Times are the calling thread's CPU time (a shared machine
+   * stretches long runs' wall time more than short ones'), best of three runs each, after a
+   * warm-up of every size; times under a millisecond count as one. Returns the three times in
+   * nanoseconds.
    *
    * @param make builds an input of at least the given number of bytes
    */
   public static long[] assertScalesLinearly(String what, java.util.function.IntFunction<byte[]> make,
       java.util.function.Consumer<byte[]> run) {
-    byte[] small = make.apply(10 << 10);
-    byte[] large = make.apply(1 << 20);
-    for (int i = 0; i < 20; i++) run.accept(small);
-    long ts = Long.MAX_VALUE;
-    long tl = Long.MAX_VALUE;
-    for (int i = 0; i < 3; i++) {
-      ts = Math.min(ts, timed(() -> run.accept(small)));
-      tl = Math.min(tl, timed(() -> run.accept(large)));
+    byte[][] in = {make.apply(10 << 10), make.apply(100 << 10), make.apply(1 << 20)};
+    // warm-up: compiled code for every size, so that the timings measure the work, not the JIT
+    for (int i = 0; i < 30; i++) run.accept(in[0]);
+    for (int i = 0; i < 5; i++) run.accept(in[1]);
+    run.accept(in[2]);
+    long[] t = {Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE};
+    for (int k = 0; k < 3; k++) {
+      for (int i = 0; i < 3; i++) {
+        byte[] input = in[i];
+        t[i] = Math.min(t[i], Math.max(1_000_000L, cpuTimed(() -> run.accept(input))));
+      }
     }
-    System.out.printf("%s: %d bytes in %.3f ms, %d bytes in %.3f ms (%.0fx)%n", what, small.length, ts / 1e6, large.length, tl / 1e6,
-        (double) tl / ts);
-    if (tl > 1000 * ts + 50_000_000L) {
-      throw new AssertionError(what + ": " + large.length + " bytes took " + tl / 1_000_000 + " ms, " + tl / Math.max(1, ts)
-          + " times the " + ts / 1000 + " us of " + small.length + " bytes");
+    System.out.printf("%s: %d bytes in %.3f ms, %d bytes in %.3f ms, %d bytes in %.3f ms of CPU (%.0fx, %.0fx)%n", what, in[0].length,
+        t[0] / 1e6, in[1].length, t[1] / 1e6, in[2].length, t[2] / 1e6, (double) t[2] / t[0], (double) t[2] / t[1]);
+    if (t[2] > 1000 * t[0] || t[2] > 60 * t[1]) {
+      throw new AssertionError(what + ": " + in[2].length + " bytes took " + t[2] / 1_000_000 + " ms, " + t[2] / t[0] + " times "
+          + in[0].length + " bytes and " + t[2] / t[1] + " times " + in[1].length + " bytes");
     }
-    return new long[] {ts, tl};
+    return t;
+  }
+
+  /** The calling thread's CPU time for {@code body}: not inflated when other processes share the cores. */
+  private static long cpuTimed(Runnable body) {
+    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    long t0 = mx.getCurrentThreadCpuTime();
+    body.run();
+    return mx.getCurrentThreadCpuTime() - t0;
   }
 
   private static long timed(Runnable body) {

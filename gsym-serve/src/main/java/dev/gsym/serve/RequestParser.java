@@ -54,15 +54,48 @@ final class RequestParser {
    * @throws IOException if reading the body fails (client gone, timeout)
    */
   SymbolicateRequest parse(InputStream in) throws BadRequest, IOException {
-    try (JsonParser p = FACTORY.createParser(ObjectReadContext.empty(), in)) {
+    Body body = new Body(in);
+    try (JsonParser p = FACTORY.createParser(ObjectReadContext.empty(), body)) {
       return new Reading(p).request();
     } catch (StreamConstraintsException e) {
       throw BadRequest.invalid("limit_exceeded", "request exceeds a JSON limit: " + firstLine(e.getOriginalMessage()));
     } catch (JacksonException e) {
       IOException io = ioCause(e);
       if (io instanceof LimitedInputStream.TooLarge t) throw t.badRequest();
-      if (io != null) throw io;
+      if (io != null && io == body.failure) throw io;
+      // any other IOException is Jackson's about the bytes (an encoding it cannot read, bytes that
+      // are no character in the encoding it detected): the body's fault, not the connection's
+      if (io != null) throw BadRequest.invalid("malformed_json", firstLine(io.getMessage()));
       throw BadRequest.invalid("malformed_json", firstLine(e.getOriginalMessage()) + " at " + where(e));
+    }
+  }
+
+  /** The body stream, remembering the failure of a read: only that one is an I/O error. */
+  private static final class Body extends java.io.FilterInputStream {
+    IOException failure;
+
+    Body(InputStream in) {
+      super(in);
+    }
+
+    @Override
+    public int read() throws IOException {
+      try {
+        return super.read();
+      } catch (IOException e) {
+        failure = e;
+        throw e;
+      }
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      try {
+        return super.read(b, off, len);
+      } catch (IOException e) {
+        failure = e;
+        throw e;
+      }
     }
   }
 

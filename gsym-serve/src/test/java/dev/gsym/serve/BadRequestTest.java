@@ -66,6 +66,19 @@ class BadRequestTest {
     }
   }
 
+  /**
+   * A body that is not text in the encoding its first bytes suggest (here UTF-32LE, from a fuzzing
+   * finding) is malformed JSON, answered 400; it was taken for a failed read and the connection
+   * dropped without an answer.
+   */
+  @Test
+  void badCharacterEncoding() throws Exception {
+    for (String b : List.of("{\0\0\0\0w5\u0094\0\n  \"modules\": []", "\0\0\0{\u00ff\u00ff\u00ff\u00ff", "\u00fe\u00ff\ud800")) {
+      JsonNode e = refused(server.post(b), 400, "malformed_json");
+      assertTrue(!e.get("message").asString().contains("\n"), e.toString());
+    }
+  }
+
   @Test
   void wrongTypesAndMissingFields() throws Exception {
     refused(server.post("[]"), 400, "wrong_type");

@@ -82,4 +82,30 @@ class RequestFootprintTest {
       assertThat(e.getMessage().length()).as(c.name()).isLessThan(300);
     }
   }
+
+  /**
+   * Bodies Jackson cannot read as text (fuzzing findings: a UTF-32 body with a non-character, a
+   * UCS-4 byte order Jackson does not support) are malformed JSON, 400; they came out of the parser
+   * as I/O errors, which the service answers as a broken connection (500). A failure of the body
+   * stream itself still is an I/O error.
+   */
+  @Test
+  void unreadableEncodingsAreMalformedJson() throws Exception {
+    RequestParser parser = new RequestParser(100, 100);
+    for (byte[] b : java.util.List.of(new byte[] {'{', 0, 0, 0, 0, 'w', '5', (byte) 0x94, 0, '\n'},
+        new byte[] {0, 'C', 0, 0, 0, 'e', 's', 0, 0, 0, '{', (byte) 0xb0}, new byte[] {(byte) 0xfe, (byte) 0xff, 0, 0, 0, 0, 0, '{'})) {
+      BadRequest e = assertThrows(BadRequest.class, () -> parser.parse(new ByteArrayInputStream(b)));
+      assertThat(e.status).isEqualTo(400);
+      assertThat(e.kind).isEqualTo("malformed_json");
+      System.out.println("unreadable body: " + e.getMessage());
+    }
+    java.io.IOException broken = new java.io.IOException("connection reset");
+    java.io.InputStream failing = new java.io.InputStream() {
+      @Override
+      public int read() throws java.io.IOException {
+        throw broken;
+      }
+    };
+    assertThat(assertThrows(java.io.IOException.class, () -> parser.parse(failing))).isSameAs(broken);
+  }
 }

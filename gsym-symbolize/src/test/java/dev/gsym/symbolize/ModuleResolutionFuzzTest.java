@@ -2,7 +2,6 @@ package dev.gsym.symbolize;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.gsym.testing.FuzzLimits;
-import dev.gsym.testing.FuzzSeeds;
 import dev.gsym.testing.TestData;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,21 +17,14 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Coverage-guided fuzz targets for the Symbolizer's module resolution (docs/reliability.md).
- *
- * <ul>
- *   <li>{@link #moduleName}: the input is a module reference as text ({@code BUILDID:hex}, {@code
- *       BREAKPAD:file/id} or a path), as {@code gsymutil symbolize} and the service take them. It
- *       is parsed ({@link ModuleRef#parse}: only IllegalArgumentException may escape) and then
- *       symbolized through a Symbolizer with a GSYM store and a debug directory holding one real
- *       debug file. Paths are confined to a fixture directory (the fuzzer must not read the
- *       machine's files); every answer must be a {@link Symbolized}, never an exception.
- *   <li>{@link #moduleFile}: the input is the content of a module file named by path (a GSYM,
- *       ELF or Breakpad file, recognised by content), symbolized through a fresh store: a failed
- *       conversion must publish nothing into the store, and no temporary file may be left behind.
- * </ul>
- *
- * An input taking longer than {@link #LIMIT} is a finding.
+ * Coverage-guided fuzz target for the Symbolizer's module resolution (docs/reliability.md): the
+ * input is a module reference as text ({@code BUILDID:hex}, {@code BREAKPAD:file/id} or a path), as
+ * {@code gsymutil symbolize} and the service take them. It is parsed ({@link ModuleRef#parse}: only
+ * IllegalArgumentException may escape) and then symbolized through a Symbolizer with a GSYM store
+ * and a debug directory holding one real debug file. Paths are confined to a fixture directory (the
+ * fuzzer must not read the machine's files); every answer must be a {@link Symbolized}, never an
+ * exception. An input taking longer than {@link #LIMIT} is a finding. ({@link ModuleFileFuzzTest}
+ * fuzzes module files.)
  */
 class ModuleResolutionFuzzTest {
   static final Duration LIMIT = Duration.ofSeconds(2);
@@ -40,9 +32,9 @@ class ModuleResolutionFuzzTest {
   /** The fixture: files/ (module files by path), debug/.build-id/ (c-clang-O2's debug file), store/. */
   private static Path fixture;
   private static Symbolizer shared;
-  private static long address;
+  static long address;
 
-  private static synchronized Path fixture() throws IOException {
+  static synchronized Path fixture() throws IOException {
     if (fixture == null) {
       Path dir = Files.createTempDirectory("gsym-module-fuzz");
       Path files = Files.createDirectories(dir.resolve("files"));
@@ -100,40 +92,7 @@ class ModuleResolutionFuzzTest {
     });
   }
 
-  static Stream<Arguments> moduleFiles() {
-    return Stream.of(FuzzSeeds.file("gsym", "c-clang-O2.gsym"), FuzzSeeds.file("gsym", "icf-clang-O2-gold.merged-callsites.gsym"),
-        FuzzSeeds.file("bin", "c-clang-O2"), FuzzSeeds.file("bin", "fs-i386-O2-d5"), FuzzSeeds.file("bin", "split-clang-O2-c_main.dwo"),
-        FuzzSeeds.file("breakpad", "basic.sym"), FuzzSeeds.file("breakpad", "inline-merged.sym"),
-        FuzzSeeds.file("breakpad", "elf", "c-clang-O2.sym"));
-  }
-
-  @MethodSource("moduleFiles")
-  @FuzzTest // last: Jazzer requires it after the seeds' source
-  void moduleFile(byte[] input) throws IOException {
-    Path dir = Files.createTempDirectory(fixture(), "run");
-    try {
-      Path file = Files.write(dir.resolve("module"), input);
-      Path store = dir.resolve("store");
-      FuzzLimits.within(LIMIT, "module-file", "symbolizing in a module file of " + input.length + " bytes", () -> {
-        Symbolized s;
-        try (Symbolizer sym = Symbolizer.builder().store(store).threads(1).build()) {
-          s = sym.symbolize(ModuleRef.file(file), address);
-        }
-        List<Path> left = storeFiles(store);
-        for (Path p : left) {
-          String n = p.getFileName().toString();
-          if (n.endsWith(".tmp")) throw new AssertionError("temporary file left in the store: " + p + " after " + s);
-          if (n.endsWith(".gsym") && (s instanceof Symbolized.ModuleUnreadable || s instanceof Symbolized.ModuleNotFound)) {
-            throw new AssertionError("store entry " + p + " published from a failed conversion: " + s);
-          }
-        }
-      });
-    } finally {
-      delete(dir);
-    }
-  }
-
-  private static List<Path> storeFiles(Path store) {
+  static List<Path> storeFiles(Path store) {
     if (!Files.isDirectory(store)) return List.of();
     try (Stream<Path> s = Files.walk(store)) {
       return s.filter(Files::isRegularFile).toList();
@@ -142,7 +101,7 @@ class ModuleResolutionFuzzTest {
     }
   }
 
-  private static void delete(Path dir) {
+  static void delete(Path dir) {
     try (Stream<Path> s = Files.walk(dir)) {
       for (Path p : s.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
     } catch (IOException e) {

@@ -153,6 +153,12 @@ class MachOCliTest {
     byte[] cmdsize = thin.clone();
     putLe(cmdsize, 32 + 4, 0x7ffffff8); // first command's cmdsize past the file
     check(cmdsize, "truncated or malformed object (load command 0 extends past end of file) at offset 0x20");
+    byte[] object = Files.readAllBytes(TestData.path("macho", "bin", "c-x86_64-O2.o"));
+    byte[] overlapping = object.clone();
+    // the second section of the first LC_SEGMENT_64 (sections at 32 + 72, 80 bytes each) at the first's contents
+    putLe(overlapping, 104 + 80 + 48, (int) readLe(object, 104 + 48));
+    check(overlapping, "truncated or malformed object (section contents at offset " + readLe(object, 104 + 48));
+    check(overlapping, "overlaps section contents at offset");
     byte[] nfat = fat.clone();
     putBe(nfat, 4, 0x00ffff01); // absurd nfat_arch (byte 7 still < 43: a universal file)
     check(nfat, "truncated or malformed fat file (fat_arch structs would extend past the end of the file) at offset 0x4");
@@ -181,6 +187,10 @@ class MachOCliTest {
 
   private static void putBe(byte[] b, int at, int v) {
     java.nio.ByteBuffer.wrap(b).order(java.nio.ByteOrder.BIG_ENDIAN).putInt(at, v);
+  }
+
+  private static long readLe(byte[] b, int at) {
+    return Integer.toUnsignedLong(java.nio.ByteBuffer.wrap(b).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt(at));
   }
 
   private static long readBe(byte[] b, int at) {

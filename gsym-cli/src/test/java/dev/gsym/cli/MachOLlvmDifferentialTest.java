@@ -101,6 +101,12 @@ class MachOLlvmDifferentialTest {
         conversions.add(List.of(f, "--arch", "armv7"));
       }
     }
+    // a stripped executable (no symbols, no DWARF), --dwarf-callsites and --callsites-yaml-file
+    if (Llvm.tool("llvm-strip-22") != null && sh(tmp, "llvm-strip-22 c-x86_64-O2-5 -o stripped")) conversions.add(List.of("stripped"));
+    conversions.add(List.of("icf-arm64.dSYM", "--dwarf-callsites"));
+    Files.writeString(tmp.resolve("calls.yaml"), "functions:\n  - name: main\n    callsites:\n      - return_offset: 0x10\n"
+        + "        match_regex: ['^util_']\n        flags: [ExternalCall]\n  - name: nothere\n    callsites: []\n");
+    conversions.add(List.of("c-x86_64-O0-4.dSYM", "--callsites-yaml-file", tmp.resolve("calls.yaml").toString()));
     assertThat(conversions.size()).as("inputs built").isGreaterThan(40);
     List<String> compared = new ArrayList<>();
     for (List<String> c : conversions) {

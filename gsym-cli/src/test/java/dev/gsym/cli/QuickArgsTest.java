@@ -63,6 +63,8 @@ class QuickArgsTest {
       List.of("--breakpad", SYM, "-o", OUT, "--lenient", "--load-address", "0x1000", "--segment-size", "100000"),
       List.of("--dwarf", BIN, "-o", OUT, "--verify", "--dwarf-callsites", "--json-summary-file=" + OUT + ".json"),
       List.of("--dwarf", BIN, "-o", OUT, "--callsites-yaml-file", "/nonexistent/cs.yaml"),
+      List.of("--dwarf", BIN, "-o", OUT, "--arch", "x86_64", "--arch=arm64"),
+      List.of("--arch", "x86_64", F),
       List.of("--verify", F),
       List.of("--dwarf", "x", "--verify"),
       List.of("--dwarf", "x", "--segment-size", "100"),

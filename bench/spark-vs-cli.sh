@@ -95,7 +95,7 @@ for ((i = 0; i < RUNS; i++)); do
   for c in 1 2; do
     rm -rf "$work/out$c" "$work/cache$c"
     run "spark$c" "$here/bench/spark-local.sh" SymbolizeJob --master "local[$c]" --store "$store" --input rows.csv \
-      --output "$work/out$c" --cache-dir "$work/cache$c" >> "spark$c.times"
+      --output "$work/out$c" --cache-dir "$work/cache$c" --conf spark.ui.enabled=false >> "spark$c.times"
     rm -f "$shm/spark$c.out"
   done
 done

@@ -39,11 +39,12 @@ modules="$work/modules.txt"; listing="$work/listing.txt"
 : > "$modules"; : > "$listing"
 add_module() {
   local f="$1" id tx
-  id=$(readelf -nW "$f" 2>/dev/null | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p' | head -n1)
+  # (no pipe here ends before its writer: with pipefail a SIGPIPE would end the script)
+  id=$(readelf -nW "$f" 2>/dev/null | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p' | awk 'NR == 1')
   [ -n "$id" ] || return 0
-  grep -q "^$id " "$modules" && return 0
-  readelf -SW "$f" | grep -q '\.debug_info' || return 0   # symbol-table-only files are not stored
-  tx=$(readelf -SW "$f" | awk '{for (i = 1; i < NF; i++) if ($i == ".text") {print $(i + 2), $(i + 4); exit}}')
+  [ "$(awk -v id="$id" '$1 == id' "$modules" | wc -l)" -eq 0 ] || return 0
+  [ "$(readelf -SW "$f" | awk '/ \.debug_info /' | wc -l)" -gt 0 ] || return 0   # symbol-table-only files are not stored
+  tx=$(readelf -SW "$f" | awk '!done {for (i = 1; i < NF; i++) if ($i == ".text") {print $(i + 2), $(i + 4); done = 1; break}}')
   echo "$id $tx" >> "$modules"
   echo "$f" >> "$listing"
 }
@@ -95,7 +96,7 @@ for ((i = 0; i < RUNS; i++)); do
   for c in 1 2; do
     rm -rf "$work/out$c" "$work/cache$c"
     run "spark$c" "$here/bench/spark-local.sh" SymbolizeJob --master "local[$c]" --store "$store" --input rows.csv \
-      --output "$work/out$c" --cache-dir "$work/cache$c" >> "spark$c.times"
+      --output "$work/out$c" --cache-dir "$work/cache$c" --conf spark.ui.enabled=false >> "spark$c.times"
     rm -f "$shm/spark$c.out"
   done
 done

@@ -41,7 +41,7 @@ class ModularConsumerTest {
   /** Library modules and their third-party requirements, as jars or class directories. */
   private static final Pattern MODULE_PATH_ENTRY = Pattern.compile(
       ".*/gsym-(core|dwarf|breakpad|demangle|symbolize|serve)(/target/classes|-[^/]*(?<!-tests)\\.jar)"
-          + "|.*/(aircompressor-v3|xz|jetty-(server|http|io|util)|jackson-core|slf4j-api|prometheus-metrics-[a-z-]+)-[^/]*\\.jar");
+          + "|.*/(aircompressor-v3|xz|jetty-(server|http|io|util|http2-server|http2-common|http2-hpack)|jackson-core|slf4j-api|prometheus-metrics-[a-z-]+)-[^/]*\\.jar");
 
   private static String modulePath;
 

@@ -22,15 +22,7 @@ mkdir -p "$work" && cd "$work"
 JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 command -v llvm-config-22 > /dev/null || { echo "needs llvm-22-dev (llvm-config-22)" >&2; exit 1; }
 
-if [ -f /tmp/jvmdbg/libjvm.gsym ] && [ -f /tmp/jvmdbg/libjvm.debug ]; then
-  gsym=/tmp/jvmdbg/libjvm.gsym
-  debug=/tmp/jvmdbg/libjvm.debug
-else
-  fetch_libjvm_debug
-  [ -f libjvm.gsym ] || llvm-gsymutil-22 --quiet --convert libjvm.debug -o libjvm.gsym
-  gsym="$work/libjvm.gsym"
-  debug="$work/libjvm.debug"
-fi
+libjvm_files   # sets gsym and debug
 
 driver="$work/llvm_gsym_lookup"
 src="$here/bench/inprocess/llvm_gsym_lookup.cpp"

@@ -10,6 +10,20 @@ fetch_libjvm_debug() {
   cp "$f" libjvm.debug && rm -rf x
 }
 
+# Sets $gsym and $debug: /tmp/jvmdbg/libjvm.{gsym,debug} if both exist, else the debug file fetched
+# into the current directory ($work) and its GSYM made once by llvm-gsymutil-22 --convert.
+libjvm_files() {
+  if [ -f /tmp/jvmdbg/libjvm.gsym ] && [ -f /tmp/jvmdbg/libjvm.debug ]; then
+    gsym=/tmp/jvmdbg/libjvm.gsym
+    debug=/tmp/jvmdbg/libjvm.debug
+  else
+    fetch_libjvm_debug
+    [ -f libjvm.gsym ] || llvm-gsymutil-22 --quiet --convert libjvm.debug -o libjvm.gsym
+    gsym="$PWD/libjvm.gsym"
+    debug="$PWD/libjvm.debug"
+  fi
+}
+
 # measure CMD...: prints "seconds maxrss_kb": best wall time of $MEASURE_RUNS runs (default 3; ns
 # clock), peak RSS of that run; with MEASURE_CPU=1 also "cpu_seconds" (user + sys) of that run.
 measure() {

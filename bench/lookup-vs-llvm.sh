@@ -22,15 +22,7 @@ work="${1:-/tmp/gsym-bench}"
 N=${N:-1000000}
 mkdir -p "$work" && cd "$work"
 
-if [ -f /tmp/jvmdbg/libjvm.gsym ] && [ -f /tmp/jvmdbg/libjvm.debug ]; then
-  gsym=/tmp/jvmdbg/libjvm.gsym
-  debug=/tmp/jvmdbg/libjvm.debug
-else
-  fetch_libjvm_debug
-  [ -f libjvm.gsym ] || llvm-gsymutil-22 --quiet --convert libjvm.debug -o libjvm.gsym
-  gsym="$work/libjvm.gsym"
-  debug="$work/libjvm.debug"
-fi
+libjvm_files   # sets gsym and debug
 "$here/gsymutil" --version > /dev/null   # build first, outside the timings (the launcher rebuilds only on change)
 cat "$gsym" > /dev/null                  # page cache warm for both
 

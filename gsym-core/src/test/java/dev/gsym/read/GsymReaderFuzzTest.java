@@ -7,6 +7,9 @@ import dev.gsym.TextBuffer;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.testing.FuzzLimits;
 import dev.gsym.testing.FuzzSeeds;
+import dev.gsym.write.Diagnostics;
+import dev.gsym.write.GsymCreator;
+import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.Arguments;
@@ -14,14 +17,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Coverage-guided fuzz target for GSYM reading (docs/reliability.md): the input is a whole GSYM
- * file. It is opened, dumped, every FunctionInfo decoded and dumped as {@code --verbose} prints it,
- * and looked up with every lookup kind at its functions' addresses, around them and outside the
- * table. Only GsymFormatException (open, decode) and LookupException (lookups) may escape; anything
+ * file, version 1 or 2. It is opened, dumped, its {@code --statistics} rendered, every
+ * FunctionInfo decoded and dumped as {@code --verbose} prints it, and looked up with every lookup
+ * kind at its functions' addresses, around them and outside the table. Only GsymFormatException (open, decode) and LookupException (lookups) may escape; anything
  * else, and any input taking longer than {@link #LIMIT}, is a finding.
  *
- * <p>A plain test run replays the seeds (the GSYM goldens and vectors in src-test-data) and the
- * checked-in regression inputs in {@code GsymReaderFuzzTestInputs/gsymFile}; {@code bench/fuzz.sh
- * gsym} fuzzes.
+ * <p>A plain test run replays the seeds (the GSYM goldens and vectors in src-test-data, and some
+ * of them transcoded to version 2) and the checked-in regression inputs in {@code
+ * GsymReaderFuzzTestInputs/gsymFile}; {@code bench/fuzz.sh gsym} fuzzes.
  */
 class GsymReaderFuzzTest {
   /** Functions and addresses examined per input: enough to reach every record kind, bounded in time. */
@@ -29,7 +32,32 @@ class GsymReaderFuzzTest {
   static final Duration LIMIT = Duration.ofSeconds(2);
 
   static Stream<Arguments> seeds() {
-    return Stream.concat(FuzzSeeds.files("vectors", n -> n.contains(".gsym")), FuzzSeeds.files("gsym", n -> n.contains(".gsym")));
+    return Stream.of(FuzzSeeds.files("vectors", n -> n.contains(".gsym")), FuzzSeeds.files("gsym", n -> n.contains(".gsym")),
+        version2Seeds()).flatMap(s -> s);
+  }
+
+  /**
+   * Version 2 seeds: the vectors (every record kind llvm writes) and the merged-function and
+   * call-site goldens transcoded to version 2 in both byte orders, as {@code gsymutil convert
+   * --output-version 2} writes them (no version 2 file is checked in: they follow from the v1 ones).
+   */
+  static Stream<Arguments> version2Seeds() {
+    Stream<Arguments> v1 = Stream.concat(FuzzSeeds.files("vectors", n -> n.contains(".gsym")),
+        FuzzSeeds.files("gsym", n -> n.contains("merged") || n.contains("callsites")));
+    return v1.flatMap(a -> {
+      String name = ((Arguments.ArgumentSet) a).getName();
+      byte[] bytes = (byte[]) a.get()[0];
+      Stream.Builder<Arguments> out = Stream.builder();
+      try (GsymReader r = GsymReader.of(bytes, name)) {
+        for (ByteOrder order : new ByteOrder[] {ByteOrder.LITTLE_ENDIAN, ByteOrder.BIG_ENDIAN}) {
+          GsymCreator c = GsymCreator.from(r);
+          c.setOutputVersion(2);
+          c.finish(Diagnostics.silent());
+          out.add(Arguments.argumentSet(name + " (v2, " + order + ")", (Object) c.encode(order)));
+        }
+      }
+      return out.build();
+    });
   }
 
   @MethodSource("seeds")
@@ -52,6 +80,12 @@ class GsymReaderFuzzTest {
 
   static void exercise(GsymReader r) {
     r.dump(new StringBuilder());
+    try {
+      GsymStatistics stats = GsymStatistics.of(r, "fuzz.gsym");
+      for (GsymStatistics.Format f : GsymStatistics.Format.values()) stats.render(f);
+    } catch (GsymFormatException expected) {
+      // --statistics reports a damaged file as an error
+    }
     LookupFrames frames = new LookupFrames();
     TextBuffer text = new TextBuffer(256);
     int n = Math.min(r.numFunctions(), MAX_FUNCTIONS);

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.gsym.TextBuffer;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.FunctionInfo;
+import dev.gsym.format.InlineInfo;
+import dev.gsym.format.LineEntry;
+import dev.gsym.format.LineTable;
 import dev.gsym.testing.TestData;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
@@ -16,6 +19,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -84,11 +88,21 @@ class ReaderConcurrencyTest {
     return out;
   }
 
-  /** A GSYM with many more functions and names than the reader's caches hold. */
+  /**
+   * A GSYM with many more functions and names than the reader's caches hold, each with a line
+   * table and an inline call whose rows and frames depend on the function (so that two functions'
+   * decodes mixed up give a wrong answer).
+   */
   private static Path manyFunctions(Path dir) throws Exception {
     GsymCreator c = new GsymCreator();
+    int file = c.insertFile("/src/many.c");
     for (int i = 0; i < 20_000; i++) {
-      c.addFunctionInfo(new FunctionInfo(new AddressRange(0x1000 + 16L * i, 0x1000 + 16L * i + 12), c.insertString("function_" + i)));
+      long s = 0x1000 + 16L * i;
+      LineTable lines = new LineTable(List.of(new LineEntry(s, file, 10 + i), new LineEntry(s + 4, file, 20 + i),
+          new LineEntry(s + 8, file, 30 + i)));
+      InlineInfo inline = new InlineInfo(List.of(new AddressRange(s, s + 12)), 0, 0, 0,
+          List.of(new InlineInfo(List.of(new AddressRange(s + 4, s + 8)), c.insertString("inlined_" + i), file, 40 + i, List.of())));
+      c.addFunctionInfo(new FunctionInfo(new AddressRange(s, s + 12), c.insertString("function_" + i), lines, inline, null, null));
     }
     c.finish(Diagnostics.silent());
     Path p = dir.resolve("many.gsym");
@@ -158,11 +172,69 @@ class ReaderConcurrencyTest {
           }));
         }
         long total = 0;
-        for (Future<Integer> f : jobs) total += f.get(5, TimeUnit.MINUTES);
-        stop.set(true);
+        try {
+          for (Future<Integer> f : jobs) total += f.get(5, TimeUnit.MINUTES);
+        } finally {
+          stop.set(true); // also when a thread failed: closing the pool waits for the churn
+        }
         churn.get(1, TimeUnit.MINUTES);
         assertThat(total).isEqualTo((long) THREADS * ROUNDS * Math.min(work.size(), 400));
         assertThat(opened.get()).as("readers opened and closed meanwhile").isGreaterThan(0);
+      }
+    }
+  }
+
+  /**
+   * All threads start at the same moment on cold functions, on a reader opened for the round, in
+   * four groups: the four threads of a group go through the same functions in the same order, so
+   * each function's first decode and its publication into the reader's caches is raced, while the
+   * groups, a quarter of the addresses apart, decode different functions at the same time (any
+   * scratch state shared between decodes). The test above mostly meets functions another thread
+   * decoded long before. Answers must equal a single-threaded run's.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"cpp-gcc-O2.gsym", "icf-clang-O2-gold.merged-callsites.gsym", "many"})
+  void sixteenThreadsRaceOnColdFunctions(String name, @TempDir Path tmp) throws Exception {
+    Path file = name.equals("many") ? manyFunctions(tmp) : TestData.path("gsym", name);
+    List<Long> addrs;
+    List<String> expected = new ArrayList<>();
+    try (GsymReader alone = GsymReader.open(file)) {
+      addrs = addresses(alone);
+      if (name.equals("many")) addrs = addrs.subList(0, 4_000);
+      LookupFrames frames = new LookupFrames();
+      TextBuffer text = new TextBuffer(256);
+      for (long a : addrs) expected.add(answer(alone, a, frames, text));
+    }
+    final List<Long> work = addrs;
+    int rounds = Math.max(4, ROUNDS);
+    try (ExecutorService pool = Executors.newFixedThreadPool(THREADS)) {
+      for (int round = 0; round < rounds; round++) {
+        int first = round * 7919 % work.size(); // each round races from a different function on
+        try (GsymReader shared = GsymReader.open(file)) {
+          CyclicBarrier go = new CyclicBarrier(THREADS);
+          List<Future<?>> jobs = new ArrayList<>();
+          for (int t = 0; t < THREADS; t++) {
+            int thread = t;
+            jobs.add(pool.submit(() -> {
+              LookupFrames frames = new LookupFrames();
+              TextBuffer text = new TextBuffer(256);
+              // four groups of four threads: a group races on one function's first decode and
+              // publication, the groups decode different functions at once (shared scratch)
+              int from = first + thread % 4 * (work.size() / 4);
+              go.await();
+              for (int k = 0; k < work.size(); k++) {
+                int i = (from + k) % work.size();
+                String got = answer(shared, work.get(i), frames, text);
+                if (!got.equals(expected.get(i))) {
+                  throw new AssertionError("thread " + thread + ", 0x" + Long.toHexString(work.get(i)) + ":\n" + got
+                      + "\nexpected:\n" + expected.get(i));
+                }
+              }
+              return null;
+            }));
+          }
+          for (Future<?> f : jobs) f.get(5, TimeUnit.MINUTES);
+        }
       }
     }
   }

@@ -3,6 +3,7 @@ package dev.gsym.dwarf;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.gsym.GsymFormatException;
 import dev.gsym.elf.ElfFile;
+import dev.gsym.object.ObjectFile;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupException;
 import dev.gsym.testing.FuzzLimits;
@@ -51,9 +52,9 @@ class DwarfConverterFuzzTest {
    * GsymFormatException there is our writer's fault, not the input's) and answer lookups at its
    * functions (a bounded number).
    */
-  static void convert(ElfFile elf) {
+  static void convert(ObjectFile file) {
     GsymCreator c = new GsymCreator();
-    DwarfConverter.Summary s = DwarfConverter.convert(elf, c, Diagnostics.silent(), OPTIONS);
+    DwarfConverter.Summary s = DwarfConverter.convert(file, c, Diagnostics.silent(), OPTIONS);
     byte[] gsym = c.encode(s.byteOrder());
     try (GsymReader r = GsymReader.of(gsym, "converted.gsym")) {
       for (int i = 0; i < Math.min(r.numFunctions(), 32); i++) {

@@ -42,3 +42,14 @@ measure() {
   done
   echo "$best"
 }
+
+# Prints "one two ratio": this machine's pure-CPU throughput with one busy core and with two
+# (openssl's SHA-256 over 16 KiB blocks, in cache: no I/O, no memory traffic), and two/one, the
+# ceiling of what any second thread can add here (2.0 on two real cores; less when the VM's two
+# vCPUs share a physical core or the host is busy). SECONDS_EACH (default 5) per measurement.
+cpu_scaling() {
+  local s=${SECONDS_EACH:-5} one two
+  one=$(openssl speed -seconds "$s" -bytes 16384 -multi 1 sha256 2>/dev/null | awk '/^sha256/ {v = $NF} END {sub(/k$/, "", v); print v}')
+  two=$(openssl speed -seconds "$s" -bytes 16384 -multi 2 sha256 2>/dev/null | awk '/^sha256/ {v = $NF} END {sub(/k$/, "", v); print v}')
+  awk -v a="$one" -v b="$two" 'BEGIN {printf "%.0f %.0f %.2f\n", a, b, b / a}'
+}

@@ -12,7 +12,8 @@
 #   bench/spark-local.sh SymbolizeJob --master local[2] ...
 # and prints rows/s (whole process, and for Spark also the job alone, without the JVM and session
 # start) and the ratios the issue sets: local[1] within 2x of the CLI per core (CLI --threads 1),
-# local[2] >= 1.8x local[1]. In local mode the driver is the executor: its RSS is the executor's
+# local[2] >= 1.8x local[1]; beside them, what a second thread gains the CLI and a pure CPU kernel
+# (openssl, bench/lib.sh cpu_scaling) on this machine. In local mode the driver is the executor: its RSS is the executor's
 # memory (heap bound SPARK_LOCAL_JAVA_OPTS, default -Xmx2g).
 # Usage: bench/spark-vs-cli.sh [WORKDIR [LIBJVM_DEBUG]]   (default /tmp/gsym-spark-bench; N=1000000 for a quick run)
 set -euo pipefail
@@ -89,6 +90,8 @@ run() {
   awk -v a="$t0" -v b="$t1" -v l="$line" 'BEGIN{split(l, f, " "); printf "%.2f %d %.1f\n", (b - a) / 1e9, f[1], f[2] + f[3]}'
 }
 cli=("$here/gsymutil" symbolize --store="$store" --output-style=JSON --no-debuginfod --debug-file-directory="$nodebug")
+# this machine's own ceiling for a second thread, measured just before the runs (bench/lib.sh)
+read -r cpu1 cpu2 cpux < <(cpu_scaling)
 : > cli1.times; : > cli2.times; : > spark1.times; : > spark2.times
 for ((i = 0; i < RUNS; i++)); do
   run cli1 sh -c 'exec "$@" < rows.txt' sh "${cli[@]}" --threads 1 >> cli1.times
@@ -114,7 +117,7 @@ echo "input: $N rows over $(wc -l < "$modules") modules (libjvm share $JVM_SHARE
 echo "rows answered: cli1 $c1_rows, cli2 $c2_rows, local[1] $s1_rows, local[2] $s2_rows"
 awk -v n="$N" -v c1="$c1_s" -v c1k="$c1_kb" -v c1c="$c1_cpu" -v c2="$c2_s" -v c2k="$c2_kb" -v c2c="$c2_cpu" \
     -v s1="$s1_s" -v s1k="$s1_kb" -v s1c="$s1_cpu" -v s2="$s2_s" -v s2k="$s2_kb" -v s2c="$s2_cpu" \
-    -v j1="$s1_job" -v j2="$s2_job" 'BEGIN {
+    -v j1="$s1_job" -v j2="$s2_job" -v cpux="$cpux" 'BEGIN {
   printf "%-40s %8s %8s %8s %12s %12s\n", "command", "wall s", "CPU s", "RSS MB", "rows/s", "job rows/s"
   printf "%-40s %8.2f %8.1f %8.0f %12.0f %12s\n", "gsymutil symbolize --threads 1", c1, c1c, c1k / 1024, n / c1, "-"
   printf "%-40s %8.2f %8.1f %8.0f %12.0f %12s\n", "gsymutil symbolize --threads 2", c2, c2c, c2k / 1024, n / c2, "-"
@@ -122,5 +125,6 @@ awk -v n="$N" -v c1="$c1_s" -v c1k="$c1_kb" -v c1c="$c1_cpu" -v c2="$c2_s" -v c2
   printf "%-40s %8.2f %8.1f %8.0f %12.0f %12.0f\n", "SymbolizeJob local[2]", s2, s2c, s2k / 1024, n / s2, n / j2
   printf "local[1] vs CLI --threads 1 (per core): %.2fx the time (target <= 2), job alone %.2fx\n", s1 / c1, j1 / c1
   printf "local[2] vs local[1]: %.2fx the rows/s (target >= 1.8), job alone %.2fx\n", s1 / s2, j1 / j2
+  printf "CLI --threads 2 vs --threads 1: %.2fx; pure CPU, 2 busy cores vs 1 (openssl sha256): %.2fx\n", c1 / c2, cpux
 }'
 [ "$s1_rows" -eq "$N" ] && [ "$s2_rows" -eq "$N" ] && [ "$c1_rows" -eq "$N" ]

@@ -53,3 +53,21 @@ cpu_scaling() {
   two=$(openssl speed -seconds "$s" -bytes 16384 -multi 2 sha256 2>/dev/null | awk '/^sha256/ {v = $NF} END {sub(/k$/, "", v); print v}')
   awk -v a="$one" -v b="$two" 'BEGIN {printf "%.0f %.0f %.2f\n", a, b, b / a}'
 }
+
+# Sets $jvm to libjvm.so's debug file: $1 if given, else /tmp/jvmdbg/libjvm.debug, else the one
+# fetch_libjvm_debug puts into the current directory.
+libjvm_debug() {
+  if [ -n "${1:-}" ]; then
+    jvm="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+  elif [ -f /tmp/jvmdbg/libjvm.debug ]; then
+    jvm=/tmp/jvmdbg/libjvm.debug
+  else
+    fetch_libjvm_debug
+    jvm="$PWD/libjvm.debug"
+  fi
+}
+
+# The GNU build-id of ELF file $1 as hex (empty without one), and "start size" of its .text (hex).
+# (No pipe here ends before its writer: under pipefail a SIGPIPE would end the calling script.)
+elf_build_id() { readelf -nW "$1" 2>/dev/null | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p' | awk 'NR == 1'; }
+elf_text() { readelf -SW "$1" | awk '!done {for (i = 1; i < NF; i++) if ($i == ".text") {print $(i + 2), $(i + 4); done = 1; break}}'; }

@@ -24,14 +24,7 @@ N=${N:-10000000}
 RUNS=${RUNS:-1}
 JVM_SHARE=${JVM_SHARE:-0.5}
 mkdir -p "$work" && cd "$work"
-if [ -n "${2:-}" ]; then
-  jvm="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"
-elif [ -f /tmp/jvmdbg/libjvm.debug ]; then
-  jvm=/tmp/jvmdbg/libjvm.debug
-else
-  fetch_libjvm_debug
-  jvm="$work/libjvm.debug"
-fi
+libjvm_debug "${2:-}"   # sets jvm
 "$here/gsymutil" --version > /dev/null            # builds, outside the timings
 "$here/bench/spark-local.sh" SymbolizeJob --help > /dev/null
 
@@ -40,12 +33,11 @@ modules="$work/modules.txt"; listing="$work/listing.txt"
 : > "$modules"; : > "$listing"
 add_module() {
   local f="$1" id tx
-  # (no pipe here ends before its writer: with pipefail a SIGPIPE would end the script)
-  id=$(readelf -nW "$f" 2>/dev/null | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p' | awk 'NR == 1')
+  id=$(elf_build_id "$f")
   [ -n "$id" ] || return 0
   [ "$(awk -v id="$id" '$1 == id' "$modules" | wc -l)" -eq 0 ] || return 0
   [ "$(readelf -SW "$f" | awk '/ \.debug_info /' | wc -l)" -gt 0 ] || return 0   # symbol-table-only files are not stored
-  tx=$(readelf -SW "$f" | awk '!done {for (i = 1; i < NF; i++) if ($i == ".text") {print $(i + 2), $(i + 4); done = 1; break}}')
+  tx=$(elf_text "$f")
   echo "$id $tx" >> "$modules"
   echo "$f" >> "$listing"
 }

@@ -28,14 +28,7 @@ STYLE=${STYLE:-JSON}
 JVM_SHARE=${JVM_SHARE:-0.5}
 mkdir -p "$work" && cd "$work"
 
-if [ -n "${2:-}" ]; then
-  jvm="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"
-elif [ -f /tmp/jvmdbg/libjvm.debug ]; then
-  jvm=/tmp/jvmdbg/libjvm.debug
-else
-  fetch_libjvm_debug
-  jvm="$work/libjvm.debug"
-fi
+libjvm_debug "${2:-}"   # sets jvm
 "$here/gsymutil" --version > /dev/null   # build first, outside the timings (the launcher rebuilds only on change)
 
 # The debug directory: one file per build-id (the first binary of each; compressed-section variants
@@ -46,14 +39,14 @@ modules="$work/symbolize-modules.txt"
 : > "$modules"
 add_module() { # FILE: links it under its build-id; appends "hex text_start text_size" to $modules
   local f="$1" id tx
-  id=$(readelf -nW "$f" 2>/dev/null | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p' | head -n1)
+  id=$(elf_build_id "$f")
   [ -n "$id" ] || return 0
   [ -e "$dbg/.build-id/${id:0:2}/${id:2}.debug" ] && return 0
   mkdir -p "$dbg/.build-id/${id:0:2}"
   ln -s "$f" "$dbg/.build-id/${id:0:2}/${id:2}.debug"
   [ -f "$f.dwp" ] && ln -s "$f.dwp" "$dbg/.build-id/${id:0:2}/${id:2}.debug.dwp"
   for dwo in "${f}"-*.dwo; do [ -f "$dwo" ] && ln -sf "$dwo" "$dbg/.build-id/${id:0:2}/$(basename "$dwo")"; done
-  tx=$(readelf -SW "$f" | awk '{for (i = 1; i < NF; i++) if ($i == ".text") {print $(i + 2), $(i + 4); exit}}')
+  tx=$(elf_text "$f")
   echo "$id $tx" >> "$modules"
 }
 for f in "$here"/src-test-data/bin/*; do

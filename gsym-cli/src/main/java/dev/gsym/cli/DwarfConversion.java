@@ -259,8 +259,9 @@ final class DwarfConversion {
   }
 
   /**
-   * --llvm-compat: the LLVM release whose behaviour to follow where releases differ (today only
-   * .gnu_debugdata: 22 ignores it, 23 and llvm main read it). Default 23.
+   * --llvm-compat: the LLVM release whose behaviour to follow where releases differ (today
+   * .gnu_debugdata: 22 ignores it, 23 and llvm main read it; a thin Mach-O file's "Output file" name:
+   * 22's triple name, llvm main's slice name). Default 23.
    */
   static int llvmCompat(Args o) {
     String text = o.value(Opt.LLVM_COMPAT);

@@ -140,8 +140,11 @@ final class DwarfConversion {
           try (ObjectFile file = ObjectFiles.open(inPath)) {
             String arch = SymtabFile.archName(file);
             ObjectFile symbols = symbols(s, symtab, arch);
-            // LLVM 22 names a thin file by its triple alone ("aarch64" where llvm main says "arm64")
-            String shown = llvmCompat(o) >= 23 ? arch : file.archName();
+            // LLVM 22 names a thin file by its triple alone ("aarch64" where llvm main says "arm64"):
+            // 22's names, so that the log stays llvm-gsymutil-22's, unless --llvm-compat=23 asks for
+            // main's or --symtab-file (an option 22 does not have) is given
+            boolean main = o.value(Opt.SYMTAB_FILE) != null || o.value(Opt.LLVM_COMPAT) != null && llvmCompat(o) >= 23;
+            String shown = main ? arch : file.archName();
             return convertObject(s, o, file, symbols, shown, out, data, embed, segment, threads, diag);
           }
         }
@@ -261,7 +264,8 @@ final class DwarfConversion {
   /**
    * --llvm-compat: the LLVM release whose behaviour to follow where releases differ (today
    * .gnu_debugdata: 22 ignores it, 23 and llvm main read it; a thin Mach-O file's "Output file" name:
-   * 22's triple name, llvm main's slice name). Default 23.
+   * 22's triple name, llvm main's slice name). Default 23, except for that name, which is 22's
+   * unless 23 is asked for or --symtab-file, which 22 lacks, is given.
    */
   static int llvmCompat(Args o) {
     String text = o.value(Opt.LLVM_COMPAT);

@@ -50,7 +50,7 @@ class MachOCliTest {
     Path in = TestData.path(row.dir(), "bin", row.input());
     Path gsymDir = Files.createDirectories(tmp.resolve("gsym"));
     List<String> args = new ArrayList<>(List.of("--convert", in.toString(), "--out-file", gsymDir.resolve(row.name() + ".gsym").toString(),
-        "--num-threads=1", "--verify", "--llvm-compat=22"));
+        "--num-threads=1", "--verify"));
     args.addAll(row.flags());
     CliRun r = CliRun.run(args.toArray(String[]::new));
     assertThat(r.err()).isEmpty();
@@ -109,7 +109,7 @@ class MachOCliTest {
     CliRun thin = CliRun.run("--convert", TestData.path("macho", "bin", "c-arm64-O2.o").toString(), "--arch", "x86_64", "-o",
         tmp.resolve("y.gsym").toString());
     assertThat(thin.status()).isZero();
-    assertThat(thin.out()).contains("Output file (arm64): " + tmp.resolve("y.gsym"));
+    assertThat(thin.out()).contains("Output file (aarch64): " + tmp.resolve("y.gsym"));
     // a CPU type number selects too (llvm's filterArch): 0x01000007 is x86_64
     CliRun num = CliRun.run("--convert", fat, "--arch", "0x01000007", "-o", tmp.resolve("z.gsym").toString());
     assertThat(num.status()).isZero();
@@ -119,21 +119,24 @@ class MachOCliTest {
   /**
    * A thin Mach-O file's "Output file (ARCH)" name: llvm main's getArchitectureName (the slice names
    * arm64, armv7, arm64_32; its test ARM_AArch64/fat-macho-symtab-file.yaml, commit 4192235d67d9,
-   * expects "Output file (arm64)" for a thin file) by default, LLVM 22's triple names with
-   * --llvm-compat=22 (the goldens' "aarch64", "arm", "aarch64_32").
+   * expects "Output file (arm64)" for a thin file) with --llvm-compat=23; LLVM 22's triple names
+   * (the goldens' "aarch64", "arm", "aarch64_32") by default and with --llvm-compat=22.
    */
   @Test
-  void thinMachONamesFollowLlvmCompat() throws IOException {
+  void thinMachONamesAreLlvm22sUnlessAskedFor() throws IOException {
     for (String[] c : List.of(new String[] {"c-arm64-O2.o", "arm64", "aarch64"}, new String[] {"c-armv7-O2.o", "armv7", "arm"},
         new String[] {"c-arm64_32-O2", "arm64_32", "aarch64_32"}, new String[] {"c-x86_64-O2.o", "x86_64", "x86_64"},
         new String[] {"c-i386-O2.o", "i386", "i386"})) {
       String in = TestData.path("macho", "bin", c[0]).toString();
       Path out = tmp.resolve(c[0] + ".gsym");
-      CliRun main = CliRun.run("--convert", in, "-o", out.toString());
+      CliRun main = CliRun.run("--convert", in, "-o", out.toString(), "--llvm-compat=23");
       assertThat(main.status()).as(main.err()).isZero();
       assertThat(main.out()).startsWith("Input file: " + in + "\nOutput file (" + c[1] + "): " + out + "\n");
-      CliRun v22 = CliRun.run("--convert", in, "-o", out.toString(), "--llvm-compat=22");
-      assertThat(v22.out()).startsWith("Input file: " + in + "\nOutput file (" + c[2] + "): " + out + "\n");
+      for (String compat : new String[] {null, "--llvm-compat=22"}) {
+        CliRun v22 = compat == null ? CliRun.run("--convert", in, "-o", out.toString())
+            : CliRun.run("--convert", in, "-o", out.toString(), compat);
+        assertThat(v22.out()).startsWith("Input file: " + in + "\nOutput file (" + c[2] + "): " + out + "\n");
+      }
       assertThat(Files.readString(TestData.path("macho", "expected", c[0] + ".convert.txt")))
           .contains("Output file (" + c[2] + "): ");
     }

@@ -181,7 +181,6 @@ class MachOLlvmDifferentialTest {
     boolean llvmOk = run(tmp, cmd, out, err);
     List<String> ours = new ArrayList<>(List.of("--convert", in.toString(), "--out-file", ourDir.resolve("out.gsym").toString()));
     ours.addAll(tail);
-    ours.add("--llvm-compat=22"); // llvm main names thin Mach-O files as their slices ("arm64" for "aarch64")
     CliRun r = CliRun.run(ours.toArray(String[]::new));
     String what = String.join(" ", conversion) + (verify ? " --verify" : "");
     // llvm exits 0 after --verify mismatches; we exit 1 (docs/dwarf-differences.md)

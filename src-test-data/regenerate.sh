@@ -213,6 +213,8 @@ done < "$TMP/list"
 "$HERE/regenerate-pecoff.sh"
 # MiniDebugInfo (.gnu_debugdata) and --symtab-file inputs and llvm 22's logs in minidebuginfo/
 "$HERE/regenerate-minidebuginfo.sh"
+# Reproductions of the inputs of llvm main's llvm-gsymutil tests (statistics, .gnu_debugdata, --symtab-file)
+"$HERE/regenerate-llvmtests.sh"
 # The demangling corpus (reads gsym/ and src/rust_v0.rs, so it runs after them)
 "$HERE/demangle/regenerate.sh"
 echo done

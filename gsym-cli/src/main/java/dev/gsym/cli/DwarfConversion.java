@@ -124,41 +124,57 @@ final class DwarfConversion {
   }
 
   /**
-   * llvm-gsymutil's handleBuffer: an ELF or Mach-O file converted to {@code out}; a universal file's
-   * slices that {@code --arch} selects (all without it) each converted, to {@code out.ARCH} when
-   * there are several. Returns the --verify mismatches.
+   * llvm-gsymutil's handleFileConversionToGSYM and handleBuffer: an ELF, Mach-O or PE file converted
+   * to {@code out}; a universal file's slices that {@code --arch} selects (all without it) each
+   * converted, to {@code out.ARCH} when there are several. The --symtab-file is opened after the
+   * input is read and before it is parsed, and each object takes the symbols of its own
+   * architecture from it (llvm main). Returns the --verify mismatches.
    */
   private static int convertFile(Session s, Args o, String in, String out, OutputStream data, boolean embed, long segment,
       int threads, Diagnostics diag) {
     Path inPath = inputPath(in);
     try {
       ObjectFiles.Kind kind = ObjectFiles.kind(inPath);
-      if (kind != ObjectFiles.Kind.UNIVERSAL) {
-        try (ObjectFile file = ObjectFiles.open(inPath); ObjectFile symbols = openSymbolFile(s, o, file)) {
-          return convertObject(s, o, file, symbols, file.archName(), out, data, embed, segment, threads, diag);
-        }
-      }
-      try (MachOUniversal fat = MachOUniversal.open(inPath)) {
-        List<String> archs = o.values(Opt.ARCH);
-        List<FatArch> chosen = new ArrayList<>();
-        for (FatArch a : fat.archs()) {
-          try (MachOFile slice = fat.slice(a)) {
-            // llvm reads every slice before converting any: a bad one fails the whole file
-            if (matches(archs, a, slice)) chosen.add(a);
-          } catch (GsymFormatException e) {
-            throw Session.fileError(in, e.detail(), e);
+      try (SymtabFile symtab = openSymtab(s, o)) {
+        if (kind != ObjectFiles.Kind.UNIVERSAL) {
+          try (ObjectFile file = ObjectFiles.open(inPath)) {
+            String arch = SymtabFile.archName(file);
+            ObjectFile symbols = symbols(s, symtab, arch);
+            // LLVM 22 names a thin file by its triple alone ("aarch64" where llvm main says "arm64"):
+            // 22's names, so that the log stays llvm-gsymutil-22's, unless --llvm-compat=23 asks for
+            // main's or --symtab-file (an option 22 does not have) is given
+            boolean main = o.value(Opt.SYMTAB_FILE) != null || o.value(Opt.LLVM_COMPAT) != null && llvmCompat(o) >= 23;
+            String shown = main ? arch : file.archName();
+            return convertObject(s, o, file, symbols, shown, out, data, embed, segment, threads, diag);
           }
         }
-        if (chosen.isEmpty()) throw Session.fileError(in, "no matching architectures found", null);
-        int mismatches = 0;
-        for (FatArch a : chosen) {
-          String arch = a.archName();
-          String sliceOut = chosen.size() > 1 ? out + "." + arch : out;
-          try (MachOFile slice = fat.slice(a); ObjectFile symbols = openSymbolFile(s, o, slice)) {
-            mismatches += convertObject(s, o, slice, symbols, arch, sliceOut, data, embed, segment, threads, diag);
+        try (MachOUniversal fat = MachOUniversal.open(inPath)) {
+          List<String> archs = o.values(Opt.ARCH);
+          List<FatArch> chosen = new ArrayList<>();
+          for (FatArch a : fat.archs()) {
+            try (MachOFile slice = fat.slice(a)) {
+              // llvm reads every slice before converting any: a bad one fails the whole file
+              if (matches(archs, a, slice)) chosen.add(a);
+            } catch (GsymFormatException e) {
+              throw Session.fileError(in, e.detail(), e);
+            }
           }
+          if (chosen.isEmpty()) throw Session.fileError(in, "no matching architectures found", null);
+          if (chosen.size() > 1 && symtab instanceof SymtabFile.Thin) {
+            throw conversionFailed(s, "", "symbol table file '" + symtab.path() + "' is not a universal binary, but the"
+                + " input contains multiple architectures; use --arch to select a single architecture", null);
+          }
+          int mismatches = 0;
+          for (FatArch a : chosen) {
+            String arch = a.archName();
+            String sliceOut = chosen.size() > 1 ? out + "." + arch : out;
+            try (MachOFile slice = fat.slice(a)) {
+              ObjectFile symbols = symbols(s, symtab, arch);
+              mismatches += convertObject(s, o, slice, symbols, arch, sliceOut, data, embed, segment, threads, diag);
+            }
+          }
+          return mismatches;
         }
-        return mismatches;
       }
     } catch (IOException e) {
       throw ioError(in, e);
@@ -246,8 +262,10 @@ final class DwarfConversion {
   }
 
   /**
-   * --llvm-compat: the LLVM release whose behaviour to follow where releases differ (today only
-   * .gnu_debugdata: 22 ignores it, 23 and llvm main read it). Default 23.
+   * --llvm-compat: the LLVM release whose behaviour to follow where releases differ (today
+   * .gnu_debugdata: 22 ignores it, 23 and llvm main read it; a thin Mach-O file's "Output file" name:
+   * 22's triple name, llvm main's slice name). Default 23, except for that name, which is 22's
+   * unless 23 is asked for or --symtab-file, which 22 lacks, is given.
    */
   static int llvmCompat(Args o) {
     String text = o.value(Opt.LLVM_COMPAT);
@@ -259,38 +277,23 @@ final class DwarfConversion {
     return Integer.parseInt(text);
   }
 
-  /**
-   * --symtab-file: opens the file the symbol table comes from, with llvm main's errors ("DWARF
-   * conversion failed: : failed to open symbol table file 'F'", "... is not a valid object file",
-   * "architecture mismatch: input file is A but symbol table file 'F' is B"), before anything
-   * else is printed after "Input file".
-   */
-  private static ObjectFile openSymbolFile(Session s, Args o, ObjectFile input) {
-    String path = o.value(Opt.SYMTAB_FILE);
-    if (path == null) return null;
-    Path p;
+  /** --symtab-file's file ({@link SymtabFile}), or null without the option; its errors end the conversion. */
+  private static SymtabFile openSymtab(Session s, Args o) {
     try {
-      p = Path.of(path);
-    } catch (InvalidPathException e) {
-      throw conversionFailed(s, "", "failed to open symbol table file '" + path + "'", e);
+      return SymtabFile.open(o.value(Opt.SYMTAB_FILE));
+    } catch (SymtabFile.Failure e) {
+      throw conversionFailed(s, "", e.getMessage(), e);
     }
-    if (!Files.isRegularFile(p) || !Files.isReadable(p)) {
-      throw conversionFailed(s, "", "failed to open symbol table file '" + path + "'", null);
-    }
-    ObjectFile f;
+  }
+
+  /** The object --symtab-file gives an input of architecture {@code arch} (llvm main's name), or null without one. */
+  private static ObjectFile symbols(Session s, SymtabFile symtab, String arch) {
+    if (symtab == null) return null;
     try {
-      f = ObjectFiles.open(p);
-    } catch (IOException | GsymFormatException e) {
-      throw conversionFailed(s, "", "symbol table file '" + path + "' is not a valid object file", e);
+      return symtab.forArch(arch);
+    } catch (SymtabFile.Failure e) {
+      throw conversionFailed(s, "", e.getMessage(), e);
     }
-    String want = input.archName();
-    String got = f.archName();
-    if (!want.equals(got)) {
-      f.close();
-      throw conversionFailed(s, "", "architecture mismatch: input file is " + want + " but symbol table file '"
-          + path + "' is " + got, null);
-    }
-    return f;
   }
 
   /**

@@ -48,7 +48,9 @@ enum Opt {
   SYMTAB_FILE(Kind.VALUE, "FILE", "With --dwarf: take the symbol table (and the UUID) from FILE instead of the"
       + " input, e.g. the unstripped binary of a stripped one, as llvm main's --symtab-file.", "--symtab-file"),
   LLVM_COMPAT(Kind.VALUE, "VERSION", "With --dwarf: behave as llvm-gsymutil VERSION where LLVM releases differ:"
-      + " 22 ignores .gnu_debugdata (MiniDebugInfo) symbols; 23 (the default, llvm main) reads them.",
+      + " 22 ignores .gnu_debugdata (MiniDebugInfo) symbols; 23 (the default, llvm main) reads them."
+      + " Thin Mach-O files are named by their triple (aarch64) as 22 does unless 23 is given here or"
+      + " --symtab-file is used (then as slices: arm64).",
       "--llvm-compat"),
   LENIENT(Kind.FLAG, null, "Skip bad Breakpad records (counting them) instead of failing at the first one.",
       "--lenient"),

@@ -116,6 +116,32 @@ class MachOCliTest {
     assertThat(num.out()).contains("Output file (x86_64): " + tmp.resolve("z.gsym") + "\n");
   }
 
+  /**
+   * A thin Mach-O file's "Output file (ARCH)" name: llvm main's getArchitectureName (the slice names
+   * arm64, armv7, arm64_32; its test ARM_AArch64/fat-macho-symtab-file.yaml, commit 4192235d67d9,
+   * expects "Output file (arm64)" for a thin file) with --llvm-compat=23; LLVM 22's triple names
+   * (the goldens' "aarch64", "arm", "aarch64_32") by default and with --llvm-compat=22.
+   */
+  @Test
+  void thinMachONamesAreLlvm22sUnlessAskedFor() throws IOException {
+    for (String[] c : List.of(new String[] {"c-arm64-O2.o", "arm64", "aarch64"}, new String[] {"c-armv7-O2.o", "armv7", "arm"},
+        new String[] {"c-arm64_32-O2", "arm64_32", "aarch64_32"}, new String[] {"c-x86_64-O2.o", "x86_64", "x86_64"},
+        new String[] {"c-i386-O2.o", "i386", "i386"})) {
+      String in = TestData.path("macho", "bin", c[0]).toString();
+      Path out = tmp.resolve(c[0] + ".gsym");
+      CliRun main = CliRun.run("--convert", in, "-o", out.toString(), "--llvm-compat=23");
+      assertThat(main.status()).as(main.err()).isZero();
+      assertThat(main.out()).startsWith("Input file: " + in + "\nOutput file (" + c[1] + "): " + out + "\n");
+      for (String compat : new String[] {null, "--llvm-compat=22"}) {
+        CliRun v22 = compat == null ? CliRun.run("--convert", in, "-o", out.toString())
+            : CliRun.run("--convert", in, "-o", out.toString(), compat);
+        assertThat(v22.out()).startsWith("Input file: " + in + "\nOutput file (" + c[2] + "): " + out + "\n");
+      }
+      assertThat(Files.readString(TestData.path("macho", "expected", c[0] + ".convert.txt")))
+          .contains("Output file (" + c[2] + "): ");
+    }
+  }
+
   @Test
   void dsymBundleErrorsAsLlvm() throws IOException {
     Path empty = Files.createDirectories(tmp.resolve("empty.dSYM"));

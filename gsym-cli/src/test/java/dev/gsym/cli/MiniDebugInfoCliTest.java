@@ -126,8 +126,8 @@ class MiniDebugInfoCliTest {
     assertThat(missing.err()).isEqualTo("DWARF conversion failed: : failed to open symbol table file '/nonexistent/x'\n");
     CliRun notObject = CliRun.run("--dwarf", MDI.toString(), "--symtab-file",
         TestData.path("gsym", "c-gcc-O2.gsym").toString(), "-o", out.toString());
-    assertThat(notObject.err()).isEqualTo("DWARF conversion failed: : symbol table file '"
-        + TestData.path("gsym", "c-gcc-O2.gsym") + "' is not a valid object file\n");
+    // llvm main's createBinary error (X86/elf-symtab-file.yaml, INVALID)
+    assertThat(notObject.err()).isEqualTo("DWARF conversion failed: : The file was not recognized as a valid object file\n");
     Path arm = TestData.path("bin", "fs-aarch64-O2-d5");
     CliRun mismatch = CliRun.run("--dwarf", MDI.toString(), "--symtab-file", arm.toString(), "-o", out.toString());
     assertThat(mismatch.err()).isEqualTo("DWARF conversion failed: : architecture mismatch: input file is x86_64 but"

@@ -163,7 +163,11 @@ public record GsymStatistics(
     }
   }
 
-  /** The UUID as LLVM prints it: upper-case hex, dashed 8-4-4-4-12 when it has 16 bytes. */
+  /**
+   * The UUID in upper-case hex: dashed 8-4-4-4-12 when it has 16 bytes, as llvm main's test
+   * statistics-detailed.yaml shows it; undashed for any other length (ELF build IDs have 20 bytes:
+   * llvm main's formatting of those could not be read, see docs/compatibility.md); "" for none.
+   */
   public String uuidText() {
     String hex = HexFormat.of().withUpperCase().formatHex(uuid);
     if (uuid.length != 16) return hex;

@@ -13,13 +13,11 @@ import dev.gsym.format.MergedFunctionsInfo;
 import dev.gsym.testing.TestData;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
-import java.io.IOException;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -142,11 +140,36 @@ class GsymStatisticsTest {
     }
   }
 
-  static Stream<Path> goldens() throws IOException {
-    try (Stream<Path> s = Files.list(TestData.path("gsym"))) {
-      List<Path> files = s.filter(p -> p.getFileName().toString().contains(".gsym")).sorted().toList();
-      return files.stream();
+  /** UUIDs other than 16 bytes: undashed upper-case hex (20-byte ELF build IDs, 8 bytes), "" for none. */
+  @Test
+  void uuidsOfOtherLengths() throws Exception {
+    try (GsymReader r = GsymReader.open(TestData.path("gsym", "c-gcc-O2.gsym"))) {
+      assertThat(r.uuid()).hasSize(20);
+      String text = GsymStatistics.of(r, "c").uuidText();
+      assertThat(text).isEqualTo(HexFormat.of().withUpperCase().formatHex(r.uuid())).matches("[0-9A-F]{40}");
+      assertThat(GsymStatistics.of(r, "c").render(GsymStatistics.Format.TEXT)).contains("\nuuid: " + text + "\n");
     }
+    try (GsymReader r = GsymReader.of(withUuid(new byte[] {1, 2, 3, 4, 5, 6, 7, (byte) 0xab}), "u8")) {
+      assertThat(GsymStatistics.of(r, "u8").uuidText()).isEqualTo("01020304050607AB");
+    }
+    try (GsymReader r = GsymReader.of(withUuid(new byte[0]), "none")) {
+      GsymStatistics s = GsymStatistics.of(r, "none");
+      assertThat(s.uuidText()).isEmpty();
+      assertThat(s.render(GsymStatistics.Format.JSON)).startsWith("{\"path\":\"none\",\"uuid\":\"\",");
+    }
+  }
+
+  private static byte[] withUuid(byte[] uuid) {
+    GsymCreator c = new GsymCreator();
+    c.addFunctionInfo(new FunctionInfo(new AddressRange(0x1000, 0x1010), c.insertString("f")));
+    c.setUUID(uuid);
+    c.finish(Diagnostics.silent());
+    return c.encode(ByteOrder.LITTLE_ENDIAN);
+  }
+
+  /** Every GSYM golden under src-test-data (llvm's and ours: {@link TestData#gsymFiles}). */
+  static List<Path> goldens() {
+    return TestData.gsymFiles();
   }
 
   static void assertSums(GsymStatistics s, String what) {

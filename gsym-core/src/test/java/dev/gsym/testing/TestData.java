@@ -65,6 +65,29 @@ public final class TestData {
     return debugDir.resolve(".build-id").resolve(buildId.substring(0, 2)).resolve(buildId.substring(2) + ".debug");
   }
 
+  /**
+   * Every GSYM file under src-test-data (a file whose first four bytes are the GSYM magic in
+   * either byte order: llvm's goldens in gsym/, macho/, pecoff/, vectors/, ..., and ours in
+   * breakpad/ and stack/), sorted by path. Object files holding a GSYM section are not listed.
+   */
+  public static java.util.List<Path> gsymFiles() {
+    Path root = repoRoot().resolve("src-test-data");
+    try (java.util.stream.Stream<Path> s = Files.walk(root)) {
+      return s.filter(Files::isRegularFile).filter(TestData::startsWithGsymMagic).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static boolean startsWithGsymMagic(Path p) {
+    try (java.io.InputStream in = Files.newInputStream(p)) {
+      byte[] m = in.readNBytes(4);
+      return java.util.Arrays.equals(m, new byte[] {'M', 'Y', 'S', 'G'}) || java.util.Arrays.equals(m, new byte[] {'G', 'S', 'Y', 'M'});
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** A path below src-test-data. */
   public static Path path(String first, String... more) {
     return repoRoot().resolve("src-test-data").resolve(Path.of(first, more));

@@ -12,6 +12,14 @@ public record FatArch(int index, int cpuType, int cpuSubtype, long offset, long 
     return MachOArch.archTripleName(cpuType, cpuSubtype);
   }
 
+  /**
+   * The slice's {@code -arch} flag name (llvm's ObjectForArch::getArchFlagName: "armv7m" where
+   * {@link #archName} is "thumbv7m"), "" if none.
+   */
+  public String archFlagName() {
+    return MachOArch.archFlagName(cpuType, cpuSubtype);
+  }
+
   /** llvm's "cputype (N) cpusubtype (M)" naming of the slice in its messages. */
   String describe() {
     return "cputype (" + cpuType + ") cpusubtype (" + (cpuSubtype & ~CPU_SUBTYPE_MASK) + ")";

@@ -66,4 +66,26 @@ final class MachOArch {
       default -> "";
     };
   }
+
+  /**
+   * The {@code -arch} flag name of MachOObjectFile::getArchTriple (MachOUniversalBinary's
+   * getArchFlagName, which getObjectForArch matches names against): the triple's architecture but
+   * for armv7m and armv7em (whose triples are thumbv7m and thumbv7em), "" when llvm has none.
+   */
+  static String archFlagName(int cpuType, int cpuSubtype) {
+    if (cpuType == CPU_TYPE_ARM) {
+      switch (cpuSubtype & ~FatArch.CPU_SUBTYPE_MASK) {
+        case 15 -> {
+          return "armv7m";
+        }
+        case 16 -> {
+          return "armv7em";
+        }
+        default -> {
+          // as the triple
+        }
+      }
+    }
+    return archTripleName(cpuType, cpuSubtype);
+  }
 }

@@ -7,6 +7,7 @@ import java.lang.foreign.Arena;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A universal (fat or fat64) Mach-O file mapped once: its checked {@link FatHeader} and its slices,
@@ -46,6 +47,15 @@ public final class MachOUniversal implements AutoCloseable {
 
   public FatHeader header() {
     return header;
+  }
+
+  /**
+   * The first slice whose {@link FatArch#archFlagName() -arch flag name} is {@code name}, as llvm's
+   * MachOUniversalBinary::getObjectForArch finds it; empty if none (or {@code name} is empty).
+   */
+  public Optional<FatArch> archNamed(String name) {
+    if (name.isEmpty()) return Optional.empty();
+    return header.archs().stream().filter(a -> a.archFlagName().equals(name)).findFirst();
   }
 
   /**

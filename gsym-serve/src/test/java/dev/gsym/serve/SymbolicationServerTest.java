@@ -140,6 +140,42 @@ class SymbolicationServerTest {
     }
   }
 
+  /**
+   * GSYM version 2 (LLVM main): the version 2 rewrites of a golden, in both byte orders, answer
+   * every frame exactly as the version 1 file does.
+   */
+  @Test
+  void version2GsymsAnswerAsVersion1() throws Exception {
+    Path v1 = ServeFixtures.gsym("cpp-clang-O2").toAbsolutePath();
+    List<Module> modules = new ArrayList<>();
+    List<Long> addresses = ServeFixtures.functionAddresses(v1);
+    modules.add(new Module("{\"path\": " + str(v1.toString()) + "}", ModuleRef.file(v1), addresses));
+    try (dev.gsym.read.GsymReader r = dev.gsym.read.GsymReader.open(v1)) {
+      for (java.nio.ByteOrder order : List.of(java.nio.ByteOrder.LITTLE_ENDIAN, java.nio.ByteOrder.BIG_ENDIAN)) {
+        dev.gsym.write.GsymCreator c = dev.gsym.write.GsymCreator.from(r);
+        c.setOutputVersion(2);
+        c.finish(dev.gsym.write.Diagnostics.silent());
+        Path v2 = java.nio.file.Files.write(tmp.resolve("cpp-clang-O2.v2." + order + ".gsym"), c.encode(order));
+        modules.add(new Module("{\"path\": " + str(v2.toString()) + "}", ModuleRef.file(v2), addresses));
+      }
+    }
+    JsonNode answer = TestServer.json(server.post(request(modules, null, false)));
+    for (int m = 0; m < modules.size(); m++) {
+      assertEquals("found", answer.get("modules").get(m).get("status").asString(), answer.toString());
+    }
+    // the version 1 answers are the reference symbolizer's (callers at their call: the default options)
+    checkStack(0, modules.get(0), answer.get("stacks").get(0).get("frames"), true, true, true);
+    for (int m = 1; m < modules.size(); m++) {
+      JsonNode frames = answer.get("stacks").get(m).get("frames");
+      JsonNode reference = answer.get("stacks").get(0).get("frames");
+      assertEquals(reference.size(), frames.size());
+      for (int i = 0; i < frames.size(); i++) {
+        // the same frame but for the module index it names
+        assertEquals(reference.get(i).toString().replace("\"module\":0", "\"module\":" + m), frames.get(i).toString());
+      }
+    }
+  }
+
   @Test
   void numberAddressesAreTheSameAsHexStrings() throws Exception {
     List<Module> modules = modules();

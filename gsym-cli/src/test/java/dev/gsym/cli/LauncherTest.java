@@ -151,6 +151,29 @@ class LauncherTest {
         .contains("-Dgsym.stdout.tty=false"); // stdout is a pipe here
   }
 
+  /** Batches from a file of up to 32 MiB run on C1 alone; from a pipe or a larger file, tiered. */
+  @Test
+  void shortBatchesFromAFileRunOnC1Alone() throws Exception {
+    Path small = Files.writeString(tmp.resolve("small.txt"), "0x10 f.gsym\n");
+    Path large = tmp.resolve("large.txt");
+    try (var ch = java.nio.channels.FileChannel.open(large, java.nio.file.StandardOpenOption.CREATE_NEW,
+        java.nio.file.StandardOpenOption.WRITE)) {
+      ch.write(java.nio.ByteBuffer.wrap(new byte[] {'\n'}), (32L << 20)); // sparse, 32 MiB + 1 byte
+    }
+    Result fromSmall = Result.of(launcher(project.resolve("gsymutil"), "--addresses-from-stdin", "--show-jvm")
+        .redirectInput(small.toFile()).start());
+    assertThat(fromSmall.status).as(fromSmall.err).isZero();
+    assertThat(fromSmall.out).contains("-XX:TieredStopAtLevel=1", "-XX:-AOTReplayTraining");
+    Result fromLarge = Result.of(launcher(project.resolve("gsymutil"), "--addresses-from-stdin", "--show-jvm")
+        .redirectInput(large.toFile()).start());
+    assertThat(fromLarge.out).contains("-XX:-AOTReplayTraining").doesNotContain("TieredStopAtLevel");
+    Result fromPipe = Result.of(launcher(project.resolve("gsymutil"), "--addresses-from-stdin", "--show-jvm").start());
+    assertThat(fromPipe.out).doesNotContain("TieredStopAtLevel");
+    Result oneShot = Result.of(launcher(project.resolve("gsymutil"), "--lookup", "0x10", "f.gsym", "--show-jvm")
+        .redirectInput(small.toFile()).start());
+    assertThat(oneShot.out).doesNotContain("TieredStopAtLevel");
+  }
+
   private ProcessBuilder launcher(Path script, String... args) {
     List<String> cmd = new ArrayList<>(List.of("/bin/bash", script.toString()));
     cmd.addAll(List.of(args));

@@ -151,14 +151,14 @@ class LauncherTest {
         .contains("-Dgsym.stdout.tty=false"); // stdout is a pipe here
   }
 
-  /** Batches from a file of up to 32 MiB run on C1 alone; from a pipe or a larger file, tiered. */
+  /** Batches from a file of up to 8 MiB run on C1 alone; from a pipe or a larger file, tiered. */
   @Test
   void shortBatchesFromAFileRunOnC1Alone() throws Exception {
     Path small = Files.writeString(tmp.resolve("small.txt"), "0x10 f.gsym\n");
     Path large = tmp.resolve("large.txt");
     try (var ch = java.nio.channels.FileChannel.open(large, java.nio.file.StandardOpenOption.CREATE_NEW,
         java.nio.file.StandardOpenOption.WRITE)) {
-      ch.write(java.nio.ByteBuffer.wrap(new byte[] {'\n'}), (32L << 20)); // sparse, 32 MiB + 1 byte
+      ch.write(java.nio.ByteBuffer.wrap(new byte[] {'\n'}), (8L << 20)); // sparse, 8 MiB + 1 byte
     }
     Result fromSmall = Result.of(launcher(project.resolve("gsymutil"), "--addresses-from-stdin", "--show-jvm")
         .redirectInput(small.toFile()).start());

@@ -97,6 +97,34 @@ class MachOCliTest {
     assertThat(lookup.out().replace(gsym.toString(), name)).isEqualTo(Files.readString(TestData.path(dir, "expected", name + ".lookup.txt")));
   }
 
+  /**
+   * A dSYM larger than 4 GB (a sparse copy of a golden's DWARF file with its __DWARF segment moved
+   * across 2^32, section offsets stored wrapped): the same log, GSYM file and lookups as the original.
+   */
+  @Test
+  void largeDsymConvertsAsItsOriginal() throws IOException {
+    String name = "c-x86_64-O2.dSYM";
+    byte[] small = Files.readAllBytes(TestData.path("macho", "bin", name, "Contents", "Resources", "DWARF", "c-x86_64-O2"));
+    dev.gsym.testing.LargeDsym.Segment seg = dev.gsym.testing.LargeDsym.dwarfSegment(small);
+    long at = (1L << 32) - (seg.sectionOffsets()[3] - seg.fileoff()) - 100; // 2^32 inside the 4th section
+    Path big = dev.gsym.testing.LargeDsym.write(small, at, tmp.resolve("big"));
+    Path out = tmp.resolve("big.gsym");
+    CliRun r = CliRun.run("--convert", big.toString(), "--out-file", out.toString(), "--num-threads=1", "--verify");
+    assertThat(r.err()).isEmpty();
+    assertThat(r.status()).isZero();
+    assertThat(r.out().replace(out.toString(), "gsym/" + name + ".gsym").replace(big.toString(), "bin/" + name))
+        .isEqualTo(Files.readString(TestData.path("macho", "expected", name + ".convert.txt")));
+    assertThat(out).hasSameBinaryContentAs(TestData.path("macho", "gsym", name + ".gsym"));
+    List<String> args = new ArrayList<>();
+    for (String a : Files.readAllLines(TestData.path("macho", "expected", name + ".gsym.addrs"))) {
+      args.add("--address");
+      args.add(a);
+    }
+    args.add(out.toString());
+    assertThat(CliRun.run(args.toArray(String[]::new)).out().replace(out.toString(), name + ".gsym"))
+        .isEqualTo(Files.readString(TestData.path("macho", "expected", name + ".gsym.lookup.txt")));
+  }
+
   @Test
   void noMatchingArchitectureAsLlvm() {
     String fat = TestData.path("macho", "bin", "fat-c-O2").toString();

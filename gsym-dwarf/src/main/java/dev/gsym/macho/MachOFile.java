@@ -72,6 +72,7 @@ public final class MachOFile implements ObjectFile {
     names.add("Mach-O headers");
     NlistTable symtab = null;
     byte[] id = null;
+    WrappedOffsets wraps = new WrappedOffsets();
     long ncmds = header.ncmds();
     long at = header.size();
     for (long i = 0; i < ncmds; i++) {
@@ -92,7 +93,7 @@ public final class MachOFile implements ObjectFile {
       switch (cmd) {
         case LoadCommand.LC_SEGMENT, LoadCommand.LC_SEGMENT_64 -> {
           if ((cmd == LoadCommand.LC_SEGMENT_64) != is64) break; // llvm reads only the file's own kind
-          segs.add(readSegment(lc, secs, headersEnd, elements, names));
+          segs.add(readSegment(lc, secs, headersEnd, elements, names, wraps));
         }
         case LoadCommand.LC_SYMTAB -> {
           if (cmdsize < 24) throw malformed(file, at, "load command " + i + " LC_SYMTAB cmdsize too small");
@@ -127,7 +128,7 @@ public final class MachOFile implements ObjectFile {
   }
 
   private MachSegment readSegment(LoadCommand lc, List<MachSection> secs, long headersEnd, LinkedList<long[]> elements,
-      List<String> names) {
+      List<String> names, WrappedOffsets wraps) {
     boolean is64 = header.is64();
     String cmdName = is64 ? "LC_SEGMENT_64" : "LC_SEGMENT";
     int segSize = is64 ? 72 : 56;
@@ -165,7 +166,8 @@ public final class MachOFile implements ObjectFile {
       long reloff = file.u32(q + 8);
       long nreloc = file.u32(q + 12);
       int flags = file.s32(q + 16);
-      MachSection sec = new MachSection(secs.size(), sectname, segname, addr, size, offset, reloff, nreloc, flags, s);
+      long fileOffset = is64 ? wraps.next(offset, size) : offset;
+      MachSection sec = new MachSection(secs.size(), sectname, segname, addr, size, offset, reloff, nreloc, flags, s, fileOffset);
       String where = " of section " + j + " in " + cmdName + " command " + lc.index();
       boolean zeroFill = sec.isZeroFillForChecks();
       if (checked && !zeroFill && offset > fileSize) throw malformed(file, q, "offset field" + where + " extends past the end of the file");
@@ -228,6 +230,32 @@ public final class MachOFile implements ObjectFile {
     }
     overlap(elements, names, stroff, strsize, "string table", p + 16);
     return new NlistTable(file, header.is64(), symoff, nsyms, stroff, strsize);
+  }
+
+  /**
+   * The file offsets of a 64-bit file's sections as llvm 22's MachOObjectFile::getSectionContents
+   * computes them (llvm-project PR 165940, "Fix getting section info in large mach-o files"): a
+   * {@code section_64} has a 32-bit {@code offset}, which wraps in a dSYM larger than 4 GB (dsymutil
+   * writes it truncated). llvm adds to a section's stored offset the bits above the low 32 of
+   * {@code offset + size} of every section before it in load-command order (all segments), and
+   * refuses the contents ("section data exceeds 4GB and section file offsets are not ordered", an
+   * error DWARFContext drops, leaving the section empty) when, once such an addition is in force,
+   * one of those earlier sections starts before the one before it. Sections are fed in order.
+   */
+  private static final class WrappedOffsets {
+    private long adjust;
+    private long previousStart;
+    private boolean unordered;
+
+    /** The file offset of the next section, from its stored {@code offset} and {@code size}; -1 if refused. */
+    long next(long offset, long size) {
+      long at = unordered ? -1 : offset + adjust;
+      long start = adjust | offset;
+      if (adjust != 0 && Long.compareUnsigned(previousStart, start) > 0) unordered = true;
+      adjust += (offset + size) & 0xFFFF_FFFF_0000_0000L;
+      previousStart = start;
+      return at;
+    }
   }
 
   /** llvm's checkOverlappingElement (the same walk, so the same files are refused). */
@@ -376,13 +404,17 @@ public final class MachOFile implements ObjectFile {
     return found;
   }
 
-  /** The bytes of section {@code s} (llvm's getSectionContents: offset and size as stored). */
+  /**
+   * The bytes of section {@code s}: {@code size} bytes at its {@link MachSection#fileOffset} (llvm's
+   * getSectionContents), empty where llvm refuses that offset.
+   */
   public ByteView data(MachSection s) {
-    if (!file.has(s.offset(), s.size())) {
-      throw malformed(file, s.headerOffset(), "section " + s.segment() + "," + s.name() + " contents at offset " + s.offset()
+    if (s.fileOffset() < 0) return file.slice(0, 0);
+    if (!file.has(s.fileOffset(), s.size())) {
+      throw malformed(file, s.headerOffset(), "section " + s.segment() + "," + s.name() + " contents at offset " + s.fileOffset()
           + " with a size of " + s.size() + " extend past the end of the file");
     }
-    return file.slice(s.offset(), s.size());
+    return file.slice(s.fileOffset(), s.size());
   }
 
   @Override

@@ -32,9 +32,4 @@ public record MachSection(int index, String name, String segment, long addr, lon
   public boolean isStripped() {
     return offset == 0;
   }
-
-  /** True for the zero-fill types whose offsets llvm does not check against the file. */
-  boolean isZeroFillForChecks() {
-    return flags == S_ZEROFILL || flags == S_THREAD_LOCAL_ZEROFILL;
-  }
 }

@@ -211,6 +211,8 @@ done < "$TMP/list"
 # Mach-O, universal files and dSYM bundles: separately runnable too.
 "$HERE/regenerate-macho.sh"
 "$HERE/regenerate-pecoff.sh"
+# Hand-made Mach-O edge cases (yaml2obj-22: bad load commands, overlaps, stripped files) in macho-yaml/
+"$HERE/regenerate-macho-yaml.sh"
 # MiniDebugInfo (.gnu_debugdata) and --symtab-file inputs and llvm 22's logs in minidebuginfo/
 "$HERE/regenerate-minidebuginfo.sh"
 # The demangling corpus (reads gsym/ and src/rust_v0.rs, so it runs after them)

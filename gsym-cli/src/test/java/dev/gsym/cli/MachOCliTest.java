@@ -15,7 +15,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * gsymutil --convert on the Mach-O goldens of src-test-data/macho (regenerate-macho.sh) and the
+ * gsymutil --convert on the Mach-O goldens of src-test-data/macho (regenerate-macho.sh), the
+ * options goldens of src-test-data/macho-options (regenerate-macho-options.sh: --dwarf-callsites,
+ * --callsites-yaml-file, --merged-functions on Mach-O) and the
  * PE/COFF goldens of src-test-data/pecoff (regenerate-pecoff.sh): the same
  * stdout as llvm-gsymutil-22 (log, "Output file (ARCH)" lines, OUT.ARCH names for universal files,
  * --verify reports) and the same GSYM files; dumps and lookups of llvm's files as llvm prints them;
@@ -34,7 +36,7 @@ class MachOCliTest {
 
   static Stream<Row> rows() throws IOException {
     List<Row> rows = new ArrayList<>();
-    for (String dir : List.of("macho", "pecoff")) {
+    for (String dir : List.of("macho", "pecoff", "macho-options")) {
       for (String line : Files.readAllLines(TestData.path(dir, "manifest.tsv"))) {
         if (line.startsWith("#")) continue;
         String[] f = line.split("\t", -1);
@@ -44,20 +46,27 @@ class MachOCliTest {
     return rows.stream();
   }
 
+  /**
+   * The goldens' conversions: macho/ and pecoff/ convert their own bin/ files; macho-options/
+   * (regenerate-macho-options.sh) converts macho/bin's with --dwarf-callsites,
+   * --callsites-yaml-file, --merged-functions (run in macho-options/, so its log names
+   * ../macho/bin/INPUT).
+   */
   @ParameterizedTest
   @MethodSource("rows")
   void convertsAsLlvm(Row row) throws IOException {
-    Path in = TestData.path(row.dir(), "bin", row.input());
+    boolean options = row.dir().equals("macho-options");
+    Path in = options ? TestData.path("macho", "bin", row.input()) : TestData.path(row.dir(), "bin", row.input());
     Path gsymDir = Files.createDirectories(tmp.resolve("gsym"));
     List<String> args = new ArrayList<>(List.of("--convert", in.toString(), "--out-file", gsymDir.resolve(row.name() + ".gsym").toString(),
         "--num-threads=1", "--verify"));
-    args.addAll(row.flags());
+    for (String f : row.flags()) args.add(f.equals("callsites.yaml") ? TestData.path(row.dir(), f).toString() : f);
     CliRun r = CliRun.run(args.toArray(String[]::new));
     assertThat(r.err()).isEmpty();
     String expected = Files.readString(TestData.path(row.dir(), "expected", row.name() + ".convert.txt"));
     // llvm exits 0 after --verify mismatches (COFF objects' line-0 rows); we exit 1
     assertThat(r.status()).isEqualTo(expected.contains("\nerror: address ") ? 1 : 0);
-    assertThat(r.out().replace(in.toString(), "bin/" + row.input()).replace(tmp + "/", "")).isEqualTo(expected);
+    assertThat(r.out().replace(in.toString(), (options ? "../macho/bin/" : "bin/") + row.input()).replace(tmp + "/", "")).isEqualTo(expected);
     List<Path> written;
     try (Stream<Path> s = Files.list(gsymDir)) {
       written = s.sorted().toList();
@@ -71,7 +80,7 @@ class MachOCliTest {
 
   static Stream<String> gsymFiles() throws IOException {
     List<String> all = new ArrayList<>();
-    for (String dir : List.of("macho", "pecoff")) {
+    for (String dir : List.of("macho", "pecoff", "macho-options")) {
       try (Stream<Path> s = Files.list(TestData.path(dir, "gsym"))) {
         s.map(p -> dir + "/" + p.getFileName()).sorted().forEach(all::add);
       }
@@ -95,6 +104,12 @@ class MachOCliTest {
     args.add(gsym.toString());
     CliRun lookup = CliRun.run(args.toArray(String[]::new));
     assertThat(lookup.out().replace(gsym.toString(), name)).isEqualTo(Files.readString(TestData.path(dir, "expected", name + ".lookup.txt")));
+    Path merged = TestData.path(dir, "expected", name + ".merged.txt");
+    if (Files.exists(merged)) {
+      args.addFirst("--merged-functions");
+      CliRun m = CliRun.run(args.toArray(String[]::new));
+      assertThat(m.out().replace(gsym.toString(), name)).isEqualTo(Files.readString(merged));
+    }
   }
 
   /**

@@ -156,9 +156,13 @@ final class LoadCommandChecks {
       case LC_RPATH -> {
         if (size < 12) throw bad(p, "load command " + i + " LC_RPATH cmdsize too small");
         long path = file.u32(p + 8);
-        if (path < 12) throw bad(p, "load command " + i + " LC_RPATH path.offset field too small, not past the end of the rpath_command struct");
+        if (path < 12) {
+          throw bad(p, "load command " + i + " LC_RPATH path.offset field too small, not past the end of the rpath_command struct");
+        }
         if (path >= size) throw bad(p, "load command " + i + " LC_RPATH path.offset field extends past the end of the load command");
-        if (!terminated(p, path, size)) throw bad(p, "load command " + i + " LC_RPATH library name extends past the end of the load command");
+        if (!terminated(p, path, size)) {
+          throw bad(p, "load command " + i + " LC_RPATH library name extends past the end of the load command");
+        }
       }
       case LC_SOURCE_VERSION -> {
         if (size != 16) throw bad(p, "LC_SOURCE_VERSION command " + i + " has incorrect cmdsize");
@@ -313,7 +317,9 @@ final class LoadCommandChecks {
       throw bad(p, "load command " + i + " " + name + " name.offset field too small, not past the end of the dylinker_command struct");
     }
     if (offset >= lc.size()) throw bad(p, "load command " + i + " " + name + " name.offset field extends past the end of the load command");
-    if (!terminated(p, offset, lc.size())) throw bad(p, "load command " + i + " " + name + " dyld name extends past the end of the load command");
+    if (!terminated(p, offset, lc.size())) {
+      throw bad(p, "load command " + i + " " + name + " dyld name extends past the end of the load command");
+    }
   }
 
   private void versionMin(LoadCommand lc, String name) {
@@ -364,9 +370,10 @@ final class LoadCommandChecks {
     long p = lc.offset();
     if (lc.size() < 12) throw bad(p, "load command " + i + " " + name + " cmdsize too small");
     long offset = file.u32(p + 8);
-    if (offset < 12) throw bad(p, "load command " + i + " " + name + " " + field + ".offset field too small, not past the end of the " + struct);
-    if (offset >= lc.size()) throw bad(p, "load command " + i + " " + name + " " + field + ".offset field extends past the end of the load command");
-    if (!terminated(p, offset, lc.size())) throw bad(p, "load command " + i + " " + name + " " + field + " name extends past the end of the load command");
+    String what = "load command " + i + " " + name + " " + field;
+    if (offset < 12) throw bad(p, what + ".offset field too small, not past the end of the " + struct);
+    if (offset >= lc.size()) throw bad(p, what + ".offset field extends past the end of the load command");
+    if (!terminated(p, offset, lc.size())) throw bad(p, what + " name extends past the end of the load command");
   }
 
   private void thread(LoadCommand lc, String name) {
@@ -393,16 +400,21 @@ final class LoadCommandChecks {
       long count = file.u32(state);
       state += 4;
       if (known == null) {
-        throw bad(p, "unknown cputype (" + Integer.toUnsignedString(cpu) + ") load command " + i + " for " + name + " command can't be checked");
+        throw bad(p, "unknown cputype (" + Integer.toUnsignedString(cpu) + ") load command " + i + " for " + name
+            + " command can't be checked");
       }
       Flavor f = null;
       for (Flavor k : known) if (k.flavor() == flavor) f = k;
-      if (f == null) throw bad(p, "load command " + i + " unknown flavor (" + flavor + ") for flavor number " + n + " in " + name + " command");
+      if (f == null) {
+        throw bad(p, "load command " + i + " unknown flavor (" + flavor + ") for flavor number " + n + " in " + name + " command");
+      }
       if (count != f.count()) {
         throw bad(p, "load command " + i + " count not " + f.name() + "_COUNT for flavor number " + n + " which is a " + f.name()
             + " flavor in " + name + " command");
       }
-      if (state + f.size() > end) throw bad(p, "load command " + i + " " + f.name() + " extends past end of command in " + name + " command");
+      if (state + f.size() > end) {
+        throw bad(p, "load command " + i + " " + f.name() + " extends past end of command in " + name + " command");
+      }
       state += f.size();
       n++;
     }

@@ -14,9 +14,11 @@ import java.util.List;
 
 /**
  * One Mach-O file (32/64-bit, either byte order), a whole file or a slice of a universal one, read
- * as llvm's MachOObjectFile reads it for llvm-gsymutil: the header and load commands checked as
- * llvm checks them (the same "truncated or malformed object (...)" descriptions, with the offset),
- * the sections of every segment, the {@code LC_SYMTAB} symbol table and {@code LC_UUID}.
+ * as llvm's MachOObjectFile reads it for llvm-gsymutil: the header and every load command checked
+ * as llvm 22 checks them (the same "truncated or malformed object (...)" descriptions, with the
+ * offset; the commands not otherwise read by {@link LoadCommandChecks}), the sections of every
+ * segment (their offsets past 4 GB reconstructed as llvm does), the {@code LC_SYMTAB} symbol table
+ * and {@code LC_UUID}.
  *
  * <p>DWARF comes from the sections named {@code __debug_*} of any segment (the {@code __DWARF}
  * segment of objects and dSYM companions), never relocated: llvm applies no relocations to Mach-O

@@ -210,7 +210,10 @@ done < "$TMP/list"
 "$HERE/regenerate-embed.sh"
 # Mach-O, universal files and dSYM bundles: separately runnable too.
 "$HERE/regenerate-macho.sh"
+"$HERE/regenerate-macho-options.sh"
 "$HERE/regenerate-pecoff.sh"
+# Hand-made Mach-O edge cases (yaml2obj-22: bad load commands, overlaps, stripped files) in macho-yaml/
+"$HERE/regenerate-macho-yaml.sh"
 # MiniDebugInfo (.gnu_debugdata) and --symtab-file inputs and llvm 22's logs in minidebuginfo/
 "$HERE/regenerate-minidebuginfo.sh"
 # Reproductions of the inputs of llvm main's llvm-gsymutil tests (statistics, .gnu_debugdata, --symtab-file)

@@ -137,7 +137,7 @@ final class EmbedConversion {
     ForeignFile kind = ForeignFile.of(p);
     if (kind == ForeignFile.MACH_O || kind == ForeignFile.MACH_O_UNIVERSAL) {
       throw Session.fileError(in, "is " + kind.description() + ": gsymutil embeds GSYM in ELF files only (a Mach-O"
-          + " __gsym section needs Mach-O reading and writing, which gsymutil does not have yet)", null);
+          + " __gsym section needs a Mach-O writer, which gsymutil does not have yet)", null);
     }
     if (kind != ForeignFile.ELF) throw Session.fileError(in, "not an ELF file: GSYM can only be embedded in ELF files", null);
     try {

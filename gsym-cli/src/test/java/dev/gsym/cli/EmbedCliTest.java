@@ -250,7 +250,7 @@ class EmbedCliTest {
     CliRun m = CliRun.run("embed", macho.toString(), gsym.toString(), "-o", out.toString(), "--force");
     assertThat(m.status()).isEqualTo(1);
     assertThat(m.err()).isEqualTo(macho + ": is a Mach-O object file: gsymutil embeds GSYM in ELF files only (a Mach-O"
-        + " __gsym section needs Mach-O reading and writing, which gsymutil does not have yet)\n");
+        + " __gsym section needs a Mach-O writer, which gsymutil does not have yet)\n");
     CliRun notGsym = CliRun.run("embed", TestData.path("bin", "c-clang-O2").toString(), TestData.path("bin", "c-gcc-O2").toString(),
         "-o", out.toString());
     assertThat(notGsym.status()).isEqualTo(1);

@@ -15,7 +15,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * gsymutil --convert on the Mach-O goldens of src-test-data/macho (regenerate-macho.sh) and the
+ * gsymutil --convert on the Mach-O goldens of src-test-data/macho (regenerate-macho.sh), the
+ * options goldens of src-test-data/macho-options (regenerate-macho-options.sh: --dwarf-callsites,
+ * --callsites-yaml-file, --merged-functions on Mach-O) and the
  * PE/COFF goldens of src-test-data/pecoff (regenerate-pecoff.sh): the same
  * stdout as llvm-gsymutil-22 (log, "Output file (ARCH)" lines, OUT.ARCH names for universal files,
  * --verify reports) and the same GSYM files; dumps and lookups of llvm's files as llvm prints them;
@@ -34,7 +36,7 @@ class MachOCliTest {
 
   static Stream<Row> rows() throws IOException {
     List<Row> rows = new ArrayList<>();
-    for (String dir : List.of("macho", "pecoff")) {
+    for (String dir : List.of("macho", "pecoff", "macho-options")) {
       for (String line : Files.readAllLines(TestData.path(dir, "manifest.tsv"))) {
         if (line.startsWith("#")) continue;
         String[] f = line.split("\t", -1);
@@ -44,20 +46,27 @@ class MachOCliTest {
     return rows.stream();
   }
 
+  /**
+   * The goldens' conversions: macho/ and pecoff/ convert their own bin/ files; macho-options/
+   * (regenerate-macho-options.sh) converts macho/bin's with --dwarf-callsites,
+   * --callsites-yaml-file, --merged-functions (run in macho-options/, so its log names
+   * ../macho/bin/INPUT).
+   */
   @ParameterizedTest
   @MethodSource("rows")
   void convertsAsLlvm(Row row) throws IOException {
-    Path in = TestData.path(row.dir(), "bin", row.input());
+    boolean options = row.dir().equals("macho-options");
+    Path in = options ? TestData.path("macho", "bin", row.input()) : TestData.path(row.dir(), "bin", row.input());
     Path gsymDir = Files.createDirectories(tmp.resolve("gsym"));
     List<String> args = new ArrayList<>(List.of("--convert", in.toString(), "--out-file", gsymDir.resolve(row.name() + ".gsym").toString(),
         "--num-threads=1", "--verify"));
-    args.addAll(row.flags());
+    for (String f : row.flags()) args.add(f.equals("callsites.yaml") ? TestData.path(row.dir(), f).toString() : f);
     CliRun r = CliRun.run(args.toArray(String[]::new));
     assertThat(r.err()).isEmpty();
     String expected = Files.readString(TestData.path(row.dir(), "expected", row.name() + ".convert.txt"));
     // llvm exits 0 after --verify mismatches (COFF objects' line-0 rows); we exit 1
     assertThat(r.status()).isEqualTo(expected.contains("\nerror: address ") ? 1 : 0);
-    assertThat(r.out().replace(in.toString(), "bin/" + row.input()).replace(tmp + "/", "")).isEqualTo(expected);
+    assertThat(r.out().replace(in.toString(), (options ? "../macho/bin/" : "bin/") + row.input()).replace(tmp + "/", "")).isEqualTo(expected);
     List<Path> written;
     try (Stream<Path> s = Files.list(gsymDir)) {
       written = s.sorted().toList();
@@ -71,7 +80,7 @@ class MachOCliTest {
 
   static Stream<String> gsymFiles() throws IOException {
     List<String> all = new ArrayList<>();
-    for (String dir : List.of("macho", "pecoff")) {
+    for (String dir : List.of("macho", "pecoff", "macho-options")) {
       try (Stream<Path> s = Files.list(TestData.path(dir, "gsym"))) {
         s.map(p -> dir + "/" + p.getFileName()).sorted().forEach(all::add);
       }
@@ -95,6 +104,40 @@ class MachOCliTest {
     args.add(gsym.toString());
     CliRun lookup = CliRun.run(args.toArray(String[]::new));
     assertThat(lookup.out().replace(gsym.toString(), name)).isEqualTo(Files.readString(TestData.path(dir, "expected", name + ".lookup.txt")));
+    Path merged = TestData.path(dir, "expected", name + ".merged.txt");
+    if (Files.exists(merged)) {
+      args.addFirst("--merged-functions");
+      CliRun m = CliRun.run(args.toArray(String[]::new));
+      assertThat(m.out().replace(gsym.toString(), name)).isEqualTo(Files.readString(merged));
+    }
+  }
+
+  /**
+   * A dSYM larger than 4 GB (a sparse copy of a golden's DWARF file with its __DWARF segment moved
+   * across 2^32, section offsets stored wrapped): the same log, GSYM file and lookups as the original.
+   */
+  @Test
+  void largeDsymConvertsAsItsOriginal() throws IOException {
+    String name = "c-x86_64-O2.dSYM";
+    byte[] small = Files.readAllBytes(TestData.path("macho", "bin", name, "Contents", "Resources", "DWARF", "c-x86_64-O2"));
+    dev.gsym.testing.LargeDsym.Segment seg = dev.gsym.testing.LargeDsym.dwarfSegment(small);
+    long at = (1L << 32) - (seg.sectionOffsets()[3] - seg.fileoff()) - 100; // 2^32 inside the 4th section
+    Path big = dev.gsym.testing.LargeDsym.write(small, at, tmp.resolve("big"));
+    Path out = tmp.resolve("big.gsym");
+    CliRun r = CliRun.run("--convert", big.toString(), "--out-file", out.toString(), "--num-threads=1", "--verify");
+    assertThat(r.err()).isEmpty();
+    assertThat(r.status()).isZero();
+    assertThat(r.out().replace(out.toString(), "gsym/" + name + ".gsym").replace(big.toString(), "bin/" + name))
+        .isEqualTo(Files.readString(TestData.path("macho", "expected", name + ".convert.txt")));
+    assertThat(out).hasSameBinaryContentAs(TestData.path("macho", "gsym", name + ".gsym"));
+    List<String> args = new ArrayList<>();
+    for (String a : Files.readAllLines(TestData.path("macho", "expected", name + ".gsym.addrs"))) {
+      args.add("--address");
+      args.add(a);
+    }
+    args.add(out.toString());
+    assertThat(CliRun.run(args.toArray(String[]::new)).out().replace(out.toString(), name + ".gsym"))
+        .isEqualTo(Files.readString(TestData.path("macho", "expected", name + ".gsym.lookup.txt")));
   }
 
   @Test
@@ -191,7 +234,9 @@ class MachOCliTest {
     byte[] overlap = fat.clone();
     putBe(overlap, 8 + 20 + 8, (int) readBe(overlap, 8 + 8)); // second slice at the first's offset,
     putBe(overlap, 8 + 20 + 16, (int) readBe(overlap, 8 + 16)); // with its alignment
-    check(overlap, "overlaps cputype (");
+    // llvm-readobj-22 on this file: the same description
+    check(overlap, "truncated or malformed fat file (cputype (16777223) cpusubtype (3) at offset 4096 with a size of 4928, overlaps"
+        + " cputype (16777228) cpusubtype (0) at offset 4096 with a size of 17504) at offset 0x10");
     byte[] past = fat.clone();
     putBe(past, 8 + 12, 0x7fffffff); // first slice's size past the file
     check(past, "truncated or malformed fat file (offset plus size of cputype (16777223) cpusubtype (3) extends past the end of the file)"

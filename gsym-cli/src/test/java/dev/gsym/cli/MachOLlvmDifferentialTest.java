@@ -119,6 +119,60 @@ class MachOLlvmDifferentialTest {
   }
 
   /**
+   * dSYMs larger than 4 GB (sparse copies of the golden dSYMs, __DWARF segment moved, offsets
+   * stored wrapped): 2^32 inside and at the end of sections, the whole segment past 4 GB (llvm
+   * cannot reconstruct: it reads the stored offsets) and sections out of order after the wrap (llvm
+   * refuses those after them and reads them empty). Where we convert, the outputs are llvm's; where
+   * the layout left the DWARF broken (a string or abbreviation section read as stripped or empty),
+   * we stop with one error as for any malformed DWARF. Skipped without llvm-gsymutil-22.
+   */
+  @Test
+  void largeDsymsMatchLiveLlvm() throws Exception {
+    Path llvm = Llvm.gsymutil();
+    if (llvm == null) System.out.println("MachOLlvmDifferentialTest (large dSYMs) skipped: not found: " + Llvm.GSYMUTIL);
+    assumeTrue(llvm != null, "not found: " + Llvm.GSYMUTIL);
+    int runs = 0;
+    List<String> broken = new ArrayList<>();
+    for (String dsym : List.of("c-x86_64-O2", "cpp-arm64-O2-d5")) {
+      byte[] small = Files.readAllBytes(TestData.path("macho", "bin", dsym + ".dSYM", "Contents", "Resources", "DWARF", dsym));
+      dev.gsym.testing.LargeDsym.Segment seg = dev.gsym.testing.LargeDsym.dwarfSegment(small);
+      List<String> names = new ArrayList<>();
+      // (MachOLargeDsymTest compares every "inside" split with the original; here a few, every
+      // "at the end" split and a few swaps, against llvm)
+      int count = seg.nsects();
+      for (int j = 0; j < count; j++) {
+        long rel = seg.sectionOffsets()[j] - seg.fileoff();
+        if (j == 0 || j == count / 2 || j == count - 2) {
+          dev.gsym.testing.LargeDsym.write(small, (1L << 32) - rel - seg.sectionSizes()[j] / 2, tmp.resolve(dsym + "-in" + j));
+          names.add(dsym + "-in" + j);
+        }
+        dev.gsym.testing.LargeDsym.write(small, (1L << 32) - rel - seg.sectionSizes()[j], tmp.resolve(dsym + "-end" + j));
+        names.add(dsym + "-end" + j);
+      }
+      long inFirst = (1L << 32) - seg.sectionSizes()[0] / 2;
+      for (int a : new int[] {1, count / 2, count - 2}) {
+        dev.gsym.testing.LargeDsym.write(small, inFirst, tmp.resolve(dsym + "-swap" + a), a, a + 1);
+        names.add(dsym + "-swap" + a);
+      }
+      dev.gsym.testing.LargeDsym.write(small, (1L << 32) + seg.fileoff(), tmp.resolve(dsym + "-past"));
+      names.add(dsym + "-past");
+      for (String n : names) {
+        Path in = tmp.resolve(n);
+        // DWARF the 4 GB limit broke (a section at 2^32 exactly reads as stripped, refused ones as
+        // empty, the whole segment past 4 GB reads zeros) stops here with one clear error, as any
+        // malformed DWARF does, where llvm goes on leniently or crashes (docs/dwarf-differences.md)
+        String refused = compare(llvm, List.of(n), false, true);
+        if (refused == null) runs++;
+        else broken.add(n + " (" + refused + ")");
+        Files.delete(in);
+      }
+    }
+    assertThat(runs).isGreaterThan(20);
+    System.out.println("MachOLlvmDifferentialTest: large dSYMs identical to llvm-gsymutil-22: " + runs + " runs; DWARF broken by"
+        + " the layout, one error here: " + broken);
+  }
+
+  /**
    * PE/COFF (mingw, clang-22 + ld.lld-22): x86_64, i686 and aarch64 images and objects, C and C++,
    * -O0/-O2, DWARF 4/5, -ffunction-sections objects (every .text at address 0, relocations naming
    * their sections).
@@ -168,6 +222,15 @@ class MachOLlvmDifferentialTest {
   }
 
   private void compare(Path llvm, List<String> conversion, boolean verify) throws Exception {
+    compare(llvm, conversion, verify, false);
+  }
+
+  /**
+   * Runs gsymutil and llvm-gsymutil-22 on {@code conversion} and compares stdout, stderr, exit
+   * status and files. With {@code mayRefuse}, a run of ours that stops with one clear error (no
+   * trace, no file) is not compared: its error is returned; else null.
+   */
+  private String compare(Path llvm, List<String> conversion, boolean verify, boolean mayRefuse) throws Exception {
     String name = String.join("_", conversion).replace("-", "").replace("/", "_") + (verify ? "_v" : "");
     Path llvmDir = Files.createDirectories(tmp.resolve("llvm-" + name));
     Path ourDir = Files.createDirectories(tmp.resolve("ours-" + name));
@@ -175,13 +238,21 @@ class MachOLlvmDifferentialTest {
     List<String> tail = new ArrayList<>(conversion.subList(1, conversion.size()));
     tail.add("--num-threads=1");
     if (verify) tail.add("--verify");
+    List<String> ours = new ArrayList<>(List.of("--convert", in.toString(), "--out-file", ourDir.resolve("out.gsym").toString()));
+    ours.addAll(tail);
+    CliRun r = CliRun.run(ours.toArray(String[]::new));
+    if (mayRefuse && r.status() != 0) {
+      assertThat(r.status()).as(name).isEqualTo(1);
+      assertThat(r.err()).as(name).startsWith(in + ": ").hasLineCount(1).doesNotContain("\tat ");
+      try (Stream<Path> files = Files.list(ourDir)) {
+        assertThat(files).as(name + ": no output").isEmpty();
+      }
+      return r.err().strip().substring(in.toString().length() + 2);
+    }
     List<String> cmd = new ArrayList<>(List.of(llvm.toString(), "--convert", in.toString(), "--out-file", llvmDir.resolve("out.gsym").toString()));
     cmd.addAll(tail);
     Path out = tmp.resolve(name + ".out"), err = tmp.resolve(name + ".err");
     boolean llvmOk = run(tmp, cmd, out, err);
-    List<String> ours = new ArrayList<>(List.of("--convert", in.toString(), "--out-file", ourDir.resolve("out.gsym").toString()));
-    ours.addAll(tail);
-    CliRun r = CliRun.run(ours.toArray(String[]::new));
     String what = String.join(" ", conversion) + (verify ? " --verify" : "");
     // llvm exits 0 after --verify mismatches; we exit 1 (docs/dwarf-differences.md)
     boolean mismatches = verify && Files.readString(out, StandardCharsets.ISO_8859_1).contains("\nerror: address ");
@@ -193,8 +264,9 @@ class MachOLlvmDifferentialTest {
       llvmFiles = a.map(p -> p.getFileName().toString()).sorted().toList();
       ourFiles = b.map(p -> p.getFileName().toString()).sorted().toList();
     }
-    if (!llvmOk) return; // llvm may leave an empty file behind; we write none
+    if (!llvmOk) return null; // llvm may leave an empty file behind; we write none
     assertThat(ourFiles).as(what + ": files").isEqualTo(llvmFiles);
     for (String f : llvmFiles) assertThat(ourDir.resolve(f)).as(what + ": " + f).hasSameBinaryContentAs(llvmDir.resolve(f));
+    return null;
   }
 }

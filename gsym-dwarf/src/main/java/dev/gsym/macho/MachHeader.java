@@ -12,6 +12,7 @@ public record MachHeader(boolean is64, int cpuType, int cpuSubtype, int fileType
   public static final int MH_MAGIC_64 = 0xfeedfacf;
   public static final int MH_OBJECT = 1;
   public static final int MH_EXECUTE = 2;
+  public static final int MH_CORE = 4;
   public static final int MH_DYLIB = 6;
   public static final int MH_BUNDLE = 8;
   public static final int MH_DYLIB_STUB = 9;

@@ -10,15 +10,15 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedList;
 import java.util.List;
-import java.util.ListIterator;
 
 /**
  * One Mach-O file (32/64-bit, either byte order), a whole file or a slice of a universal one, read
- * as llvm's MachOObjectFile reads it for llvm-gsymutil: the header and load commands checked as
- * llvm checks them (the same "truncated or malformed object (...)" descriptions, with the offset),
- * the sections of every segment, the {@code LC_SYMTAB} symbol table and {@code LC_UUID}.
+ * as llvm's MachOObjectFile reads it for llvm-gsymutil: the header and every load command checked
+ * as llvm 22 checks them (the same "truncated or malformed object (...)" descriptions, with the
+ * offset; the commands not otherwise read by {@link LoadCommandChecks}), the sections of every
+ * segment (their offsets past 4 GB reconstructed as llvm does), the {@code LC_SYMTAB} symbol table
+ * and {@code LC_UUID}.
  *
  * <p>DWARF comes from the sections named {@code __debug_*} of any segment (the {@code __DWARF}
  * segment of objects and dSYM companions), never relocated: llvm applies no relocations to Mach-O
@@ -65,15 +65,14 @@ public final class MachOFile implements ObjectFile {
     List<LoadCommand> cmds = new ArrayList<>();
     List<MachSegment> segs = new ArrayList<>();
     List<MachSection> secs = new ArrayList<>();
-    // llvm's list of the file's parts that must not overlap (checkOverlappingElement)
-    LinkedList<long[]> elements = new LinkedList<>();
-    List<String> names = new ArrayList<>();
-    elements.add(new long[] {0, headersEnd, 0});
-    names.add("Mach-O headers");
+    FileElements elements = new FileElements(file, headersEnd);
+    LoadCommandChecks checks = new LoadCommandChecks(file, header, elements);
     NlistTable symtab = null;
     byte[] id = null;
+    WrappedOffsets wraps = new WrappedOffsets();
     long ncmds = header.ncmds();
     long at = header.size();
+    commands:
     for (long i = 0; i < ncmds; i++) {
       // each command must lie inside sizeofcmds (so an absurd ncmds ends here) and the file
       if (i == 0 ? header.sizeofcmds() < 8 : at + 8 > headersEnd) {
@@ -84,32 +83,35 @@ public final class MachOFile implements ObjectFile {
       long cmdsize = file.u32(at + 4);
       if (at + cmdsize > file.size()) throw malformed(file, at, "load command " + i + " extends past end of file");
       if (cmdsize < 8) throw malformed(file, at + 4, "load command " + i + " with size less than 8 bytes");
-      if (cmdsize % (is64 ? 8 : 4) != 0) {
+      // (llvm lets a 64-bit core file's LC_THREAD be a multiple of 4: the macOS kernel writes them so)
+      if (cmdsize % (is64 ? 8 : 4) != 0
+          && !(is64 && header.fileType() == MachHeader.MH_CORE && cmd == LoadCommandChecks.LC_THREAD && cmdsize % 4 == 0)) {
         throw malformed(file, at + 4, "load command " + i + " cmdsize not a multiple of " + (is64 ? 8 : 4));
       }
       LoadCommand lc = new LoadCommand((int) i, cmd, at, cmdsize);
       cmds.add(lc);
       switch (cmd) {
-        case LoadCommand.LC_SEGMENT, LoadCommand.LC_SEGMENT_64 -> {
-          if ((cmd == LoadCommand.LC_SEGMENT_64) != is64) break; // llvm reads only the file's own kind
-          segs.add(readSegment(lc, secs, headersEnd, elements, names));
-        }
+        case LoadCommand.LC_SEGMENT, LoadCommand.LC_SEGMENT_64 -> segs.add(readSegment(lc, secs, headersEnd, elements, wraps));
         case LoadCommand.LC_SYMTAB -> {
           if (cmdsize < 24) throw malformed(file, at, "load command " + i + " LC_SYMTAB cmdsize too small");
           if (symtab != null) throw malformed(file, at, "more than one LC_SYMTAB command");
-          symtab = readSymtab(lc, elements, names);
+          symtab = readSymtab(lc, elements);
         }
         case LoadCommand.LC_UUID -> {
           if (cmdsize != 24) throw malformed(file, at + 4, "LC_UUID command " + i + " has incorrect cmdsize");
           if (id != null) throw malformed(file, at, "more than one LC_UUID command");
           id = file.bytes(at + 8, 16);
         }
-        default -> {
-          // other commands carry nothing the conversion reads
+        // llvm "ignores" LC_IDENT with a `continue` that skips reading the next command: every
+        // later iteration sees this LC_IDENT again, so no command after it is read or checked
+        case LoadCommandChecks.LC_IDENT -> {
+          break commands;
         }
+        default -> checks.check(lc);
       }
       at += cmdsize;
     }
+    checks.finish(symtab);
     this.commands = Collections.unmodifiableList(cmds);
     this.segments = Collections.unmodifiableList(segs);
     this.sections = Collections.unmodifiableList(secs);
@@ -126,9 +128,16 @@ public final class MachOFile implements ObjectFile {
     return file.error(offset, "truncated or malformed object (" + detail + ") at offset 0x" + Long.toHexString(file.fileOffset() + offset));
   }
 
-  private MachSegment readSegment(LoadCommand lc, List<MachSection> secs, long headersEnd, LinkedList<long[]> elements,
-      List<String> names) {
-    boolean is64 = header.is64();
+  /**
+   * An LC_SEGMENT or LC_SEGMENT_64 command, of either kind in either kind of file, as llvm's
+   * parseSegmentLoadCommand checks it: the segment and section structures of the command's kind,
+   * the sections where the file's kind puts them (llvm's getSectionPtr), each kept as the file's
+   * kind reads it there (llvm's getSection/getSection64, what every later use reads).
+   */
+  private MachSegment readSegment(LoadCommand lc, List<MachSection> secs, long headersEnd, FileElements elements,
+      WrappedOffsets wraps) {
+    boolean is64 = lc.cmd() == LoadCommand.LC_SEGMENT_64;
+    boolean fileIs64 = header.is64();
     String cmdName = is64 ? "LC_SEGMENT_64" : "LC_SEGMENT";
     int segSize = is64 ? 72 : 56;
     int secSize = is64 ? 80 : 68;
@@ -155,9 +164,8 @@ public final class MachOFile implements ObjectFile {
     long fileSize = file.size();
     boolean checked = header.fileType() != MachHeader.MH_DYLIB_STUB && header.fileType() != MachHeader.MH_DSYM;
     for (int j = 0; j < nsects; j++) {
-      long s = p + segSize + (long) j * secSize;
-      String sectname = fixedName(s);
-      String segname = fixedName(s + 16);
+      long s = p + (fileIs64 ? 72 : 56) + (long) j * (fileIs64 ? 80 : 68);
+      if (!file.has(s, secSize)) throw malformed(file, s, "Structure read out-of-range");
       long addr = is64 ? file.u64(s + 32) : file.u32(s + 32);
       long size = is64 ? file.u64(s + 40) : file.u32(s + 36);
       long q = s + (is64 ? 48 : 40);
@@ -165,9 +173,8 @@ public final class MachOFile implements ObjectFile {
       long reloff = file.u32(q + 8);
       long nreloc = file.u32(q + 12);
       int flags = file.s32(q + 16);
-      MachSection sec = new MachSection(secs.size(), sectname, segname, addr, size, offset, reloff, nreloc, flags, s);
       String where = " of section " + j + " in " + cmdName + " command " + lc.index();
-      boolean zeroFill = sec.isZeroFillForChecks();
+      boolean zeroFill = flags == MachSection.S_ZEROFILL || flags == MachSection.S_THREAD_LOCAL_ZEROFILL;
       if (checked && !zeroFill && offset > fileSize) throw malformed(file, q, "offset field" + where + " extends past the end of the file");
       if (checked && !zeroFill && fileoff == 0 && offset < headersEnd && size != 0) {
         throw malformed(file, q, "offset field" + where + " not past the headers of the file");
@@ -184,14 +191,15 @@ public final class MachOFile implements ObjectFile {
       if (vmsize != 0 && size != 0 && Long.compareUnsigned(addr + size, vmaddr + vmsize) > 0) {
         throw malformed(file, s + 32, "addr field plus size" + where + " greater than than the segment's vmaddr plus vmsize");
       }
-      if (checked && !zeroFill) overlap(elements, names, offset, size, "section contents", q);
+      if (checked && !zeroFill) elements.add(offset, size, "section contents", q);
       if (reloff > fileSize) throw malformed(file, q + 8, "reloff field" + where + " extends past the end of the file");
       if (reloff + nreloc * 8 > fileSize) {
         throw malformed(file, q + 8, "reloff field plus nreloc field times sizeof(struct relocation_info)" + where
             + " extends past the end of the file");
       }
-      overlap(elements, names, reloff, nreloc * 8, "section relocation entries", q + 8);
-      secs.add(sec);
+      elements.add(reloff, nreloc * 8, "section relocation entries", q + 8);
+      secs.add(is64 == fileIs64 ? new MachSection(secs.size(), fixedName(s), fixedName(s + 16), addr, size, offset, reloff, nreloc,
+          flags, s, fileIs64 ? wraps.next(offset, size) : offset) : sectionAsFileKind(secs.size(), s, wraps));
     }
     if (Long.compareUnsigned(fileoff, fileSize) > 0) {
       throw malformed(file, p, "load command " + lc.index() + " fileoff field in " + cmdName + " extends past the end of the file");
@@ -206,7 +214,23 @@ public final class MachOFile implements ObjectFile {
     return new MachSegment(name, vmaddr, vmsize, fileoff, filesize, nsects, lc.index());
   }
 
-  private NlistTable readSymtab(LoadCommand lc, LinkedList<long[]> elements, List<String> names) {
+  /**
+   * The section at {@code s} of a segment command of the other kind than the file's, read as the
+   * file's kind reads every section (llvm's getSection64 in a 64-bit file, getSection in a 32-bit
+   * one); the bytes must be in the file (llvm's getStruct fails hard otherwise).
+   */
+  private MachSection sectionAsFileKind(int index, long s, WrappedOffsets wraps) {
+    boolean is64 = header.is64();
+    if (!file.has(s, is64 ? 80 : 68)) throw malformed(file, s, "Structure read out-of-range");
+    long addr = is64 ? file.u64(s + 32) : file.u32(s + 32);
+    long size = is64 ? file.u64(s + 40) : file.u32(s + 36);
+    long q = s + (is64 ? 48 : 40);
+    long offset = file.u32(q);
+    return new MachSection(index, fixedName(s), fixedName(s + 16), addr, size, offset, file.u32(q + 8), file.u32(q + 12),
+        file.s32(q + 16), s, is64 ? wraps.next(offset, size) : offset);
+  }
+
+  private NlistTable readSymtab(LoadCommand lc, FileElements elements) {
     long p = lc.offset();
     int i = lc.index();
     if (lc.size() != 24) throw malformed(file, p + 4, "LC_SYMTAB command " + i + " has incorrect cmdsize");
@@ -221,37 +245,39 @@ public final class MachOFile implements ObjectFile {
       throw malformed(file, p + 12, "symoff field plus nsyms field times sizeof(struct nlist" + (header.is64() ? "_64" : "")
           + ") of LC_SYMTAB command " + i + " extends past the end of the file");
     }
-    overlap(elements, names, symoff, tableSize, "symbol table", p + 8);
+    elements.add(symoff, tableSize, "symbol table", p + 8);
     if (stroff > fileSize) throw malformed(file, p + 16, "stroff field of LC_SYMTAB command " + i + " extends past the end of the file");
     if (stroff + strsize > fileSize) {
       throw malformed(file, p + 20, "stroff field plus strsize field of LC_SYMTAB command " + i + " extends past the end of the file");
     }
-    overlap(elements, names, stroff, strsize, "string table", p + 16);
+    elements.add(stroff, strsize, "string table", p + 16);
     return new NlistTable(file, header.is64(), symoff, nsyms, stroff, strsize);
   }
 
-  /** llvm's checkOverlappingElement (the same walk, so the same files are refused). */
-  private void overlap(LinkedList<long[]> elements, List<String> names, long offset, long size, String name, long where) {
-    if (size == 0) return;
-    ListIterator<long[]> it = elements.listIterator();
-    while (it.hasNext()) {
-      long[] e = it.next();
-      long eo = e[0], es = e[1];
-      if ((offset >= eo && offset < eo + es) || (offset + size > eo && offset + size < eo + es) || (offset <= eo && offset + size >= eo + es)) {
-        throw malformed(file, where, name + " at offset " + offset + " with a size of " + size + ", overlaps " + names.get((int) e[2])
-            + " at offset " + eo + " with a size of " + es);
-      }
-      if (it.hasNext()) {
-        long[] n = elements.get(it.nextIndex());
-        if (offset + size <= n[0]) {
-          names.add(name);
-          it.add(new long[] {offset, size, names.size() - 1});
-          return;
-        }
-      }
+  /**
+   * The file offsets of a 64-bit file's sections as llvm 22's MachOObjectFile::getSectionContents
+   * computes them (llvm-project PR 165940, "Fix getting section info in large mach-o files"): a
+   * {@code section_64} has a 32-bit {@code offset}, which wraps in a dSYM larger than 4 GB (dsymutil
+   * writes it truncated). llvm adds to a section's stored offset the bits above the low 32 of
+   * {@code offset + size} of every section before it in load-command order (all segments), and
+   * refuses the contents ("section data exceeds 4GB and section file offsets are not ordered", an
+   * error DWARFContext drops, leaving the section empty) when, once such an addition is in force,
+   * one of those earlier sections starts before the one before it. Sections are fed in order.
+   */
+  private static final class WrappedOffsets {
+    private long adjust;
+    private long previousStart;
+    private boolean unordered;
+
+    /** The file offset of the next section, from its stored {@code offset} and {@code size}; -1 if refused. */
+    long next(long offset, long size) {
+      long at = unordered ? -1 : offset + adjust;
+      long start = adjust | offset;
+      if (adjust != 0 && Long.compareUnsigned(previousStart, start) > 0) unordered = true;
+      adjust += (offset + size) & 0xFFFF_FFFF_0000_0000L;
+      previousStart = start;
+      return at;
     }
-    names.add(name);
-    elements.add(new long[] {offset, size, names.size() - 1});
   }
 
   /** A 16-byte segment or section name: NUL-terminated, or all 16 bytes. */
@@ -376,13 +402,17 @@ public final class MachOFile implements ObjectFile {
     return found;
   }
 
-  /** The bytes of section {@code s} (llvm's getSectionContents: offset and size as stored). */
+  /**
+   * The bytes of section {@code s}: {@code size} bytes at its {@link MachSection#fileOffset} (llvm's
+   * getSectionContents), empty where llvm refuses that offset.
+   */
   public ByteView data(MachSection s) {
-    if (!file.has(s.offset(), s.size())) {
-      throw malformed(file, s.headerOffset(), "section " + s.segment() + "," + s.name() + " contents at offset " + s.offset()
+    if (s.fileOffset() < 0) return file.slice(0, 0);
+    if (!file.has(s.fileOffset(), s.size())) {
+      throw malformed(file, s.headerOffset(), "section " + s.segment() + "," + s.name() + " contents at offset " + s.fileOffset()
           + " with a size of " + s.size() + " extend past the end of the file");
     }
-    return file.slice(s.offset(), s.size());
+    return file.slice(s.fileOffset(), s.size());
   }
 
   @Override

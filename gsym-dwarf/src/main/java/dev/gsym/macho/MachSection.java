@@ -3,9 +3,14 @@ package dev.gsym.macho;
 /**
  * One {@code section} / {@code section_64} of a segment command; {@code index} counts the file's
  * sections from 0 in load-command order (an nlist's {@code n_sect} is {@code index + 1}).
+ *
+ * @param offset the 32-bit file offset as stored
+ * @param fileOffset where the contents lie: {@code offset}, plus in a 64-bit file the 4 GB wraps llvm
+ *     reconstructs for dSYMs larger than 4 GB (see {@link MachOFile}); -1 where llvm refuses to
+ *     (the offsets before it are not ordered), and reads the contents as empty
  */
 public record MachSection(int index, String name, String segment, long addr, long size, long offset, long reloff, long nreloc,
-    int flags, long headerOffset) {
+    int flags, long headerOffset, long fileOffset) {
   public static final int SECTION_TYPE = 0xff;
   public static final int S_ZEROFILL = 0x1;
   public static final int S_GB_ZEROFILL = 0xc;
@@ -26,10 +31,5 @@ public record MachSection(int index, String name, String segment, long addr, lon
   /** llvm's isSectionStripped: contents removed (by dsymutil: {@code offset} 0). */
   public boolean isStripped() {
     return offset == 0;
-  }
-
-  /** True for the zero-fill types whose offsets llvm does not check against the file. */
-  boolean isZeroFillForChecks() {
-    return flags == S_ZEROFILL || flags == S_THREAD_LOCAL_ZEROFILL;
   }
 }

@@ -212,6 +212,7 @@ public final class ByteView {
    * by {@link ByteStrings} (bytes that are not UTF-8 are kept as escapes).
    */
   public String cString(long at) {
+    if (at < 0) throw error(at, "string offset is negative");
     long size = size();
     long end = at;
     while (end < size && seg.get(ValueLayout.JAVA_BYTE, end) != 0) end++;

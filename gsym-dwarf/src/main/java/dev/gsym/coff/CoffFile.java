@@ -94,12 +94,10 @@ public final class CoffFile implements ObjectFile {
       long h = table + (long) i * CoffSection.SIZE;
       String name = shortName(h);
       if (name.startsWith("/") && !name.startsWith("//")) {
-        String resolved = null;
-        try {
-          resolved = symbols.string(Long.parseLong(name.substring(1)));
-        } catch (NumberFormatException e) {
-          // llvm: "invalid section name"; the section keeps no usable name
-        }
+        // llvm reads the offset with StringRef::getAsInteger(10): digits only, no sign. Anything
+        // else is its "invalid section name"; the section keeps its short name.
+        long off = decimalOffset(name.substring(1));
+        String resolved = off < 0 ? null : symbols.string(off);
         if (resolved != null) name = resolved;
       }
       secs.add(new CoffSection(i, name, f.u32(h + 8), f.u32(h + 12), f.u32(h + 16), f.u32(h + 20), f.u32(h + 24), f.u16(h + 32),
@@ -108,6 +106,18 @@ public final class CoffFile implements ObjectFile {
     this.sections = Collections.unmodifiableList(secs);
   }
 
+
+  /** The decimal number of a "/NNN" long-name reference, or -1 if it is not digits only. */
+  private static long decimalOffset(String digits) {
+    if (digits.isEmpty() || digits.length() > 18) return -1;
+    long v = 0;
+    for (int k = 0; k < digits.length(); k++) {
+      char c = digits.charAt(k);
+      if (c < '0' || c > '9') return -1;
+      v = v * 10 + (c - '0');
+    }
+    return v;
+  }
   private String shortName(long h) {
     byte[] b = file.bytes(h, 8);
     int n = 0;

@@ -98,6 +98,9 @@ enum Opt {
   DEBUGINFOD_URL(Kind.LIST, "URL", "debuginfod server. Repeatable; default: the servers of DEBUGINFOD_URLS.",
       "--debuginfod"),
   NO_DEBUGINFOD(Kind.FLAG, null, "Ask no debuginfod server, also not those of DEBUGINFOD_URLS.", "--no-debuginfod"),
+  CONVERT_IN_PROCESS(Kind.FLAG, null, "Convert debug files in the server's own JVM instead of a child JVM with the"
+      + " conversion's JIT settings (same bytes; the conversion's memory then counts in the server's heap).",
+      "--convert-in-process"),
   BREAKPAD_SYMBOLS(Kind.LIST, "DIR|URL", "Breakpad symbol store (directory or http(s) symbol server). Repeatable.",
       "--breakpad-symbols"),
   MAX_STORE_SIZE(Kind.VALUE, "SIZE", "Bound the store's .gsym files (suffix K, M, G or T); the least recently used"

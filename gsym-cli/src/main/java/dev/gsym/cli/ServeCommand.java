@@ -104,6 +104,7 @@ final class ServeCommand implements CliCommand {
     if (store == null) throw CliException.stderr("gsymutil serve: --store DIR is required");
     Symbolizer.Builder b = Symbolizer.builder().addressMode(AddressMode.ABSOLUTE).store(path("--store", store))
         .threads(Modes.threads(args)).mergedFunctions(args.flag(Opt.MERGED_FUNCTIONS));
+    if (!args.flag(Opt.CONVERT_IN_PROCESS)) b.conversionProcess(conversionJvmOptions());
     String size = args.value(Opt.MAX_STORE_SIZE);
     if (size != null) b.maxStoreSize(SymbolizeCommand.size("--max-store-size", size));
     Integer open = positive(Opt.MAX_OPEN_MODULES);
@@ -131,6 +132,22 @@ final class ServeCommand implements CliCommand {
     }
     return b;
   }
+
+  /**
+   * The child conversion JVM's options: this JVM's collector and access settings, then those the
+   * launcher gives conversions (property {@value #CONVERSION_JVM_OPTIONS}, one per line: its AOT
+   * cache and JIT settings), so a conversion runs as {@code gsymutil --dwarf} would.
+   */
+  static List<String> conversionJvmOptions() {
+    List<String> o = new ArrayList<>(List.of("-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED",
+        "--sun-misc-unsafe-memory-access=allow"));
+    String extra = System.getProperty(CONVERSION_JVM_OPTIONS, "");
+    extra.lines().map(String::strip).filter(l -> !l.isEmpty()).forEach(o::add);
+    return o;
+  }
+
+  /** The system property by which the launcher passes its conversion JVM options. */
+  static final String CONVERSION_JVM_OPTIONS = "gsym.conversion.jvmOptions";
 
   private Integer positive(Opt o) {
     String v = args.value(o);

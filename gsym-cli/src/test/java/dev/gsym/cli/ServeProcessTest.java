@@ -178,8 +178,18 @@ class ServeProcessTest {
       if (System.nanoTime() > deadline) fail("no conversion seen within a minute");
       Thread.sleep(2);
     }
+    List<ProcessHandle> converters = List.of();
+    while (converters.isEmpty() && !lost.isDone() && System.nanoTime() < deadline) {
+      converters = first.descendants().toList(); // the conversion's child JVM
+      Thread.sleep(2);
+    }
+    assertFalse(converters.isEmpty(), "a child JVM converts");
     first.destroyForcibly(); // SIGKILL mid-conversion: no shutdown hook, no cleanup
     assertTrue(first.waitFor(30, TimeUnit.SECONDS));
+    for (ProcessHandle c : converters) {
+      // it stops when its parent dies, not when its conversion ends
+      c.onExit().get(30, TimeUnit.SECONDS);
+    }
     assertEquals(List.of(), files(store, "*.gsym"), "no store entry from the killed conversion");
     assertFalse(files(store, ".gsym-*").isEmpty(), "the killed process's temporary file is left, never read");
 

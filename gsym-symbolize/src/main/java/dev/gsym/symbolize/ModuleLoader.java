@@ -60,10 +60,13 @@ final class ModuleLoader implements AutoCloseable {
 
   /** DWARF conversions record merged functions and call sites ({@link Symbolizer.Builder#mergedFunctions}). */
   private final boolean mergedFunctions;
+  /** Runs store conversions in child JVMs; null: in this process. */
+  private final ConversionProcess conversionProcess;
 
   ModuleLoader(GsymStore store, ReaderCache readers, List<Source> sources, Duration transientTtl, Duration lockTimeout,
-      int maxConversions, Counters counters, boolean mergedFunctions) {
+      int maxConversions, Counters counters, boolean mergedFunctions, ConversionProcess conversionProcess) {
     this.mergedFunctions = mergedFunctions;
+    this.conversionProcess = conversionProcess;
     this.store = store;
     this.readers = readers;
     this.sources = List.copyOf(sources);
@@ -544,8 +547,9 @@ final class ModuleLoader implements AutoCloseable {
       }
       try {
         GsymCoreAdapter m;
+        if (conversionProcess != null) conversionProcess.convert(input, kind, mergedFunctions, temp);
         try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-          write(input, kind, ch);
+          if (conversionProcess == null) write(input, kind, ch);
           try {
             ch.force(true);
           } catch (IOException e) {

@@ -90,7 +90,8 @@ public final class Symbolizer implements AutoCloseable {
         : new GsymStore(b.mergedFunctions ? b.store.resolve(MERGED_STORE) : b.store, b.maxStoreSize);
     this.readers = new ReaderCache(b.maxOpenModules);
     this.loader = new ModuleLoader(store, readers, b.sources, b.transientFailureTtl, b.storeLockTimeout,
-        b.maxConcurrentConversions, counters, b.mergedFunctions);
+        b.maxConcurrentConversions, counters, b.mergedFunctions,
+        b.conversionJvmOptions == null ? null : new ConversionProcess(b.conversionJvmOptions));
     if (b.executor != null) {
       this.executor = b.executor;
       this.ownsExecutor = false;
@@ -408,6 +409,7 @@ public final class Symbolizer implements AutoCloseable {
     private Duration storeLockTimeout = Duration.ofMinutes(10);
     private int maxConcurrentConversions = 2;
     private boolean mergedFunctions;
+    private List<String> conversionJvmOptions;
 
     private Builder() {}
 
@@ -507,6 +509,18 @@ public final class Symbolizer implements AutoCloseable {
      */
     public Builder mergedFunctions(boolean on) {
       this.mergedFunctions = on;
+      return this;
+    }
+
+    /**
+     * Runs each conversion into the store in a child JVM (this JVM's {@code java}, class or module
+     * path) started with {@code jvmOptions}, instead of in this process: a conversion can have
+     * other JIT and heap settings than a long-running server, and its memory (up to about the size
+     * of the debug file's DWARF) never becomes this process's heap. Same bytes, same errors.
+     * Conversions kept out of the store (symbol tables only, no store) run in this process.
+     */
+    public Builder conversionProcess(List<String> jvmOptions) {
+      this.conversionJvmOptions = List.copyOf(jvmOptions);
       return this;
     }
 

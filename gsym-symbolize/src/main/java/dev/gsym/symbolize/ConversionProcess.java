@@ -1,0 +1,201 @@
+package dev.gsym.symbolize;
+
+import dev.gsym.GsymFormatException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * A conversion run in a child JVM: the {@link ConverterAdapter} conversion of one input into one
+ * existing output file, with JVM options of the caller's choice (a conversion wants other JIT
+ * settings than a long-running server) and memory apart from the caller's heap.
+ *
+ * <p>The child reports a failure as one line on its standard error, after anything the JVM itself
+ * printed: {@code RESULT_MARK kind source offset detail}, tab-separated, each field escaped, so
+ * that the parent throws the exception the conversion would have thrown in process.
+ */
+final class ConversionProcess {
+  /** Starts the line that carries a child's failure. */
+  static final String RESULT_MARK = "gsym-conversion-failed";
+  /** The most of a child's standard error kept (JVM warnings, the result line). */
+  private static final int MAX_STDERR = 64 * 1024;
+
+  private final List<String> jvmOptions;
+
+  /** @param jvmOptions options for the child JVM, before its class path */
+  ConversionProcess(List<String> jvmOptions) {
+    this.jvmOptions = List.copyOf(jvmOptions);
+  }
+
+  /**
+   * Converts {@code in} into {@code out} (an existing, empty file) in a child JVM and waits for it.
+   * Throws what {@link ConverterAdapter#convertObject} or {@link ConverterAdapter#convertBreakpad}
+   * would have thrown; an {@link IOException} if the child could not run or died without a result.
+   * An interrupt kills the child.
+   */
+  void convert(Path in, ConverterAdapter.Kind kind, boolean mergedFunctions, Path out) throws IOException, InterruptedException {
+    if (kind != ConverterAdapter.Kind.OBJECT && kind != ConverterAdapter.Kind.BREAKPAD) throw new IllegalArgumentException(kind.name());
+    List<String> cmd = command(kind, mergedFunctions, in, out);
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .redirectInput(ProcessBuilder.Redirect.PIPE);
+    Process p = pb.start();
+    try {
+      p.getOutputStream().close();
+      String err = readBounded(p.getErrorStream());
+      int status = p.waitFor();
+      if (status == 0) return;
+      throwFailure(in, status, err);
+    } finally {
+      if (p.isAlive()) {
+        p.destroyForcibly();
+        p.waitFor();
+      }
+    }
+  }
+
+  private List<String> command(ConverterAdapter.Kind kind, boolean mergedFunctions, Path in, Path out) {
+    String java = ProcessHandle.current().info().command()
+        .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    List<String> cmd = new ArrayList<>();
+    cmd.add(java);
+    cmd.addAll(jvmOptions);
+    String modulePath = System.getProperty("jdk.module.path");
+    if (ConversionProcess.class.getModule().isNamed() && modulePath != null) {
+      cmd.add("--module-path");
+      cmd.add(modulePath);
+      cmd.add("--module");
+      cmd.add(ConversionProcess.class.getModule().getName() + "/" + ConversionProcess.class.getName());
+    } else {
+      cmd.add("-cp");
+      cmd.add(System.getProperty("java.class.path"));
+      cmd.add(ConversionProcess.class.getName());
+    }
+    cmd.add(kind.name());
+    cmd.add(Boolean.toString(mergedFunctions));
+    cmd.add(in.toString()); // the child runs in this directory: its messages name the file as we do
+    cmd.add(out.toString());
+    return cmd;
+  }
+
+  /** Throws the exception of a child that ended with {@code status}: its result line's, if it wrote one. */
+  private static void throwFailure(Path in, int status, String stderr) throws IOException {
+    String[] lines = stderr.split("\n");
+    for (int i = lines.length - 1; i >= 0; i--) {
+      if (!lines[i].startsWith(RESULT_MARK + "\t")) continue;
+      String[] f = lines[i].split("\t", -1);
+      if (f.length != 5) break;
+      String source = unescape(f[2]);
+      String detail = unescape(f[4]);
+      switch (f[1]) {
+        case "format" -> throw new GsymFormatException(source, Long.parseLong(f[3]), detail);
+        case "output" -> throw new ConverterAdapter.OutputFailed(new IOException(detail));
+        default -> throw new IOException(detail);
+      }
+    }
+    // the JVM's own words (it could not start, ran out of memory, was killed), bounded
+    String said = stderr.lines().map(String::strip).filter(l -> !l.isEmpty()).collect(Collectors.joining("; "));
+    if (said.length() > 500) said = said.substring(0, 500) + "...";
+    throw new IOException("the conversion process ended with status " + status + (said.isEmpty() ? "" : ": " + said));
+  }
+
+  private static String readBounded(InputStream s) throws IOException {
+    byte[] keep = new byte[MAX_STDERR];
+    int n = 0;
+    byte[] buf = new byte[8192];
+    for (int r; (r = s.read(buf)) > 0; ) {
+      // keep the end: the result line is the last one
+      if (r >= keep.length) {
+        System.arraycopy(buf, r - keep.length, keep, 0, keep.length);
+        n = keep.length;
+      } else {
+        int drop = Math.max(0, n + r - keep.length);
+        if (drop > 0) {
+          System.arraycopy(keep, drop, keep, 0, n - drop);
+          n -= drop;
+        }
+        System.arraycopy(buf, 0, keep, n, r);
+        n += r;
+      }
+    }
+    return new String(keep, 0, n, StandardCharsets.UTF_8);
+  }
+
+  static String escape(String s) {
+    StringBuilder b = new StringBuilder(s.length());
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '\\' -> b.append("\\\\");
+        case '\t' -> b.append("\\t");
+        case '\n' -> b.append("\\n");
+        case '\r' -> b.append("\\r");
+        default -> b.append(c);
+      }
+    }
+    return b.toString();
+  }
+
+  static String unescape(String s) {
+    StringBuilder b = new StringBuilder(s.length());
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c != '\\' || i + 1 == s.length()) {
+        b.append(c);
+        continue;
+      }
+      char n = s.charAt(++i);
+      b.append(switch (n) {
+        case 't' -> '\t';
+        case 'n' -> '\n';
+        case 'r' -> '\r';
+        default -> n;
+      });
+    }
+    return b.toString();
+  }
+
+  /** The child: {@code KIND MERGED INPUT OUTPUT}. Exit 0 on success, 1 with a result line on failure. */
+  public static void main(String[] args) {
+    PrintStream err = new PrintStream(System.err, true, StandardCharsets.UTF_8);
+    if (args.length != 4) {
+      err.println("usage: ConversionProcess OBJECT|BREAKPAD MERGED INPUT OUTPUT");
+      System.exit(2);
+    }
+    // a parent that dies (even by SIGKILL) never publishes this output: stop working for it
+    ProcessHandle.current().parent().ifPresent(p -> p.onExit().thenRun(() -> Runtime.getRuntime().halt(3)));
+    Path in = Path.of(args[2]);
+    String kind;
+    String source = in.toString();
+    long offset = -1;
+    String detail;
+    try (FileChannel out = FileChannel.open(Path.of(args[3]), StandardOpenOption.WRITE)) {
+      if (ConverterAdapter.Kind.valueOf(args[0]) == ConverterAdapter.Kind.BREAKPAD) ConverterAdapter.convertBreakpad(in, out);
+      else ConverterAdapter.convertObject(in, out, Boolean.parseBoolean(args[1]));
+      System.exit(0); // the parent forces the file before publishing it
+      return;
+    } catch (GsymFormatException e) {
+      kind = "format";
+      source = e.source();
+      offset = e.offset();
+      detail = e.detail();
+    } catch (ConverterAdapter.OutputFailed e) {
+      kind = "output";
+      detail = Texts.message(e.getCause());
+    } catch (IOException | RuntimeException e) {
+      kind = "io";
+      detail = Texts.message(e);
+    } catch (OutOfMemoryError e) {
+      kind = "io";
+      detail = "the conversion ran out of memory";
+    }
+    err.println(RESULT_MARK + "\t" + kind + "\t" + escape(source == null ? "" : source) + "\t" + offset + "\t" + escape(detail));
+    System.exit(1);
+  }
+}

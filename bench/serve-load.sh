@@ -9,8 +9,8 @@
 #     256 connections (DURATION seconds each, default 30), printing frames/s, p50/p99 latency,
 #     errors (socket errors + non-2xx answers). Targets: >= 300,000 frames/s at 16 connections
 #     with p99 < 25 ms and 0 errors; 0 errors at 256.
-#  3. the heap after the 256-connection run against before it (used bytes after a full GC,
-#     jcmd GC.run + GC.heap_info; the warm-up has run 256 connections once already, so that pools
+#  3. the heap after the 256-connection run against before it (live bytes after a full GC,
+#     jcmd GC.class_histogram without the collector's filler objects; the warm-up has run 256 connections once already, so that pools
 #     and caches that fill once are full before). Target: no growth.
 # Usage: bench/serve-load.sh [WORKDIR]   (default /tmp/gsym-bench); DURATION=... to change the runs,
 #        COLD_RUNS=N, WARM=0 for the cold module alone.
@@ -67,14 +67,12 @@ start_server() {
   done
   echo "server did not start" >&2; exit 1
 }
-# heap_used: bytes used after a full GC (sum of the generations' "used" in GC.heap_info)
+# heap_used: bytes of live objects after a full GC: jcmd GC.class_histogram (which collects first)
+# without jdk.internal.vm.FillerElement arrays. Those are dead space the Serial collector leaves in
+# place rather than compacting it (MarkSweepDeadRatio, up to 5% of the old generation): 0 to 12 MB
+# from one full GC to the next on the same live objects, which GC.heap_info's "used" counts.
 heap_used() {
-  "$JAVA_HOME/bin/jcmd" "$pid" GC.run > /dev/null
-  "$JAVA_HOME/bin/jcmd" "$pid" GC.heap_info | awk '
-    /used/ { for (i = 1; i <= NF; i++) if ($i == "used") { v = $(i + 1); sub(/,$/, "", v);
-             n = v + 0; if (v ~ /K$/) n *= 1024; else if (v ~ /M$/) n *= 1048576; else if (v ~ /G$/) n *= 1073741824;
-             if ($0 !~ /Metaspace|class space/) s += n } }
-    END { printf "%d", s }'
+  "$JAVA_HOME/bin/jcmd" "$pid" GC.class_histogram | awk '/FillerElement/ { f += $3 } /^Total/ { t = $3 } END { printf "%d", t - f }'
 }
 # load CONNECTIONS SECONDS: one wrk run; prints the summary line of serve-load.lua
 load() {
@@ -125,5 +123,5 @@ before=$(heap_used)
 row 256 "$(load 256 "$DURATION")"
 after=$(heap_used)
 echo
-echo "heap used after a full GC: before the 256-connection run $((before / 1024)) KiB, after it $((after / 1024)) KiB"
+echo "live heap after a full GC: before the 256-connection run $((before / 1024)) KiB, after it $((after / 1024)) KiB ($(awk -v a="$after" -v b="$before" 'BEGIN { printf "%+.0f KiB, %+.2f %%", (a - b) / 1024, (a - b) * 100 / b }'))"
 stop_server

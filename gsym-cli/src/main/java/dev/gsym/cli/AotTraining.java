@@ -1,11 +1,15 @@
 package dev.gsym.cli;
 
+import dev.gsym.serve.SymbolicationServer;
+import dev.gsym.symbolize.Symbolizer;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +26,8 @@ import java.util.List;
  * and both Breakpad conversions, so the classes and linked call sites of all of them go into the
  * cache.
  *
- * <p>Usage: {@code AotTraining SRC_TEST_DATA WORK_DIR}. Every command must exit 0; otherwise the
+ * <p>Usage: {@code AotTraining SRC_TEST_DATA WORK_DIR}; {@code AotTraining --serve SRC_TEST_DATA
+ * WORK_DIR} trains {@code gsymutil serve}'s own cache. Every command must exit 0; otherwise the
  * command and its stderr are printed and the exit status is 1, which fails the build. {@code
  * AotTraining --check-classes LOG} reads the {@code -Xlog:class+load} log of a lookup run with the
  * cache and fails (exit status 1) if it loaded a picocli or logging class.
@@ -35,8 +40,16 @@ public final class AotTraining {
     if (args.length == 2 && args[0].equals("--check-classes")) {
       System.exit(checkClasses(Path.of(args[1])));
     }
+    if (args.length == 3 && args[0].equals("--serve")) {
+      try {
+        System.exit(trainServe(Path.of(args[1])) == 0 ? 0 : 1);
+      } catch (IOException e) {
+        System.err.println("AotTraining: " + e);
+        System.exit(1);
+      }
+    }
     if (args.length != 2) {
-      System.err.println("usage: AotTraining SRC_TEST_DATA WORK_DIR");
+      System.err.println("usage: AotTraining [--serve] SRC_TEST_DATA WORK_DIR");
       System.exit(2);
     }
     try {
@@ -117,6 +130,60 @@ public final class AotTraining {
     failures += run("", "--breakpad", sym, "-o", work.resolve("c-clang-O2.from-sym.gsym").toString());
     failures += run("", "--lookup", "0x1179", converted);
     return failures;
+  }
+
+  /**
+   * The workload of the server's own cache ({@code gsymutil-serve.aot}; kept apart because the
+   * classes of a cache are loaded at every start, and a lookup must not load Jetty's or logback's):
+   * {@code serve --help} and a few requests to a server on loopback.
+   */
+  private static int trainServe(Path data) throws IOException {
+    String gsym = data.resolve("gsym/cpp-gcc-O2.gsym").toString();
+    List<String> addrs = Files.readAllLines(data.resolve("expected/gsym/cpp-gcc-O2.gsym.addrs"));
+    return run("", "serve", "--help") + serve(gsym, addrs);
+  }
+
+  /**
+   * A server on loopback answering a few requests (raw HTTP/1.1 over a socket), so that a server's
+   * start and its first requests find Jetty's, Jackson's and the handler's classes in the cache.
+   */
+  private static int serve(String gsym, List<String> addrs) {
+    StringBuilder body = new StringBuilder("{\"modules\":[{\"path\":\"")
+        .append(gsym.replace("\\", "\\\\").replace("\"", "\\\"")).append("\"}],\"stacks\":[{\"frames\":[");
+    for (int i = 0; i < addrs.size(); i++) {
+      body.append(i == 0 ? "" : ",").append("{\"module\":0,\"address\":\"").append(addrs.get(i)).append("\"}");
+    }
+    byte[] json = body.append("]}]}").toString().getBytes(StandardCharsets.UTF_8);
+    try (Symbolizer s = Symbolizer.builder().threads(2).build();
+        SymbolicationServer server = SymbolicationServer.builder(s).listen("127.0.0.1", 0).build().start()) {
+      for (int i = 0; i < 20; i++) {
+        String status = post(server.port(), i % 4 == 3 ? "/metrics" : "/symbolicate", i % 4 == 3 ? null : json);
+        if (!status.startsWith("HTTP/1.1 200")) {
+          System.err.println("AotTraining: serve answered " + status);
+          return 1;
+        }
+      }
+      return 0;
+    } catch (IOException e) {
+      System.err.println("AotTraining: serve: " + e);
+      return 1;
+    }
+  }
+
+  /** One request on a new connection; returns the status line. */
+  private static String post(int port, String path, byte[] body) throws IOException {
+    try (Socket c = new Socket(InetAddress.getLoopbackAddress(), port)) {
+      c.setSoTimeout(60_000);
+      String head = (body == null ? "GET " : "POST ") + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+          + (body == null ? "" : "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n") + "\r\n";
+      OutputStream out = c.getOutputStream();
+      out.write(head.getBytes(StandardCharsets.US_ASCII));
+      if (body != null) out.write(body);
+      out.flush();
+      String response = new String(c.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      int eol = response.indexOf("\r\n");
+      return eol < 0 ? response : response.substring(0, eol);
+    }
   }
 
   /** Runs one gsymutil command in-process; returns 1 (after printing why) if it did not exit 0. */

@@ -174,6 +174,33 @@ class LauncherTest {
     assertThat(oneShot.out).doesNotContain("TieredStopAtLevel");
   }
 
+  /**
+   * serve runs on its own AOT cache when there is one, and hands the conversion settings (the main
+   * cache, the conversion JIT options) to its child JVMs; other commands use the main cache.
+   */
+  @Test
+  void serveRunsOnItsOwnCacheAndGivesConversionsTheirs() throws Exception {
+    assertThat(Result.of(launcher(project.resolve("gsymutil"), "build").start()).status).isZero();
+    Path target = project.resolve("gsym-cli/target");
+    Path main = Files.writeString(target.resolve("gsymutil.aot"), "not a cache: the JVM ignores it\n");
+    Files.setLastModifiedTime(main, FileTime.from(Instant.now().plusSeconds(5)));
+    Result onMain = Result.of(launcher(project.resolve("gsymutil"), "serve", "--show-jvm").start());
+    assertThat(onMain.status).as(onMain.err).isZero();
+    assertThat(onMain.out).contains("-XX:AOTCache=" + main).contains("-XX:CompileThresholdScaling=10");
+
+    Path serve = Files.writeString(target.resolve("gsymutil-serve.aot"), "not a cache either\n");
+    Files.setLastModifiedTime(serve, FileTime.from(Instant.now().plusSeconds(5)));
+    Result served = Result.of(launcher(project.resolve("gsymutil"), "serve", "--show-jvm").start());
+    assertThat(served.status).as(served.err).isZero();
+    String jvm = served.out.substring(served.out.indexOf('\n') + 1); // the property spans lines
+    assertThat(jvm).contains("-XX:AOTCache=" + serve + ",") // the server's own
+        .contains("-Dgsym.conversion.jvmOptions=-XX:AOTCache=" + main + "\n-Xlog:aot*=off\n"
+            + "-XX:CompileThresholdScaling=10\n-XX:FreqInlineSize=80");
+    Result lookup = Result.of(launcher(project.resolve("gsymutil"), "--lookup", "0x10", "f.gsym", "--show-jvm").start());
+    assertThat(lookup.out).contains("-XX:AOTCache=" + main).doesNotContain("gsymutil-serve.aot")
+        .doesNotContain("gsym.conversion.jvmOptions");
+  }
+
   private ProcessBuilder launcher(Path script, String... args) {
     List<String> cmd = new ArrayList<>(List.of("/bin/bash", script.toString()));
     cmd.addAll(List.of(args));

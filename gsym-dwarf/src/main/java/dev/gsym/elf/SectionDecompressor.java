@@ -69,7 +69,7 @@ final class SectionDecompressor {
   private static MemorySegment grow(MemorySegment seg, long used, long need, long declared, Arena arena) {
     long n = Math.max(need, seg.byteSize() * 2);
     if (declared >= 0) n = Math.min(n, Math.max(declared, need));
-    MemorySegment bigger = arena.allocate(n, 16);
+    MemorySegment bigger = NativePages.allocate(n, arena);
     MemorySegment.copy(seg, 0, bigger, 0, used);
     return bigger;
   }
@@ -77,7 +77,7 @@ final class SectionDecompressor {
   private static MemorySegment inflate(ByteView in, long declared, Arena arena, String source, String what, long where)
       throws DataFormatException {
     if (declared > 0 && declared <= in.size() * LIBDEFLATE_MAX_RATIO && Libdeflate.available()) {
-      MemorySegment out = arena.allocate(declared, 16);
+      MemorySegment out = NativePages.allocate(declared, arena);
       if (Libdeflate.zlibDecompress(in.segment(), out)) return out;
       // not a valid stream of exactly that size: the streaming inflater below says what is wrong
     }
@@ -85,7 +85,7 @@ final class SectionDecompressor {
     try {
       MemorySegment inSeg = in.segment();
       long inPos = 0;
-      MemorySegment out = arena.allocate(firstChunk(declared, in.size()), 16);
+      MemorySegment out = NativePages.allocate(firstChunk(declared, in.size()), arena);
       long used = 0;
       while (!inf.finished()) {
         if (inf.needsInput()) {
@@ -118,7 +118,7 @@ final class SectionDecompressor {
   private static MemorySegment drain(InputStream s, long compressed, long declared, Arena arena, String source, String what, long where)
       throws IOException {
     try (s) {
-      MemorySegment out = arena.allocate(firstChunk(declared, compressed), 16);
+      MemorySegment out = NativePages.allocate(firstChunk(declared, compressed), arena);
       long used = 0;
       byte[] buf = new byte[1 << 16];
       int n;

@@ -19,7 +19,6 @@ import dev.gsym.format.StringTable;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.Cursor;
 import dev.gsym.read.internal.AddressSearch;
-import dev.gsym.read.internal.FrameSink;
 import dev.gsym.read.internal.FunctionCache;
 import dev.gsym.read.internal.PathCache;
 import dev.gsym.read.internal.RecordLookup;
@@ -300,23 +299,18 @@ public final class GsymReader implements GsymTables, AutoCloseable {
 
   /** Index of the entry that answers for {@code addr} (llvm's selection rules). */
   public int indexForAddress(long addr) {
-    if (Long.compareUnsigned(addr, baseAddress) < 0) throw RecordLookup.notInGsym(addr);
-    return indexForAddress(addr, search.nearest(addr - baseAddress));
-  }
-
-  /**
-   * {@link #indexForAddress(long)} given {@code i}, {@code search.nearest} of {@code addr}'s offset
-   * ({@code addr} at or above the base address).
-   */
-  private int indexForAddress(long addr, int i) {
+    long base = baseAddress;
+    if (Long.compareUnsigned(addr, base) < 0) throw RecordLookup.notInGsym(addr);
+    long off = addr - base;
     // LLVM's getAddressOffsetIndex: lower_bound, step back unless an exact match, then back up
     // over equal offsets (same answer as upper_bound - 1 on a sorted table, and on a corrupt
     // unsorted one the same entry LLVM picks)
-    if (i < 0) throw RecordLookup.notInGsym(addr);
     int n = search.count();
+    int i = search.nearest(off);
+    if (i < 0) throw RecordLookup.notInGsym(addr);
     long first = search.get(i);
     while (i > 0 && search.get(i - 1) == first) i--;
-    long start = baseAddress + first;
+    long start = base + first;
     for (int j = i; j < n; j++) {
       Cursor rec = record(j); // as LLVM: the record offset is validated before the start is compared
       if (search.get(j) != first) break;
@@ -324,21 +318,6 @@ public final class GsymReader implements GsymTables, AutoCloseable {
       if (size == 0 || Long.compareUnsigned(addr - start, size) < 0) return j;
     }
     throw RecordLookup.notInGsym(addr);
-  }
-
-  /**
-   * The one address search of a cached lookup: if {@code addr}'s function is decoded already (the
-   * common case: one function starts at the nearest start at or below {@code addr}, and it covers
-   * {@code addr}, so that {@link #indexForAddress} would pick it without reading anything else),
-   * answers into {@code out} and returns -1; otherwise returns the index of the function that
-   * answers, for the caller to look it up.
-   */
-  private int cachedLookupOrIndex(long addr, FrameSink out) {
-    if (Long.compareUnsigned(addr, baseAddress) < 0) throw RecordLookup.notInGsym(addr);
-    int i = search.nearest(addr - baseAddress);
-    // outside the function, indexForAddress validates the next record's offset first
-    if (i >= 0 && search.unique(i) && functionCache.lookupIfCached(i, addr, out)) return -1;
-    return indexForAddress(addr, i);
   }
 
   // ---------------------------------------------------------------- lookups
@@ -356,28 +335,32 @@ public final class GsymReader implements GsymTables, AutoCloseable {
 
   /**
    * Symbolicates {@code addr} into {@code out} (cleared first), the allocation-free form of {@link
-   * #lookup(long)} for batch symbolication. A function's first lookup reads its record; the second
-   * decodes it into a bounded cache (line rows and the inline tree as arrays), so later lookups in
-   * the same function only search arrays. Safe to call from several threads, each with its own {@code out}.
+   * #lookup(long)} for batch symbolication. Functions are decoded once and kept in a bounded cache
+   * (line rows and the inline tree as arrays), so later lookups in the same function only search
+   * arrays. Safe to call from several threads, each with its own {@code out}.
    *
    * @throws LookupException with llvm-gsymutil's message if the address cannot be resolved
    */
   public void lookup(long addr, LookupFrames out) {
     out.reset(this);
     try {
-      int index = cachedLookupOrIndex(addr, out.sink());
-      // a function's first lookup reads its record, the next ones decode it once and use that
-      if (index >= 0 && !functionCache.lookup(index, addr, out.sink())) {
+      // the common case: one function starts at the nearest start at or below addr, it is cached
+      // and it covers addr: indexForAddress would pick it without reading anything else
+      if (Long.compareUnsigned(addr, baseAddress) >= 0) {
+        int i = search.nearest(addr - baseAddress);
+        if (i >= 0 && search.unique(i)
+            // outside the function, indexForAddress validates the next record's offset first
+            && functionCache.lookupIfCovered(i, addr, out.sink())) {
+          return;
+        }
+      }
+      int index = indexForAddress(addr);
+      if (!functionCache.lookup(index, addr, out.sink())) {
         RecordLookup.lookup(record(index), functionAddress(index), addr, out.sink(), false);
       }
     } catch (GsymFormatException e) {
       throw new LookupException(e.detail()); // llvm-gsymutil prints the bare message
     }
-  }
-
-  /** Whether function {@code index} is held in the lookup cache (for tests). */
-  boolean isCached(int index) {
-    return functionCache.holds(index);
   }
 
   /** {@link #lookup(long)} decoding the record at every call, bypassing the cache (for tests). */
@@ -425,9 +408,8 @@ public final class GsymReader implements GsymTables, AutoCloseable {
    * file index) is left out instead of failing the whole lookup: the others are still candidates.
    * Each result carries the call-site regexes and flags of its own function at {@code addr}.
    *
-   * <p>A function without merged functions or call sites is answered as by {@link #lookup(long)}
-   * (from its record the first time, then from the lookup cache); the others are decoded at each
-   * call.
+   * <p>A function without merged functions or call sites is answered from the lookup cache, as
+   * {@link #lookup(long)}; the others are decoded at each call.
    *
    * @throws LookupException with llvm-gsymutil's message if the primary function cannot answer
    */
@@ -447,9 +429,14 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     LookupFrames frames = new LookupFrames();
     frames.reset(this);
     try {
-      // the cache holds only functions without merged functions and call sites: one candidate
-      int index = cachedLookupOrIndex(addr, frames.sink());
-      if (index < 0 || functionCache.lookup(index, addr, frames.sink())) return List.of(frames.toResult());
+      if (Long.compareUnsigned(addr, baseAddress) >= 0) {
+        int i = search.nearest(addr - baseAddress);
+        // the cache holds only functions without merged functions and call sites
+        if (i >= 0 && search.unique(i) && functionCache.lookupIfCovered(i, addr, frames.sink())) {
+          return List.of(frames.toResult());
+        }
+      }
+      int index = indexForAddress(addr);
       long start = functionAddress(index);
       Cursor merged = RecordLookup.lookup(record(index), start, addr, callSiteAddr, frames.sink(), true);
       LookupResult primary = frames.toResult();

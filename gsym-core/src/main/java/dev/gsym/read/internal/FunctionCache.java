@@ -7,12 +7,9 @@ import java.util.function.IntFunction;
 
 /**
  * The decoded functions of one reader ({@link DecodedFunction}), direct-mapped by function index: a
- * slot holds the last function decoded into it. A function is decoded on its second lookup, not its
- * first: the first is answered from its record ({@link RecordLookup}, as llvm does at every lookup),
- * which costs a quarter of building the cache, and most functions of a short batch are looked up
- * once. Bounded: at most {@link #MAX_SLOTS} slots and {@link #BUDGET} bytes of decoded rows and
- * trees, whatever the file's size. Thread-safe: slots are published with compare-and-set, and a
- * racing thread at worst decodes a function again or reads its record once more.
+ * slot holds the last function decoded into it. Bounded: at most {@link #MAX_SLOTS} slots and
+ * {@link #BUDGET} bytes of decoded rows and trees, whatever the file's size. Thread-safe: slots
+ * are published with compare-and-set, and a racing thread at worst decodes a function again.
  */
 public final class FunctionCache {
   /**
@@ -24,12 +21,6 @@ public final class FunctionCache {
   private static final int MAX_SLOTS = 1 << 18;
 
   private final AtomicReferenceArray<DecodedFunction> slots;
-  /**
-   * Per slot, 1 + the index of the last function looked up once through its record (0: none): its
-   * next lookup decodes it. Plain ints: a stale value only moves the decoding one lookup earlier or
-   * later, never changes an answer.
-   */
-  private final int[] seen;
   private final AtomicLong bytes = new AtomicLong();
   private final IntFunction<Cursor> record;
   private final StartAddress startAddress;
@@ -48,23 +39,15 @@ public final class FunctionCache {
     int n = 1;
     while (n < MAX_SLOTS && n < 2L * functions) n <<= 1;
     this.slots = new AtomicReferenceArray<>(n);
-    this.seen = new int[n];
     this.record = record;
     this.startAddress = startAddress;
   }
 
-  /**
-   * The decoding of function {@code index} for a lookup, or null if the lookup reads its record:
-   * because it is not cacheable, or because this is its first lookup (it is decoded on the next).
-   */
+  /** The cached decoding of function {@code index}, or null if it is read from its record. */
   private DecodedFunction get(int index) {
     int at = index & (slots.length() - 1);
     DecodedFunction s = slots.getAcquire(at);
     if (s != null && s.index == index) return s.cacheable ? s : null;
-    if (seen[at] != index + 1) {
-      seen[at] = index + 1;
-      return null;
-    }
     DecodedFunction d = DecodedFunction.read(index, record, startAddress);
     long old = s == null ? 0 : s.bytes;
     if (bytes.get() - old + d.bytes > BUDGET) return d.cacheable ? d : null; // over budget: use once
@@ -73,8 +56,8 @@ public final class FunctionCache {
   }
 
   /**
-   * Looks {@code addr} up in function {@code index} if it is cacheable and this is not its first
-   * lookup; false (nothing written) otherwise, and the caller reads its record.
+   * Looks {@code addr} up in function {@code index} if it is cacheable; false (nothing written) if
+   * it is not, and the caller reads its record.
    */
   public boolean lookup(int index, long addr, FrameSink out) {
     DecodedFunction d = get(index);
@@ -84,19 +67,13 @@ public final class FunctionCache {
   }
 
   /**
-   * The fast path of a lookup: if function {@code index} is decoded already and covers {@code addr},
-   * looks it up and returns true; otherwise returns false without writing or decoding anything.
+   * The fast path of a lookup: if function {@code index} is cacheable and covers {@code addr},
+   * looks it up and returns true; otherwise returns false without writing anything.
    */
-  public boolean lookupIfCached(int index, long addr, FrameSink out) {
-    DecodedFunction d = slots.getAcquire(index & (slots.length() - 1));
-    if (d == null || d.index != index || !d.cacheable || !d.covers(addr)) return false;
+  public boolean lookupIfCovered(int index, long addr, FrameSink out) {
+    DecodedFunction d = get(index);
+    if (d == null || !d.covers(addr)) return false;
     d.lookup(addr, out);
     return true;
-  }
-
-  /** Whether function {@code index} is held decoded, or as the marker of an uncacheable one (for tests). */
-  public boolean holds(int index) {
-    DecodedFunction d = slots.getAcquire(index & (slots.length() - 1));
-    return d != null && d.index == index;
   }
 }

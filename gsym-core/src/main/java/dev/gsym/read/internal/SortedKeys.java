@@ -16,7 +16,13 @@ final class SortedKeys {
    */
   static int guess(int n, long last, long off) {
     if (last == 0 || Long.compareUnsigned(off, last) >= 0) return n - 1;
-    return (int) Math.min(n - 1, (long) ((double) off / (double) last * (n - 1)));
+    // both unsigned: an offset of 2^63 or more (a damaged file's) as a signed double would make the
+    // ratio negative
+    return (int) Math.max(0, Math.min(n - 1, (long) (unsigned(off) / unsigned(last) * (n - 1))));
+  }
+
+  private static double unsigned(long x) {
+    return x >= 0 ? x : (x >>> 1) * 2.0 + (x & 1);
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.gsym.symbolize;
 import dev.gsym.GsymFormatException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -10,6 +11,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 /**
@@ -17,21 +20,31 @@ import java.util.stream.Collectors;
  * existing output file, with JVM options of the caller's choice (a conversion wants other JIT
  * settings than a long-running server) and memory apart from the caller's heap.
  *
- * <p>The child reports a failure as one line on its standard error, after anything the JVM itself
- * printed: {@code RESULT_MARK kind source offset detail}, tab-separated, each field escaped, so
+ * <p>One child is kept started ahead, waiting for its job on standard input, so that a conversion
+ * does not wait for a JVM to boot (~0.3 s, most of what a cold module's answer would otherwise add
+ * to the conversion itself); each child does one job, and the next spare starts when one is taken.
+ *
+ * <p>The job is one line on the child's standard input: {@code kind merged input output},
+ * tab-separated, each field escaped. The child reports a failure as one line on its standard
+ * error, after anything the JVM itself printed: {@code RESULT_MARK kind source offset detail}, so
  * that the parent throws the exception the conversion would have thrown in process.
  */
-final class ConversionProcess {
+final class ConversionProcess implements AutoCloseable {
   /** Starts the line that carries a child's failure. */
   static final String RESULT_MARK = "gsym-conversion-failed";
   /** The most of a child's standard error kept (JVM warnings, the result line). */
   private static final int MAX_STDERR = 64 * 1024;
 
-  private final List<String> jvmOptions;
+  private final List<String> command;
+  /** The child started ahead, or null (taken, not started yet, or closed). */
+  private final AtomicReference<Process> spare = new AtomicReference<>();
+  private final AtomicBoolean starting = new AtomicBoolean();
+  private volatile boolean closed;
 
-  /** @param jvmOptions options for the child JVM, before its class path */
+  /** @param jvmOptions options for the child JVM, before its class path; starts the first spare child */
   ConversionProcess(List<String> jvmOptions) {
-    this.jvmOptions = List.copyOf(jvmOptions);
+    this.command = command(jvmOptions);
+    startSpare(0);
   }
 
   /**
@@ -42,25 +55,82 @@ final class ConversionProcess {
    */
   void convert(Path in, ConverterAdapter.Kind kind, boolean mergedFunctions, Path out) throws IOException, InterruptedException {
     if (kind != ConverterAdapter.Kind.OBJECT && kind != ConverterAdapter.Kind.BREAKPAD) throw new IllegalArgumentException(kind.name());
-    List<String> cmd = command(kind, mergedFunctions, in, out);
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .redirectInput(ProcessBuilder.Redirect.PIPE);
-    Process p = pb.start();
+    if (closed) throw new IOException("the conversion processes are closed");
+    // the child runs in this directory: its messages name the file as we do
+    byte[] job = (kind.name() + "\t" + mergedFunctions + "\t" + escape(in.toString()) + "\t" + escape(out.toString()) + "\n")
+        .getBytes(StandardCharsets.UTF_8);
+    Process p = spare.getAndSet(null);
+    if (p != null && !p.isAlive()) p = null;
     try {
-      p.getOutputStream().close();
+      if (p == null || !send(p, job)) {
+        // no spare, or it died before taking the job: a child of its own (whose start errors are its own)
+        if (p != null) p.destroyForcibly();
+        p = start();
+        send(p, job);
+      }
       String err = readBounded(p.getErrorStream());
       int status = p.waitFor();
       if (status == 0) return;
       throwFailure(in, status, err);
     } finally {
-      if (p.isAlive()) {
+      if (p != null && p.isAlive()) {
         p.destroyForcibly();
         p.waitFor();
       }
+      startSpare(SPARE_DELAY_MILLIS);
     }
   }
 
-  private List<String> command(ConverterAdapter.Kind kind, boolean mergedFunctions, Path in, Path out) {
+  /**
+   * How long after a conversion the next spare starts: not while the caller answers from the
+   * conversion's output (the boot takes ~0.3 s of CPU).
+   */
+  private static final long SPARE_DELAY_MILLIS = 1000;
+
+  /** Writes the job and closes the child's input; false if the child is gone. */
+  private static boolean send(Process p, byte[] job) {
+    try (OutputStream o = p.getOutputStream()) {
+      o.write(job);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private Process start() throws IOException {
+    return new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .redirectInput(ProcessBuilder.Redirect.PIPE).start();
+  }
+
+  /** Starts the next spare child in the background, unless one is there or on its way. */
+  private void startSpare(long delayMillis) {
+    if (closed || spare.get() != null || !starting.compareAndSet(false, true)) return;
+    Thread.ofVirtual().name("gsym-conversion-spare").start(() -> {
+      try {
+        if (delayMillis > 0) Thread.sleep(delayMillis);
+        if (closed) return;
+        Process p = start();
+        if (!spare.compareAndSet(null, p)) p.destroyForcibly();
+      } catch (IOException e) {
+        // no spare: the next conversion starts its own child and reports why it cannot
+      } catch (InterruptedException e) {
+        return;
+      } finally {
+        starting.set(false);
+      }
+      if (closed) close();
+    });
+  }
+
+  /** Stops the spare child. */
+  @Override
+  public void close() {
+    closed = true;
+    Process p = spare.getAndSet(null);
+    if (p != null) p.destroyForcibly();
+  }
+
+  private static List<String> command(List<String> jvmOptions) {
     String java = ProcessHandle.current().info().command()
         .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     List<String> cmd = new ArrayList<>();
@@ -77,11 +147,7 @@ final class ConversionProcess {
       cmd.add(System.getProperty("java.class.path"));
       cmd.add(ConversionProcess.class.getName());
     }
-    cmd.add(kind.name());
-    cmd.add(Boolean.toString(mergedFunctions));
-    cmd.add(in.toString()); // the child runs in this directory: its messages name the file as we do
-    cmd.add(out.toString());
-    return cmd;
+    return List.copyOf(cmd);
   }
 
   /** Throws the exception of a child that ended with {@code status}: its result line's, if it wrote one. */
@@ -161,23 +227,30 @@ final class ConversionProcess {
     return b.toString();
   }
 
-  /** The child: {@code KIND MERGED INPUT OUTPUT}. Exit 0 on success, 1 with a result line on failure. */
-  public static void main(String[] args) {
+  /**
+   * The child: reads one job line from standard input (see the class comment), converts, exits 0,
+   * or 1 with a result line. Standard input closed without a job (the parent closed or died): exit 0.
+   */
+  public static void main(String[] args) throws IOException {
     PrintStream err = new PrintStream(System.err, true, StandardCharsets.UTF_8);
-    if (args.length != 4) {
-      err.println("usage: ConversionProcess OBJECT|BREAKPAD MERGED INPUT OUTPUT");
-      System.exit(2);
-    }
     // a parent that dies (even by SIGKILL) never publishes this output: stop working for it
     ProcessHandle.current().parent().ifPresent(p -> p.onExit().thenRun(() -> Runtime.getRuntime().halt(3)));
-    Path in = Path.of(args[2]);
+    String line = new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
+    if (line.isEmpty()) System.exit(0);
+    if (line.endsWith("\n")) line = line.substring(0, line.length() - 1);
+    String[] f = line.split("\t", -1);
+    if (args.length != 0 || f.length != 4) {
+      err.println("usage: ConversionProcess < 'OBJECT|BREAKPAD<tab>MERGED<tab>INPUT<tab>OUTPUT'");
+      System.exit(2);
+    }
+    Path in = Path.of(unescape(f[2]));
     String kind;
     String source = in.toString();
     long offset = -1;
     String detail;
-    try (FileChannel out = FileChannel.open(Path.of(args[3]), StandardOpenOption.WRITE)) {
-      if (ConverterAdapter.Kind.valueOf(args[0]) == ConverterAdapter.Kind.BREAKPAD) ConverterAdapter.convertBreakpad(in, out);
-      else ConverterAdapter.convertObject(in, out, Boolean.parseBoolean(args[1]));
+    try (FileChannel out = FileChannel.open(Path.of(unescape(f[3])), StandardOpenOption.WRITE)) {
+      if (ConverterAdapter.Kind.valueOf(f[0]) == ConverterAdapter.Kind.BREAKPAD) ConverterAdapter.convertBreakpad(in, out);
+      else ConverterAdapter.convertObject(in, out, Boolean.parseBoolean(f[1]));
       System.exit(0); // the parent forces the file before publishing it
       return;
     } catch (GsymFormatException e) {

@@ -609,6 +609,7 @@ final class ModuleLoader implements AutoCloseable {
 
   @Override
   public void close() {
+    if (conversionProcess != null) conversionProcess.close();
     for (AutoCloseable c : fetchers) {
       try {
         c.close();

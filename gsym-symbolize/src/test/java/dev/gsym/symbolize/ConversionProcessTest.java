@@ -109,4 +109,37 @@ class ConversionProcessTest {
       assertEquals(s, ConversionProcess.unescape(e));
     }
   }
+
+  /**
+   * One child waits ahead (started with the symbolizer), takes the first job, and is replaced after
+   * it; the symbolizer's close stops the waiting one. The job names a file with a tab and a line
+   * break in its name: the job line's escaping carries it.
+   */
+  @Test
+  void aSpareChildTakesTheJobIsReplacedAndStopsWithTheSymbolizer() throws Exception {
+    Path sym = Files.move(StoreConcurrencyTest.bigSym(tmp, "spare", 100), tmp.resolve("odd\tname\n.sym"));
+    ProcessHandle second;
+    try (Symbolizer s = Symbolizer.builder().store(tmp.resolve("spare-store")).conversionProcess(CHILD).build()) {
+      ProcessHandle first = child(null);
+      Symbolized answer = s.symbolize(ModuleRef.file(sym), StoreConcurrencyTest.FIRST);
+      assertInstanceOf(Symbolized.Found.class, answer, answer.toString());
+      assertEquals(1, s.stats().conversions());
+      // the spare did the job, so it has ended; another starts after the conversion
+      first.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
+      second = child(first);
+    }
+    second.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
+  }
+
+  /** The ConversionProcess child of this JVM other than {@code not}, waiting up to 30 s for it. */
+  private static ProcessHandle child(ProcessHandle not) throws InterruptedException {
+    for (int i = 0; i < 600; i++) {
+      var found = ProcessHandle.current().children()
+          .filter(p -> p.info().commandLine().orElse("").contains(ConversionProcess.class.getName()))
+          .filter(p -> not == null || p.pid() != not.pid()).findFirst();
+      if (found.isPresent()) return found.get();
+      Thread.sleep(50);
+    }
+    throw new AssertionError("no conversion child started");
+  }
 }

@@ -155,7 +155,7 @@ public final class AotTraining {
     }
     byte[] json = body.append("]}]}").toString().getBytes(StandardCharsets.UTF_8);
     try (Symbolizer s = Symbolizer.builder().threads(2).build();
-        SymbolicationServer server = SymbolicationServer.builder(s).listen("127.0.0.1", 0).build().start()) {
+        SymbolicationServer server = SymbolicationServer.builder(s).listen("127.0.0.1", 0).warmUp(true).build().start()) {
       for (int i = 0; i < 20; i++) {
         String status = post(server.port(), i % 4 == 3 ? "/metrics" : "/symbolicate", i % 4 == 3 ? null : json);
         if (!status.startsWith("HTTP/1.1 200")) {

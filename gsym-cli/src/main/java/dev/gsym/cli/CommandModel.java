@@ -182,7 +182,7 @@ final class CommandModel {
     add(spec, Opt.HELP, Opt.HELP.description, null);
     for (Opt o : List.of(Opt.STORE, Opt.LISTEN, Opt.DEBUG_FILE_DIRECTORY, Opt.DEBUGINFOD_URL, Opt.NO_DEBUGINFOD,
         Opt.BREAKPAD_SYMBOLS, Opt.MAX_STORE_SIZE, Opt.MAX_OPEN_MODULES, Opt.MAX_REQUEST_BYTES, Opt.MAX_FRAMES,
-        Opt.IDLE_TIMEOUT, Opt.CONVERT_IN_PROCESS)) {
+        Opt.IDLE_TIMEOUT, Opt.CONVERT_IN_PROCESS, Opt.NO_WARM_UP)) {
       add(spec, o, o.description, o.kind == Opt.Kind.LIST ? "0..*" : null);
     }
     add(spec, Opt.MERGED_FUNCTIONS, "Convert DWARF with merged functions and call sites (as --dwarf --merged-functions"

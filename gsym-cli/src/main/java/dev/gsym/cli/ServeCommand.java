@@ -61,7 +61,7 @@ final class ServeCommand implements CliCommand {
       throw CliException.stderr("gsymutil serve: " + e.getMessage());
     }
     try {
-      server = SymbolicationServer.builder(s).listen(host, port);
+      server = SymbolicationServer.builder(s).listen(host, port).warmUp(!args.flag(Opt.NO_WARM_UP));
       String max = args.value(Opt.MAX_REQUEST_BYTES);
       if (max != null) server.maxRequestBytes(SymbolizeCommand.size("--max-request-bytes", max));
       Integer frames = positive(Opt.MAX_FRAMES);

@@ -73,13 +73,14 @@ class ServeProcessTest {
   }
 
   /** A server process; returns its port once it listens. */
-  int serve(Path store, Path symbols, String name) throws Exception {
+  int serve(Path store, Path symbols, String name, String... options) throws Exception {
     Path log = tmp.resolve(name + ".log");
-    List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), GsymUtil.class.getName(),
         "serve", "--store", store.toString(), "--listen", "127.0.0.1:0", "--no-debuginfod",
         "--debug-file-directory", tmp.resolve("no-debug").toString(), "--breakpad-symbols", symbols.toString(),
-        "--threads", "2");
+        "--threads", "2"));
+    cmd.addAll(List.of(options));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     processes.add(p);
     Pattern listening = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)");
@@ -148,7 +149,7 @@ class ServeProcessTest {
     Path symbols = symbolStore();
     Path store = tmp.resolve("store");
     int a = serve(store, symbols, "a");
-    int b = serve(store, symbols, "b");
+    int b = serve(store, symbols, "b", "--no-warm-up"); // a replica without the warm-up answers alike
     long[] fs = {0, 123, 4567, FUNCTIONS - 1};
     List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
     for (int i = 0; i < 4; i++) {

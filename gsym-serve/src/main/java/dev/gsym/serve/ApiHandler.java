@@ -31,6 +31,8 @@ final class ApiHandler extends Handler.Abstract {
 
   private final Symbolizer symbolizer;
   private final ServeMetrics metrics;
+  /** {@link #ACCESS}, or a silent logger for a server that is not the user's (the warm-up's). */
+  private final Logger access;
   private final RequestParser parser;
   private final ResponseWriter writer = new ResponseWriter();
   private final long maxRequestBytes;
@@ -47,8 +49,9 @@ final class ApiHandler extends Handler.Abstract {
   private static final int BUFFERED_FRAMES = 16_384;
 
   ApiHandler(Symbolizer symbolizer, ServeMetrics metrics, long maxRequestBytes, long minRequestDataRate, int maxFrames,
-      int maxModules) {
+      int maxModules, Logger access) {
     this.symbolizer = symbolizer;
+    this.access = access;
     this.metrics = metrics;
     this.maxRequestBytes = maxRequestBytes;
     this.minRequestDataRate = minRequestDataRate;
@@ -110,8 +113,8 @@ final class ApiHandler extends Handler.Abstract {
     } finally {
       long nanos = System.nanoTime() - x.start;
       metrics.request(x.endpoint, x.status, nanos);
-      if (ACCESS.isInfoEnabled()) {
-        ACCESS.info("method={} path={} status={} bytes={} frames={} latency_ms={}{}", method, quote(path), x.status,
+      if (access.isInfoEnabled()) {
+        access.info("method={} path={} status={} bytes={} frames={} latency_ms={}{}", method, quote(path), x.status,
             x.bytes, x.frames, String.format(java.util.Locale.ROOT, "%.3f", nanos / 1e6),
             x.error == null ? "" : " error=" + x.error);
       }

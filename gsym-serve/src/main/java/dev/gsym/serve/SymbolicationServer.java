@@ -35,6 +35,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * The server does not own the symbolizer: close the server first, then the symbolizer.
  */
 public final class SymbolicationServer implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SymbolicationServer.class);
   /** Default {@link Builder#maxRequestBytes}: 16 MiB. */
   public static final long DEFAULT_MAX_REQUEST_BYTES = 16L << 20;
   /** Default {@link Builder#maxFrames}. */
@@ -46,6 +47,7 @@ public final class SymbolicationServer implements AutoCloseable {
 
   private final Server server;
   private final ServerConnector connector;
+  private final boolean warmUp;
 
   private SymbolicationServer(Builder b) {
     QueuedThreadPool pool = new QueuedThreadPool(b.maxThreads);
@@ -53,6 +55,7 @@ public final class SymbolicationServer implements AutoCloseable {
     // handlers block (body reads, symbolization): each runs on a virtual thread of its own
     pool.setVirtualThreadsExecutor(VirtualThreads.getNamedVirtualThreadsExecutor("gsym-serve-request"));
     server = new Server(pool);
+    warmUp = b.warmUp;
     HttpConfiguration http = new HttpConfiguration();
     http.setSendServerVersion(false);
     http.setSendDateHeader(false);
@@ -68,7 +71,7 @@ public final class SymbolicationServer implements AutoCloseable {
     // start by one request's time, so a busy server never cuts a slow client off; the body stream
     // checks each request's own rate instead (LimitedInputStream)
     server.setHandler(new ApiHandler(b.symbolizer, metrics, b.maxRequestBytes, b.minRequestDataRate, b.maxFrames,
-        b.maxModules));
+        b.maxModules, b.accessLog ? ApiHandler.ACCESS : org.slf4j.helpers.NOPLogger.NOP_LOGGER));
     server.setErrorHandler(new JsonErrorHandler(metrics));
     server.setStopTimeout(b.stopTimeout.toMillis());
   }
@@ -83,6 +86,7 @@ public final class SymbolicationServer implements AutoCloseable {
    * @throws IOException if the address cannot be bound
    */
   public SymbolicationServer start() throws IOException {
+    if (warmUp) warmUp();
     try {
       server.start();
     } catch (IOException e) {
@@ -93,6 +97,16 @@ public final class SymbolicationServer implements AutoCloseable {
       throw new IOException(e.getMessage(), e);
     }
     return this;
+  }
+
+  private static void warmUp() {
+    try {
+      long frames = WarmUp.run();
+      LOG.debug("warm-up: {} frames answered", frames);
+    } catch (IOException | RuntimeException e) {
+      // only speed is lost: the first requests run colder
+      LOG.warn("warm-up failed, the first requests will be slower: {}", e.toString());
+    }
   }
 
   /** The port the server listens on (the one chosen by the system for port 0). */
@@ -180,6 +194,8 @@ public final class SymbolicationServer implements AutoCloseable {
     private long minRequestDataRate = 1024;
     private int maxThreads = 64;
     private Duration stopTimeout = Duration.ofSeconds(5);
+    private boolean warmUp;
+    private boolean accessLog = true;
 
     private Builder(Symbolizer symbolizer) {
       this.symbolizer = Objects.requireNonNull(symbolizer, "symbolizer");
@@ -238,6 +254,22 @@ public final class SymbolicationServer implements AutoCloseable {
     /** How long {@link #close()} waits for requests in progress (default 5 s). */
     public Builder stopTimeout(Duration t) {
       this.stopTimeout = Objects.requireNonNull(t, "stopTimeout");
+      return this;
+    }
+
+    /**
+     * Whether {@link #start()} first runs the request path on a private server over a generated
+     * module (default off), so that the first requests, and a cold module's first answer, do not
+     * wait for the JIT. It takes a few hundred milliseconds of CPU; a failure only logs a warning.
+     */
+    public Builder warmUp(boolean on) {
+      this.warmUp = on;
+      return this;
+    }
+
+    /** Off for the warm-up's private server, whose requests are nobody's. */
+    Builder accessLog(boolean on) {
+      this.accessLog = on;
       return this;
     }
 

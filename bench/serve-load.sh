@@ -107,7 +107,7 @@ for run in $(seq "${COLD_RUNS:-3}"); do
   cold_diffs+=("$d")
   echo "cold module, run $run: first answer ${first} s; gsymutil --dwarf alone ${conv} s (${d} s; target: <= +0.1 s)"
 done
-echo "cold module: answer - conversion, median $(printf '%s\n' "${cold_diffs[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }') s over ${#cold_diffs[@]} runs"
+echo "cold module: answer - conversion, median $(printf '%s\n' "${cold_diffs[@]}" | sort -g | awk '{ v[NR] = $1 } END { printf "%+.2f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }') s over ${#cold_diffs[@]} runs"
 [ "${WARM:-1}" = 0 ] && exit 0
 
 # 2. warm modules

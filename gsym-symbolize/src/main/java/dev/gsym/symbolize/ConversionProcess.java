@@ -68,10 +68,20 @@ final class ConversionProcess implements AutoCloseable {
         p = start();
         send(p, job);
       }
-      String err = readBounded(p.getErrorStream());
+      // stderr is drained by a thread of its own, so that this one waits interruptibly
+      Process child = p;
+      java.util.concurrent.FutureTask<String> err = new java.util.concurrent.FutureTask<>(
+          () -> readBounded(child.getErrorStream()));
+      Thread.ofVirtual().name("gsym-conversion-stderr").start(err);
       int status = p.waitFor();
       if (status == 0) return;
-      throwFailure(in, status, err);
+      String said;
+      try {
+        said = err.get();
+      } catch (java.util.concurrent.ExecutionException e) {
+        said = Texts.message(e.getCause());
+      }
+      throwFailure(in, status, said);
     } finally {
       if (p != null && p.isAlive()) {
         p.destroyForcibly();

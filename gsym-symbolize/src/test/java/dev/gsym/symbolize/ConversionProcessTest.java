@@ -142,4 +142,32 @@ class ConversionProcessTest {
     }
     throw new AssertionError("no conversion child started");
   }
+
+  /** An interrupt ends the wait at once and kills the child (here stuck opening a FIFO nobody writes). */
+  @Test
+  void anInterruptKillsTheChild() throws Exception {
+    Path fifo = tmp.resolve("fifo.sym");
+    Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+    org.junit.jupiter.api.Assumptions.assumeTrue(mk.waitFor() == 0, "mkfifo is not available");
+    Path out = Files.createFile(tmp.resolve("out.gsym"));
+    ConversionProcess c = new ConversionProcess(CHILD);
+    java.util.concurrent.CompletableFuture<Throwable> thrown = new java.util.concurrent.CompletableFuture<>();
+    Thread t = Thread.ofPlatform().start(() -> {
+      try {
+        c.convert(fifo, ConverterAdapter.Kind.BREAKPAD, false, out);
+        thrown.complete(null);
+      } catch (Throwable e) {
+        thrown.complete(e);
+      }
+    });
+    child(null);
+    Thread.sleep(1000); // the child has the job and is stuck opening the FIFO
+    t.interrupt();
+    assertInstanceOf(InterruptedException.class, thrown.get(10, java.util.concurrent.TimeUnit.SECONDS));
+    c.close(); // stops a spare; the stuck child must be gone already
+    for (ProcessHandle h : ProcessHandle.current().children()
+        .filter(p -> p.info().commandLine().orElse("").contains(ConversionProcess.class.getName())).toList()) {
+      h.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+    }
+  }
 }

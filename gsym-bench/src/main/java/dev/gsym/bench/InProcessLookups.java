@@ -2,12 +2,10 @@ package dev.gsym.bench;
 
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupException;
-import dev.gsym.read.LookupResult;
-import dev.gsym.read.SourceLocation;
+import dev.gsym.read.LookupFrames;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -39,18 +37,17 @@ public final class InProcessLookups {
     long frames = 0;
     long lines = 0;
     long misses = 0;
+    LookupFrames out = new LookupFrames();
     for (int i = from; i < to; i++) {
-      LookupResult res;
       try {
-        res = r.lookup(a[i]);
+        r.lookup(a[i], out);
       } catch (LookupException e) {
         misses++;
         continue;
       }
-      List<SourceLocation> locs = res.locations();
-      for (int k = 0; k < locs.size(); k++) {
+      for (int k = 0; k < out.count(); k++) {
         frames++;
-        lines += Integer.toUnsignedLong(locs.get(k).line());
+        lines += Integer.toUnsignedLong(out.line(k));
       }
     }
     return new Sums(frames, lines, misses);

@@ -48,6 +48,16 @@ public final class LookupFrames {
     return address;
   }
 
+  /** The source line of frame {@code k} (0: the innermost, where the address is), 0 if unknown. */
+  public int line(int k) {
+    return lines[java.util.Objects.checkIndex(k, count)];
+  }
+
+  /** The function name of frame {@code k} (0: the innermost), decoded from the string table. */
+  public String name(int k) {
+    return reader.string(names[java.util.Objects.checkIndex(k, count)]);
+  }
+
   /** The reader that filled these frames. */
   public GsymReader reader() {
     return reader;

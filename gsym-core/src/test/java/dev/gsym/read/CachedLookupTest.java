@@ -49,6 +49,33 @@ class CachedLookupTest {
     return frames.appendTo(new TextBuffer(64), true).toString();
   }
 
+  /** Names and lines through {@link LookupFrames#name} and {@link LookupFrames#line}, as "name:line ...". */
+  private static String frameFields(GsymReader r, long addr) {
+    LookupFrames frames = new LookupFrames();
+    try {
+      r.lookup(addr, frames);
+    } catch (LookupException e) {
+      return "error";
+    }
+    StringBuilder b = new StringBuilder();
+    for (int k = 0; k < frames.count(); k++) b.append(frames.name(k)).append(':').append(frames.line(k)).append(' ');
+    int past = frames.count();
+    org.junit.jupiter.api.Assertions.assertThrows(IndexOutOfBoundsException.class, () -> frames.line(past));
+    return b.toString();
+  }
+
+  private static String resultFields(GsymReader r, long addr) {
+    LookupResult res;
+    try {
+      res = r.lookup(addr);
+    } catch (LookupException e) {
+      return "error";
+    }
+    StringBuilder b = new StringBuilder();
+    for (SourceLocation l : res.locations()) b.append(l.name()).append(':').append(l.line()).append(' ');
+    return b.toString();
+  }
+
   private static List<Long> probes(GsymReader r, Random rnd) {
     List<Long> addrs = new ArrayList<>();
     for (int i = 0; i < r.numFunctions(); i++) {
@@ -69,6 +96,7 @@ class CachedLookupTest {
         assertThat(outcome(r::lookup, a)).as("%s at 0x%x (pass %d)", r.source(), a, pass)
             .isEqualTo(expected);
         assertThat(framesText(r, a)).as("%s frames at 0x%x", r.source(), a).isEqualTo(expected);
+        assertThat(frameFields(r, a)).as("%s frame accessors at 0x%x", r.source(), a).isEqualTo(resultFields(r, a));
       }
     }
     return addrs.size();

@@ -74,6 +74,12 @@ public final class GsymCreator {
    * Package-private so tests can lower it instead of writing 4 GiB.
    */
   long version1Limit = 0xffffffffL;
+  /** Package-private so tests can spill small creators. */
+  long spillThreshold = SPILL_THRESHOLD;
+  /** Bytes of encoded records held in the heap by {@link #addFunctionInfo}. */
+  private long heldBytes;
+  private RecordSpill recordSpill;
+  private boolean spillFailed;
 
   public GsymCreator() {
     this(false);
@@ -194,13 +200,48 @@ public final class GsymCreator {
     }
   }
 
-  /** Adds a FunctionInfo (encoded right away: the creator holds bytes, not object graphs). */
+  /**
+   * Adds a FunctionInfo (encoded right away: the creator holds bytes, not object graphs; beyond
+   * 16 MiB of records, further records wait in an unlinked temporary file
+   * instead of the heap).
+   */
   public void addFunctionInfo(FunctionInfo fi) {
     StoredFunction sf = StoredFunction.of(fi); // encoding needs no lock
+    RecordSpill to = null;
+    synchronized (lock) {
+      if (finished) throw new IllegalStateException("GsymCreator already finished");
+      if (!scratch && heldBytes >= spillThreshold) to = spill();
+      if (to == null) heldBytes += sf.heldBytes();
+    }
+    if (to != null) {
+      try {
+        sf = sf.spilled(to); // the write needs no lock: positions are reserved atomically
+      } catch (IOException e) {
+        synchronized (lock) {
+          spillFailed = true; // kept in memory, as without a spill
+          heldBytes += sf.heldBytes();
+        }
+      }
+    }
     synchronized (lock) {
       if (finished) throw new IllegalStateException("GsymCreator already finished");
       funcs.add(sf);
     }
+  }
+
+  /** Records held in memory beyond which {@link #addFunctionInfo} spills them: 16 MiB. */
+  static final long SPILL_THRESHOLD = 16L << 20;
+
+  /** The spill file, created on first need (the caller holds the lock); null if it cannot be made. */
+  private RecordSpill spill() {
+    if (recordSpill == null && !spillFailed) {
+      try {
+        recordSpill = RecordSpill.create();
+      } catch (IOException e) {
+        spillFailed = true;
+      }
+    }
+    return recordSpill;
   }
 
   public int numFunctionInfos() {
@@ -618,7 +659,13 @@ public final class GsymCreator {
    * string offsets and file indexes are valid in the new creator) before it is added.
    */
   public static GsymCreator from(GsymReader r, java.util.function.UnaryOperator<FunctionInfo> edit) {
+    return from(r, edit, SPILL_THRESHOLD);
+  }
+
+  /** As {@link #from(GsymReader, java.util.function.UnaryOperator)} with a spill threshold (tests). */
+  static GsymCreator from(GsymReader r, java.util.function.UnaryOperator<FunctionInfo> edit, long spillThreshold) {
     GsymCreator c = new GsymCreator();
+    c.spillThreshold = spillThreshold;
     StringTable table = r.stringTable();
     HashMap<Integer, Integer> strMap = new HashMap<>();
     for (long off = 1; off < table.size(); off = table.next(off)) {

@@ -35,7 +35,11 @@ final class StoredFunction {
   final boolean richInfo;
   /** True if the FunctionInfo has MergedFunctionsInfo (their names are looked up by call-site loading). */
   final boolean hasMerged;
-  private final byte[] bytes; // null when obj is kept instead
+  private final byte[] bytes; // null when obj is kept instead, or the record is in the spill
+  /** Where the record is when it was spilled (bytes is then null), else null. */
+  private final RecordSpill spill;
+  private final long spillAt;
+  private final int spillLength;
   private final FunctionInfo obj;
   /** Decoded form, kept only while {@link GsymCreator#finish} compares equal ranges. */
   private FunctionInfo memo;
@@ -52,6 +56,9 @@ final class StoredFunction {
     this.richInfo = fi.hasRichInfo();
     this.hasMerged = fi.mergedFunctions() != null;
     this.bytes = bytes;
+    this.spill = null;
+    this.spillAt = 0;
+    this.spillLength = 0;
     this.obj = bytes == null ? fi : null;
   }
 
@@ -85,6 +92,10 @@ final class StoredFunction {
   }
 
   private StoredFunction(StoredFunction local, int name, byte[] bytes) {
+    this(local, name, bytes, null, 0, 0);
+  }
+
+  private StoredFunction(StoredFunction local, int name, byte[] bytes, RecordSpill spill, long spillAt, int spillLength) {
     this.range = local.range;
     this.name = name;
     this.lineRows = local.lineRows;
@@ -92,7 +103,31 @@ final class StoredFunction {
     this.richInfo = local.richInfo;
     this.hasMerged = local.hasMerged;
     this.bytes = bytes;
+    this.spill = spill;
+    this.spillAt = spillAt;
+    this.spillLength = spillLength;
     this.obj = null;
+  }
+
+  /** True if the record is held encoded (in memory or in a spill), false if kept as an object. */
+  private boolean encoded() {
+    return bytes != null || spill != null;
+  }
+
+  /** The encoded record (read back from the spill if it is there); null if kept as an object. */
+  private byte[] bytes() {
+    return spill == null ? bytes : spill.read(spillAt, spillLength);
+  }
+
+  /** Bytes of the record held in this process's memory. */
+  int heldBytes() {
+    return bytes == null ? 0 : bytes.length;
+  }
+
+  /** This function with its encoded record moved to {@code to}; itself if it has none in memory. */
+  StoredFunction spilled(RecordSpill to) throws IOException {
+    if (bytes == null) return this;
+    return new StoredFunction(this, name, null, to, to.append(bytes), bytes.length);
   }
 
   /**
@@ -104,10 +139,11 @@ final class StoredFunction {
    * cannot follow: the caller translates the decoded object instead.
    */
   StoredFunction relocated(int[] strings, int[] files) {
-    if (bytes == null) return null;
+    if (!encoded()) return null;
+    byte[] record = bytes();
     byte[] out;
     try {
-      out = new Relocation(strings, files, range.start(), bytes.length).run(bytes);
+      out = new Relocation(strings, files, range.start(), record.length).run(record);
     } catch (GsymFormatException e) {
       out = null;
     }
@@ -277,7 +313,7 @@ final class StoredFunction {
   FunctionInfo info() {
     if (obj != null) return obj;
     if (memo != null) return memo;
-    return FunctionInfo.decode(cursor(bytes), range.start());
+    return FunctionInfo.decode(cursor(bytes()), range.start());
   }
 
   private FunctionInfo memoized() {
@@ -292,7 +328,7 @@ final class StoredFunction {
 
   /** Encoded size in bytes (with 4-byte string offsets, as version 1). */
   int encodedSize() {
-    if (bytes != null) return bytes.length;
+    if (encoded()) return bytes != null ? bytes.length : spillLength;
     GsymWriter w = new GsymWriter(ORDER);
     obj.encode(w);
     return w.length();
@@ -304,9 +340,10 @@ final class StoredFunction {
    * returns its length.
    */
   int writeTo(OutputStream os, GsymWriter scratch) throws IOException {
-    if (bytes != null && scratch.order() == ORDER && scratch.strpSize() == 4) {
-      os.write(bytes);
-      return bytes.length;
+    if (encoded() && scratch.order() == ORDER && scratch.strpSize() == 4) {
+      byte[] record = bytes();
+      os.write(record);
+      return record.length;
     }
     scratch.reset();
     info().encode(scratch);
@@ -322,7 +359,7 @@ final class StoredFunction {
     if (c != 0) return c;
     c = Integer.compare(a.lineRows, b.lineRows); // null (-1) first, then by row count
     if (c != 0 || a.lineRows <= 0) return c;
-    if (a.bytes != null && b.bytes != null && sameLineTableBytes(a.bytes, b.bytes)) return 0; // duplicates
+    if (a.encoded() && b.encoded() && sameLineTableBytes(a.bytes(), b.bytes())) return 0; // duplicates
     // ranges and inline counts tie (FunctionInfo.compare would find the same): compare the rows
     return LineTable.compare(a.memoized().lineTable(), b.memoized().lineTable());
   }
@@ -365,7 +402,7 @@ final class StoredFunction {
       return false;
     }
     if (lineRows < 0 && inlineNodes < 0) return true;
-    if (bytes != null && o.bytes != null && Arrays.equals(bytes, o.bytes)) return true;
+    if (encoded() && o.encoded() && Arrays.equals(bytes(), o.bytes())) return true;
     return memoized().sameAs(o.memoized());
   }
 

@@ -202,7 +202,7 @@ public final class GsymCreator {
 
   /**
    * Adds a FunctionInfo (encoded right away: the creator holds bytes, not object graphs; beyond
-   * 16 MiB of records, further records wait in an unlinked temporary file
+   * 4 MiB of records, further records wait in an unlinked temporary file
    * instead of the heap).
    */
   public void addFunctionInfo(FunctionInfo fi) {
@@ -215,7 +215,7 @@ public final class GsymCreator {
     }
     if (to != null) {
       try {
-        sf = sf.spilled(to); // the write needs no lock: positions are reserved atomically
+        sf = sf.spilled(to); // outside the creator's lock: the spill has its own
       } catch (IOException e) {
         synchronized (lock) {
           spillFailed = true; // kept in memory, as without a spill
@@ -229,8 +229,8 @@ public final class GsymCreator {
     }
   }
 
-  /** Records held in memory beyond which {@link #addFunctionInfo} spills them: 16 MiB. */
-  static final long SPILL_THRESHOLD = 16L << 20;
+  /** Records held in memory beyond which {@link #addFunctionInfo} spills them: 4 MiB. */
+  static final long SPILL_THRESHOLD = 4L << 20;
 
   /** The spill file, created on first need (the caller holds the lock); null if it cannot be made. */
   private RecordSpill spill() {

@@ -8,18 +8,28 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Encoded records a {@link GsymCreator} keeps on disk instead of in its heap once it holds more
  * than its threshold (a Breakpad file of hundreds of MB makes records of about a third of its size,
  * which would otherwise wait in the heap for the final layout). An unlinked temporary file: nothing
  * is left behind, also when the process is killed, and its pages are the kernel's cache to keep or
- * write out, not the process's memory. Appends and reads are positional, so any thread may use it.
+ * write out, not the process's memory. Appends are buffered and reads read ahead (1 MiB each), so
+ * that a few hundred thousand records cost a few hundred system calls. Any thread may use it.
  */
 final class RecordSpill {
+  /** Bytes read ahead: records are read back mostly in the order they were spilled. */
+  private static final int WINDOW = 1 << 20;
+
   private final FileChannel ch;
-  private final AtomicLong end = new AtomicLong();
+  /** Appended bytes not written yet: they go to the file at pendingStart. */
+  private final byte[] pending = new byte[WINDOW];
+  private int pendingLength;
+  private long pendingStart;
+  /** The read-ahead window: file bytes [windowStart, windowStart + windowLength). */
+  private byte[] window;
+  private long windowStart;
+  private int windowLength;
 
   private RecordSpill(FileChannel ch) {
     this.ch = ch;
@@ -44,30 +54,63 @@ final class RecordSpill {
   }
 
   /** Appends {@code record}; returns its position. */
-  long append(byte[] record) throws IOException {
-    long at = end.getAndAdd(record.length);
-    ByteBuffer b = ByteBuffer.wrap(record);
-    for (long p = at; b.hasRemaining(); ) p += ch.write(b, p);
+  synchronized long append(byte[] record) throws IOException {
+    if (record.length > pending.length - pendingLength) flush();
+    long at = pendingStart + pendingLength;
+    if (record.length > pending.length) {
+      write(record, record.length, at);
+      pendingStart += record.length;
+    } else {
+      System.arraycopy(record, 0, pending, pendingLength, record.length);
+      pendingLength += record.length;
+    }
     return at;
   }
 
+  private void flush() throws IOException {
+    write(pending, pendingLength, pendingStart);
+    pendingStart += pendingLength;
+    pendingLength = 0;
+  }
+
+  private void write(byte[] bytes, int length, long at) throws IOException {
+    ByteBuffer b = ByteBuffer.wrap(bytes, 0, length);
+    for (long p = at; b.hasRemaining(); ) p += ch.write(b, p);
+  }
+
   /** The {@code length} bytes at {@code at}. */
-  byte[] read(long at, int length) {
+  synchronized byte[] read(long at, int length) {
     byte[] out = new byte[length];
-    ByteBuffer b = ByteBuffer.wrap(out);
     try {
-      for (long p = at; b.hasRemaining(); ) {
-        int n = ch.read(b, p);
-        if (n < 0) throw new IOException("record spill file ends at " + p + ", before " + (at + length));
-        p += n;
+      if (at + length > pendingStart) flush(); // not in the file yet
+      if (length > WINDOW) {
+        fill(out, at, length);
+        return out;
       }
+      if (window == null || at < windowStart || at + length > windowStart + windowLength) {
+        if (window == null) window = new byte[WINDOW];
+        windowStart = at;
+        windowLength = (int) Math.min(WINDOW, pendingStart - at);
+        if (windowLength < length) throw new IOException("record spill file ends before " + (at + length));
+        fill(window, at, windowLength);
+      }
+      System.arraycopy(window, (int) (at - windowStart), out, 0, length);
     } catch (IOException e) {
       throw new UncheckedIOException("reading back a record from the creator's spill file: " + e.getMessage(), e);
     }
     return out;
   }
 
-  long size() {
-    return end.get();
+  private void fill(byte[] into, long at, int length) throws IOException {
+    ByteBuffer b = ByteBuffer.wrap(into, 0, length);
+    for (long p = at; b.hasRemaining(); ) {
+      int n = ch.read(b, p);
+      if (n < 0) throw new IOException("record spill file ends at " + p + ", before " + (at + length));
+      p += n;
+    }
+  }
+
+  synchronized long size() {
+    return pendingStart + pendingLength;
   }
 }

@@ -121,6 +121,30 @@ class RecordSpillTest {
     return c.encode(ByteOrder.LITTLE_ENDIAN);
   }
 
+  /** Reads of records still in the write buffer, across window borders and larger than a window. */
+  @Test
+  void readsSeeEveryAppendedRecord() throws IOException {
+    RecordSpill s = RecordSpill.create();
+    SplittableRandom r = new SplittableRandom(3);
+    List<byte[]> records = new ArrayList<>();
+    List<Long> at = new ArrayList<>();
+    for (int i = 0; i < 3000; i++) {
+      byte[] b = new byte[i % 500 == 7 ? (1 << 20) + 5 + r.nextInt(1000) : 1 + r.nextInt(3000)];
+      r.nextBytes(b);
+      records.add(b);
+      at.add(s.append(b));
+      if (i % 97 == 0) { // read back while appending: some still buffered
+        int k = r.nextInt(i + 1);
+        assertThat(s.read(at.get(k), records.get(k).length)).isEqualTo(records.get(k));
+      }
+    }
+    for (int k = 0; k < records.size(); k++) assertThat(s.read(at.get(k), records.get(k).length)).isEqualTo(records.get(k));
+    for (int n = 0; n < 2000; n++) { // and in random order
+      int k = r.nextInt(records.size());
+      assertThat(s.read(at.get(k), records.get(k).length)).isEqualTo(records.get(k));
+    }
+  }
+
   @Test
   void theSpillFileLeavesNothingBehind() throws IOException {
     Path tmp = dev.gsym.io.AtomicFile.systemTemporaryDirectory();

@@ -39,8 +39,9 @@ class DwarfConverterFuzzTest {
   @FuzzTest // last: Jazzer requires it after the seeds' source
   void elfFile(byte[] input) {
     FuzzLimits.within(LIMIT, "dwarf", "converting an ELF file of " + input.length + " bytes", () -> {
-      try {
-        convert(ElfFile.of(input, "fuzz.elf"));
+      // closed: decompressed sections live in a native arena of the file's own
+      try (ElfFile elf = ElfFile.of(input, "fuzz.elf")) {
+        convert(elf);
       } catch (GsymFormatException expected) {
         // malformed input, reported with the section and offset
       }

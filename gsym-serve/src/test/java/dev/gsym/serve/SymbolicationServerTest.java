@@ -329,31 +329,21 @@ class SymbolicationServerTest {
 
   @Test
   void accessLogLines() throws Exception {
-    ch.qos.logback.classic.Logger log = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
-        "dev.gsym.serve.access");
-    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
-        new ch.qos.logback.core.read.ListAppender<>();
-    lines.start();
-    ch.qos.logback.classic.Level level = log.getLevel();
-    log.setLevel(ch.qos.logback.classic.Level.INFO);
-    log.addAppender(lines);
-    try {
+    try (AccessLogCapture capture = new AccessLogCapture()) {
+      var lines = capture.lines();
       List<Module> modules = modules();
       HttpResponse<String> ok = server.post(request(modules.subList(0, 1), null, false));
       server.get("/nope%20x");
       // the line is written after the response: wait for it
-      for (int i = 0; i < 100 && lines.list.size() < 2; i++) Thread.sleep(20);
-      assertEquals(2, lines.list.size(), lines.list.toString());
-      String first = lines.list.get(0).getFormattedMessage();
+      for (int i = 0; i < 100 && lines.size() < 2; i++) Thread.sleep(20);
+      assertEquals(2, lines.size(), lines.toString());
+      String first = lines.get(0).getFormattedMessage();
       assertTrue(first.matches("method=POST path=/symbolicate status=200 bytes=" + ok.body().getBytes(
           java.nio.charset.StandardCharsets.UTF_8).length + " frames=" + modules.getFirst().addresses().size()
           + " latency_ms=\\d+\\.\\d{3}"), first);
-      String second = lines.list.get(1).getFormattedMessage();
+      String second = lines.get(1).getFormattedMessage();
       assertTrue(second.matches("method=GET path=/nope%20x status=404 bytes=\\d+ frames=0 latency_ms=\\S+"
           + " error=not_found"), second);
-    } finally {
-      log.detachAppender(lines);
-      log.setLevel(level);
     }
   }
 

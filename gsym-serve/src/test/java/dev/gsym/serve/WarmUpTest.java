@@ -66,25 +66,15 @@ class WarmUpTest {
 
   @Test
   void aWarmedUpServerStartsWithEmptyMetricsAndAccessLog() throws Exception {
-    ch.qos.logback.classic.Logger log = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
-        "dev.gsym.serve.access");
-    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
-        new ch.qos.logback.core.read.ListAppender<>();
-    lines.start();
-    ch.qos.logback.classic.Level level = log.getLevel();
-    log.setLevel(ch.qos.logback.classic.Level.INFO);
-    log.addAppender(lines);
-    try (TestServer server = new TestServer(Symbolizer.builder().store(tmp.resolve("store")).build(),
-        b -> b.warmUp(true))) {
-      assertEquals(List.of(), lines.list, "no access log lines from the warm-up");
+    try (AccessLogCapture capture = new AccessLogCapture();
+        TestServer server = new TestServer(Symbolizer.builder().store(tmp.resolve("store")).build(),
+            b -> b.warmUp(true))) {
+      assertEquals(List.of(), capture.lines(), "no access log lines from the warm-up");
       String text = server.get("/metrics").body();
       assertEquals(0.0, SymbolicationServerTest.metric(text, "gsym_serve_frames_total"), text);
       assertEquals(0.0, SymbolicationServerTest.metric(text, "gsym_symbolize_lookups_total"), text);
       assertEquals(0.0, SymbolicationServerTest.metric(text, "gsym_symbolize_open_modules"), text);
       assertEquals(200, server.get("/healthz").statusCode());
-    } finally {
-      log.detachAppender(lines);
-      log.setLevel(level);
     }
   }
 }

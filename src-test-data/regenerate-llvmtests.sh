@@ -11,6 +11,9 @@
 #                          site and dupfunc over the same range, a 16-byte build-id
 #   statistics.llvm22.gsym llvm-gsymutil-22 --convert --merged-functions --dwarf-callsites of it
 #                          (version 1: what our version 1 conversion must equal)
+#   statistics.expected.*  the test's CHECK lines for --statistics, --statistics=json and
+#                          =pretty-json, written out by hand ({{PATH}} for the file's path): LLVM
+#                          22 has no --statistics, so nothing here regenerates them
 #   gnu-debugdata          X86/elf-gnu-debugdata.yaml without .dynsym: .gnu_debugdata is
 #                          gnu-debugdata-mini.yaml's object, `xz --check=crc32 -9` (as that test's
 #                          recipe), added with llvm-objcopy-22 --add-section

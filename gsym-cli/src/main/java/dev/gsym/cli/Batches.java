@@ -4,8 +4,6 @@ import dev.gsym.GsymFormatException;
 import dev.gsym.TextBuffer;
 import dev.gsym.internal.concurrent.OrderedPipeline;
 import dev.gsym.internal.concurrent.ScopedPool;
-import dev.gsym.GsymFormatException;
-import dev.gsym.TextBuffer;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupFrames;
 import java.util.ArrayDeque;

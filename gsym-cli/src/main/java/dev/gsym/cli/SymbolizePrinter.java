@@ -172,14 +172,7 @@ final class SymbolizePrinter {
   /** A {@code DATA} answer without a data symbol (GSYM has none): name unknown, start and size 0. */
   void data(TextBuffer out, Request r) {
     if (json) {
-      JsonText j = open(out);
-      j.objectBegin();
-      if (r.hasAddress) j.hexMember("Address", r.address);
-      j.key("Data").objectBegin().member("Name", "").hexMember("Size", 0).hexMember("Start", 0).objectEnd();
-      j.member("ModuleName", r.module);
-      if (r.symbol != null) j.member("SymName", r.symbol);
-      j.objectEnd();
-      close(j, out);
+      emptyAnswer(out, r, j -> j.key("Data").objectBegin().member("Name", "").hexMember("Size", 0).hexMember("Start", 0).objectEnd());
       return;
     }
     header(out, r);
@@ -190,14 +183,7 @@ final class SymbolizePrinter {
   /** A {@code FRAME} answer without locals (GSYM has none). */
   void locals(TextBuffer out, Request r) {
     if (json) {
-      JsonText j = open(out);
-      j.objectBegin();
-      if (r.hasAddress) j.hexMember("Address", r.address);
-      j.key("Frame").arrayBegin().arrayEnd();
-      j.member("ModuleName", r.module);
-      if (r.symbol != null) j.member("SymName", r.symbol);
-      j.objectEnd();
-      close(j, out);
+      emptyAnswer(out, r, j -> j.key("Frame").arrayBegin().arrayEnd());
       return;
     }
     header(out, r);
@@ -208,17 +194,22 @@ final class SymbolizePrinter {
   /** A symbol lookup without locations (llvm-symbolizer-22 finds none in a GSYM file). */
   void locations(TextBuffer out, Request r) {
     if (json) {
-      JsonText j = open(out);
-      j.objectBegin();
-      if (r.hasAddress) j.hexMember("Address", r.address);
-      j.key("Loc").arrayBegin().arrayEnd();
-      j.member("ModuleName", r.module);
-      if (r.symbol != null) j.member("SymName", r.symbol);
-      j.objectEnd();
-      close(j, out);
+      emptyAnswer(out, r, j -> j.key("Loc").arrayBegin().arrayEnd());
       return;
     }
     lineInfo(out, r, LineInfo.EMPTY);
+  }
+
+  /** A JSON answer with nothing found: the address, {@code answer}'s member, the module and symbol. */
+  private void emptyAnswer(TextBuffer out, Request r, java.util.function.Consumer<JsonText> answer) {
+    JsonText j = open(out);
+    j.objectBegin();
+    if (r.hasAddress) j.hexMember("Address", r.address);
+    answer.accept(j);
+    j.member("ModuleName", r.module);
+    if (r.symbol != null) j.member("SymName", r.symbol);
+    j.objectEnd();
+    close(j, out);
   }
 
   /** JSON only: the error object llvm prints instead of an answer. */

@@ -1,5 +1,6 @@
 package dev.gsym.read;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.gsym.GsymFormatException;
@@ -191,34 +192,22 @@ class GsymMutationFuzzTest {
   /** As {@link #mutantsFailCleanly} over version 2 files: header, directory, 8-byte offsets. */
   @Test
   void version2MutantsFailCleanly() throws Exception {
-    List<Seed> seeds = version2Seeds();
-    Random rnd = new Random(SEED + 2);
-    int opened = 0;
-    for (int i = 0; i < MUTATIONS / 2; i++) {
-      Seed s = seeds.get(rnd.nextInt(seeds.size()));
-      StringBuilder how = new StringBuilder();
-      byte[] mutant = mutate(rnd, s.bytes(), seeds, how);
-      String what = "mutation #" + i + " of " + s.name() + ": " + how;
-      try {
-        if (assertTimeoutPreemptively(Duration.ofSeconds(2), () -> exercise(mutant, s.addrs()), () -> what)) {
-          opened++;
-        }
-      } catch (AssertionError e) {
-        throw e;
-      } catch (Throwable t) {
-        throw new AssertionError(what + " -> " + t + "\nmutant: "
-            + HexFormat.of().formatHex(mutant, 0, Math.min(mutant.length, 512)), t);
-      }
-    }
-    org.assertj.core.api.Assertions.assertThat(opened).isGreaterThan(MUTATIONS / 6);
+    assertThat(mutantsOpened(version2Seeds(), new Random(SEED + 2), MUTATIONS / 2)).isGreaterThan(MUTATIONS / 6);
   }
 
   @Test
   void mutantsFailCleanly() throws Exception {
-    List<Seed> seeds = seeds();
-    Random rnd = new Random(SEED);
+    // most mutants must get past the header and tables, or the fuzzing would only test open()
+    assertThat(mutantsOpened(seeds(), new Random(SEED), MUTATIONS)).isGreaterThan(MUTATIONS / 3);
+  }
+
+  /**
+   * Exercises {@code count} mutants of {@code seeds}, each within 2 s and failing only with a
+   * GsymFormatException; how many opened.
+   */
+  private static int mutantsOpened(List<Seed> seeds, Random rnd, int count) {
     int opened = 0;
-    for (int i = 0; i < MUTATIONS; i++) {
+    for (int i = 0; i < count; i++) {
       Seed s = seeds.get(rnd.nextInt(seeds.size()));
       StringBuilder how = new StringBuilder();
       byte[] mutant = mutate(rnd, s.bytes(), seeds, how);
@@ -234,8 +223,7 @@ class GsymMutationFuzzTest {
             + HexFormat.of().formatHex(mutant, 0, Math.min(mutant.length, 512)), t);
       }
     }
-    // most mutants must get past the header and tables, or the fuzzing would only test open()
-    org.assertj.core.api.Assertions.assertThat(opened).isGreaterThan(MUTATIONS / 3);
+    return opened;
   }
 
   /**
@@ -268,8 +256,8 @@ class GsymMutationFuzzTest {
         try {
           r = GsymReader.open(ch, before, mutant.length, "object (section .gsym)");
         } catch (GsymFormatException e) {
-          org.assertj.core.api.Assertions.assertThat(e.source()).as(what).isEqualTo("object (section .gsym)");
-          org.assertj.core.api.Assertions.assertThat(e.offset()).as(what + ": " + e.getMessage()).isGreaterThanOrEqualTo(before);
+          assertThat(e.source()).as(what).isEqualTo("object (section .gsym)");
+          assertThat(e.offset()).as(what + ": " + e.getMessage()).isGreaterThanOrEqualTo(before);
           continue;
         }
         opened++;
@@ -282,6 +270,6 @@ class GsymMutationFuzzTest {
         throw new AssertionError(what + " -> " + t, t);
       }
     }
-    org.assertj.core.api.Assertions.assertThat(opened).isGreaterThan(mutations / 3);
+    assertThat(opened).isGreaterThan(mutations / 3);
   }
 }

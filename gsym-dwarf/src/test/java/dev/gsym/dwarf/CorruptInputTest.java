@@ -109,24 +109,23 @@ class CorruptInputTest {
   void mutatedDebugSections() throws IOException {
     Random rnd = new Random(20261122);
     for (String name : List.of("c-clang-O2", "c-gcc-O2", "cpp-clang-O2", "cpp-gcc-O2", "icf-clang-O2-gold")) {
-      byte[] orig = golden(name);
-      ElfFile elf = ElfFile.of(orig, name);
-      for (int i = 0; i < Integer.getInteger("gsym.fuzz.iterations", 1000); i++) {
-        String sec = DEBUG.get(rnd.nextInt(DEBUG.size()));
-        ElfFile.Section s = elf.section(sec);
-        if (s == null || s.size() == 0) continue;
-        byte[] b = orig.clone();
-        int k = 1 + rnd.nextInt(8);
-        StringBuilder what = new StringBuilder(name + " " + sec);
-        for (int j = 0; j < k; j++) {
-          int at = (int) (s.offset() + rnd.nextLong(s.size()));
-          byte v = (byte) (rnd.nextBoolean() ? rnd.nextInt(256) : (rnd.nextBoolean() ? 0xff : 0x80));
-          b[at] = v;
-          what.append(" @0x").append(Integer.toHexString(at)).append('=').append(v & 0xff);
-        }
-        check(b, what.toString());
-      }
+      mutateSections(golden(name), name, DEBUG, Integer.getInteger("gsym.fuzz.iterations", 1000), rnd);
     }
+  }
+
+  /**
+   * A copy of {@code orig} with 1 to {@code maxChanges} bytes in {@code [start, start + length)}
+   * set to a random value, 0xff or 0x80; each change is appended to {@code what}.
+   */
+  static byte[] mutate(byte[] orig, long start, long length, int maxChanges, Random rnd, StringBuilder what) {
+    byte[] b = orig.clone();
+    for (int j = 1 + rnd.nextInt(maxChanges); j > 0; j--) {
+      int at = (int) (start + rnd.nextLong(length));
+      byte v = (byte) (rnd.nextBoolean() ? rnd.nextInt(256) : (rnd.nextBoolean() ? 0xff : 0x80));
+      b[at] = v;
+      what.append(" @0x").append(Integer.toHexString(at)).append('=').append(v & 0xff);
+    }
+    return b;
   }
 
   /** Mutates bytes inside the named sections of {@code orig} ({@code iterations} mutants). */
@@ -139,14 +138,8 @@ class CorruptInputTest {
     assertTrue(!present.isEmpty(), name + " has none of " + sections);
     for (int i = 0; i < iterations; i++) {
       ElfFile.Section s = present.get(rnd.nextInt(present.size()));
-      byte[] b = orig.clone();
       StringBuilder what = new StringBuilder(name + " " + s.name());
-      for (int j = 1 + rnd.nextInt(8); j > 0; j--) {
-        int at = (int) (s.offset() + rnd.nextLong(s.size()));
-        byte v = (byte) (rnd.nextBoolean() ? rnd.nextInt(256) : (rnd.nextBoolean() ? 0xff : 0x80));
-        b[at] = v;
-        what.append(" @0x").append(Integer.toHexString(at)).append('=').append(v & 0xff);
-      }
+      byte[] b = mutate(orig, s.offset(), s.size(), 8, rnd, what);
       check(b, what.toString());
     }
   }
@@ -186,14 +179,8 @@ class CorruptInputTest {
       for (ElfFile.Section s : elf.sections()) if (sections.contains(s.name()) && s.size() > 0) present.add(s);
       for (int i = 0; i < Integer.getInteger("gsym.fuzz.iterations", 1000) / 4; i++) {
         ElfFile.Section s = present.get(rnd.nextInt(present.size()));
-        byte[] b = orig.clone();
         StringBuilder what = new StringBuilder(name + ".dwp " + s.name());
-        for (int j = 1 + rnd.nextInt(4); j > 0; j--) {
-          int at = (int) (s.offset() + rnd.nextLong(s.size()));
-          byte v = (byte) (rnd.nextBoolean() ? rnd.nextInt(256) : (rnd.nextBoolean() ? 0xff : 0x80));
-          b[at] = v;
-          what.append(" @0x").append(Integer.toHexString(at)).append('=').append(v & 0xff);
-        }
+        byte[] b = mutate(orig, s.offset(), s.size(), 4, rnd, what);
         Files.write(dwp, b);
         try {
           GsymCreator c = new GsymCreator();
@@ -401,14 +388,8 @@ class CorruptInputTest {
       regions.add(new long[] {0, orig.length});
       for (int i = 0; i < iterations / 2; i++) {
         long[] r = regions.get(i % 3 == 0 ? 0 : rnd.nextInt(regions.size()));
-        byte[] b = orig.clone();
         StringBuilder what = new StringBuilder(name);
-        for (int j = 1 + rnd.nextInt(6); j > 0; j--) {
-          int at = (int) (r[0] + rnd.nextLong(r[1]));
-          byte v = (byte) (rnd.nextBoolean() ? rnd.nextInt(256) : (rnd.nextBoolean() ? 0xff : 0x80));
-          b[at] = v;
-          what.append(" @0x").append(Integer.toHexString(at)).append('=').append(v & 0xff);
-        }
+        byte[] b = mutate(orig, r[0], r[1], 6, rnd, what);
         checkMachO(b, what.toString());
       }
       for (int cut : new int[] {0, 3, 4, 27, 31, (int) headers - 1, (int) headers, orig.length / 2, orig.length - 1}) {
@@ -418,14 +399,8 @@ class CorruptInputTest {
     for (String name : List.of("fat-c-O2", "fat64-objects.o")) {
       byte[] orig = Files.readAllBytes(TestData.path("macho", "bin", name));
       for (int i = 0; i < iterations / 4; i++) {
-        byte[] b = orig.clone();
         StringBuilder what = new StringBuilder(name);
-        for (int j = 1 + rnd.nextInt(3); j > 0; j--) {
-          int at = 4 + rnd.nextInt(8 + 5 * 32 - 4);
-          byte v = (byte) (rnd.nextBoolean() ? rnd.nextInt(256) : (rnd.nextBoolean() ? 0xff : 0x80));
-          b[at] = v;
-          what.append(" @0x").append(Integer.toHexString(at)).append('=').append(v & 0xff);
-        }
+        byte[] b = mutate(orig, 4, 8 + 5 * 32 - 4, 3, rnd, what);
         checkMachO(b, what.toString());
       }
     }
@@ -453,14 +428,8 @@ class CorruptInputTest {
       }
       for (int i = 0; i < iterations / 3; i++) {
         long[] r = regions.get(i % 3 == 0 ? 0 : rnd.nextInt(regions.size()));
-        byte[] b = orig.clone();
         StringBuilder what = new StringBuilder(name);
-        for (int j = 1 + rnd.nextInt(6); j > 0; j--) {
-          int at = (int) (r[0] + rnd.nextLong(r[1]));
-          byte v = (byte) (rnd.nextBoolean() ? rnd.nextInt(256) : (rnd.nextBoolean() ? 0xff : 0x80));
-          b[at] = v;
-          what.append(" @0x").append(Integer.toHexString(at)).append('=').append(v & 0xff);
-        }
+        byte[] b = mutate(orig, r[0], r[1], 6, rnd, what);
         checkCoff(b, what.toString());
       }
       for (int cut : new int[] {0, 1, 2, 19, 63, 64, orig.length / 2, orig.length - 1}) {

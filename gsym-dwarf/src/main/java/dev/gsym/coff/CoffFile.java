@@ -5,7 +5,7 @@ import dev.gsym.format.AddressRange;
 import dev.gsym.format.AddressRanges;
 import dev.gsym.io.ByteView;
 import dev.gsym.object.ObjectFile;
-import dev.gsym.object.ObjectFiles;
+import dev.gsym.object.internal.MappedFiles;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
@@ -129,7 +129,7 @@ public final class CoffFile implements ObjectFile {
   public static CoffFile open(Path path) throws java.io.IOException {
     Arena arena = Arena.ofShared();
     try {
-      MemorySegment seg = ObjectFiles.map(path, arena);
+      MemorySegment seg = MappedFiles.map(path, arena);
       return new CoffFile(arena, new ByteView(seg, 0, ByteOrder.LITTLE_ENDIAN, path.toString()));
     } catch (RuntimeException | java.io.IOException e) {
       arena.close();

@@ -4,6 +4,7 @@ import dev.gsym.GsymFormatException;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.AddressRanges;
 import dev.gsym.io.ByteView;
+import dev.gsym.object.internal.MappedFiles;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -169,7 +170,7 @@ public final class ElfFile implements dev.gsym.object.ObjectFile {
   public static ElfFile open(Path path) throws IOException {
     Arena arena = Arena.ofShared();
     try {
-      MemorySegment seg = dev.gsym.object.ObjectFiles.map(path, arena);
+      MemorySegment seg = MappedFiles.map(path, arena);
       return new ElfFile(arena, new ByteView(seg, 0, ByteOrder.LITTLE_ENDIAN, path.toString()));
     } catch (RuntimeException | IOException e) {
       arena.close();

@@ -5,6 +5,7 @@ import dev.gsym.format.AddressRange;
 import dev.gsym.format.AddressRanges;
 import dev.gsym.io.ByteView;
 import dev.gsym.object.ObjectFile;
+import dev.gsym.object.internal.MappedFiles;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
@@ -292,7 +293,7 @@ public final class MachOFile implements ObjectFile {
   public static MachOFile open(java.nio.file.Path path) throws java.io.IOException {
     Arena arena = Arena.ofShared();
     try {
-      MemorySegment seg = dev.gsym.object.ObjectFiles.map(path, arena);
+      MemorySegment seg = MappedFiles.map(path, arena);
       return new MachOFile(arena, new ByteView(seg, 0, ByteOrder.LITTLE_ENDIAN, path.toString()), path.toString(), null);
     } catch (RuntimeException | java.io.IOException e) {
       arena.close();

@@ -1,7 +1,7 @@
 package dev.gsym.macho;
 
 import dev.gsym.io.ByteView;
-import dev.gsym.object.ObjectFiles;
+import dev.gsym.object.internal.MappedFiles;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.nio.ByteOrder;
@@ -29,7 +29,7 @@ public final class MachOUniversal implements AutoCloseable {
   public static MachOUniversal open(Path path) throws IOException {
     Arena arena = Arena.ofShared();
     try {
-      return new MachOUniversal(arena, new ByteView(ObjectFiles.map(path, arena), 0, ByteOrder.BIG_ENDIAN, path.toString()));
+      return new MachOUniversal(arena, new ByteView(MappedFiles.map(path, arena), 0, ByteOrder.BIG_ENDIAN, path.toString()));
     } catch (RuntimeException | IOException e) {
       arena.close();
       throw e;

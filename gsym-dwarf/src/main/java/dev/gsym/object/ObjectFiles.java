@@ -4,8 +4,6 @@ import dev.gsym.GsymFormatException;
 import dev.gsym.elf.ElfFile;
 import dev.gsym.macho.MachOFile;
 import java.io.IOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -72,19 +70,5 @@ public final class ObjectFiles {
       case COFF -> dev.gsym.coff.CoffFile.open(path);
       default -> throw new GsymFormatException(path.toString(), 0, "The file was not recognized as a valid object file");
     };
-  }
-
-  /**
-   * Maps {@code path} read-only into {@code arena} (with native access, a segment whose bounds
-   * checks are cheaper to elide).
-   */
-  public static MemorySegment map(Path path, Arena arena) throws IOException {
-    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-      MemorySegment seg = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
-      if (seg.byteSize() > 0 && ObjectFiles.class.getModule().isNativeAccessEnabled()) {
-        seg = MemorySegment.ofAddress(seg.address()).reinterpret(seg.byteSize(), arena, null);
-      }
-      return seg;
-    }
   }
 }

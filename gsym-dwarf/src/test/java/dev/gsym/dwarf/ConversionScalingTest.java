@@ -1,6 +1,5 @@
 package dev.gsym.dwarf;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gsym.coff.CoffFile;
@@ -52,9 +51,8 @@ class ConversionScalingTest {
   @ValueSource(strings = {"x86_64-linux-gnu", "aarch64-apple-macos11", "x86_64-w64-windows-gnu"})
   void objectConversionScalesLinearly(String target) {
     assumeTrue(Llvm.tool("clang-22") != null, "clang-22 not found: cannot build the inputs");
-    long[] t = FuzzLimits.assertScalesLinearly("converting " + target + " objects", size -> build(target, size, false),
+    FuzzLimits.assertScalesLinearly("converting " + target + " objects", size -> build(target, size, false),
         input -> assertConverts(input, convertObject(input)));
-    assertThat(t).hasSize(3);
   }
 
   @Test

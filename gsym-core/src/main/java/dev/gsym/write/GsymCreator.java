@@ -48,7 +48,7 @@ import java.util.function.IntUnaryOperator;
  * that byte, so names and paths read from DWARF, Breakpad or a GSYM file are written back
  * unchanged. Strings with the same bytes are one entry.
  */
-public final class GsymCreator {
+public final class GsymCreator implements AutoCloseable {
   private final Object lock = new Object();
   private final StringTableBuilder strings;
   private final HashMap<FileEntry, Integer> fileIndex = new HashMap<>();
@@ -79,6 +79,7 @@ public final class GsymCreator {
   /** Bytes of encoded records held in the heap by {@link #addFunctionInfo}. */
   private long heldBytes;
   private RecordSpill recordSpill;
+  /** True if no spill is to be made: one could not be created, or the creator was closed. */
   private boolean spillFailed;
 
   public GsymCreator() {
@@ -226,6 +227,21 @@ public final class GsymCreator {
     synchronized (lock) {
       if (finished) throw new IllegalStateException("GsymCreator already finished");
       funcs.add(sf);
+    }
+  }
+
+  /**
+   * Gives back the temporary file that holds the records beyond 4 MiB (see {@link
+   * #addFunctionInfo}) now rather than when the creator is garbage-collected: a process that
+   * converts many files (a symbolization service, a Spark executor) would otherwise keep their disk
+   * space for as long as the creators stay in the heap. Once closed, a creator that spilled cannot be
+   * encoded ({@link IllegalStateException}).
+   */
+  @Override
+  public void close() {
+    synchronized (lock) {
+      spillFailed = true;
+      if (recordSpill != null) recordSpill.close();
     }
   }
 
@@ -599,10 +615,14 @@ public final class GsymCreator {
       }
     }
     List<Path> written = new ArrayList<>();
-    for (GsymCreator seg : segments) {
-      Path p = path.resolveSibling(path.getFileName() + "-" + Hex.hex(seg.funcs.getFirst().start()));
-      seg.save(p, order);
-      written.add(p);
+    try {
+      for (GsymCreator seg : segments) {
+        Path p = path.resolveSibling(path.getFileName() + "-" + Hex.hex(seg.funcs.getFirst().start()));
+        seg.save(p, order);
+        written.add(p);
+      }
+    } finally {
+      for (GsymCreator seg : segments) seg.close();
     }
     return written;
   }

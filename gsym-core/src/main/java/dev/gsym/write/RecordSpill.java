@@ -80,6 +80,7 @@ final class RecordSpill {
 
   /** The {@code length} bytes at {@code at}. */
   synchronized byte[] read(long at, int length) {
+    if (!ch.isOpen()) throw new IllegalStateException("GsymCreator closed: its spilled records are gone");
     byte[] out = new byte[length];
     try {
       if (at + length > pendingStart) flush(); // not in the file yet
@@ -107,6 +108,15 @@ final class RecordSpill {
       int n = ch.read(b, p);
       if (n < 0) throw new IOException("record spill file ends at " + p + ", before " + (at + length));
       p += n;
+    }
+  }
+
+  /** Closes the file, which gives its disk space back (it has no name left). */
+  synchronized void close() {
+    try {
+      ch.close();
+    } catch (IOException e) {
+      // nothing to keep: the file is unlinked, and closing released it or never will
     }
   }
 

@@ -155,6 +155,42 @@ class RecordSpillTest {
     assertThat(spillFiles(tmp)).isEqualTo(before);
   }
 
+  /**
+   * close() gives the unlinked file back at once (no descriptor of this process still points at a
+   * deleted spill file), and a closed creator that spilled refuses to encode.
+   */
+  @Test
+  void closeReleasesTheSpillFile() throws IOException {
+    Path fds = Path.of("/proc/self/fd");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(fds), "no /proc/self/fd on this system");
+    long before = openSpillFiles(fds);
+    GsymCreator c = creator(0);
+    int name = c.insertString("f");
+    for (int i = 0; i < 100; i++) c.addFunctionInfo(new FunctionInfo(new AddressRange(0x1000 + 16 * i, 0x1010 + 16 * i), name));
+    assertThat(openSpillFiles(fds)).isEqualTo(before + 1);
+    c.finish(Diagnostics.silent());
+    byte[] first = c.encode(ByteOrder.LITTLE_ENDIAN);
+    assertThat(c.encode(ByteOrder.LITTLE_ENDIAN)).isEqualTo(first); // encoding twice reads the spill twice
+    c.close();
+    assertThat(openSpillFiles(fds)).isEqualTo(before);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> c.encode(ByteOrder.LITTLE_ENDIAN))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    c.close(); // twice is harmless
+  }
+
+  /** Descriptors of this process open on a spill file. */
+  private static long openSpillFiles(Path fds) throws IOException {
+    try (Stream<Path> s = Files.list(fds)) {
+      return s.filter(fd -> {
+        try {
+          return Files.readSymbolicLink(fd).toString().contains(".gsym-records-");
+        } catch (IOException e) {
+          return false; // closed while listing
+        }
+      }).count();
+    }
+  }
+
   private static List<Path> spillFiles(Path dir) throws IOException {
     try (Stream<Path> s = Files.list(dir)) {
       return s.filter(p -> p.getFileName().toString().startsWith(".gsym-records-")).sorted().toList();

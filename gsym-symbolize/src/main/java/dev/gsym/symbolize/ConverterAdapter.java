@@ -182,16 +182,17 @@ final class ConverterAdapter {
       }
       return;
     }
-    GsymCreator creator = new GsymCreator();
-    creator.setBaseAddress(0); // replaced by the first PT_LOAD's (__TEXT's) address when there is one
     DwarfConverter.Options options = mergedFunctions
         ? DwarfConverter.Options.builder().mergedFunctions(true).dwarfCallSites(true).threads(threads).build()
         : DwarfConverter.Options.builder().threads(threads).build();
-    DwarfConverter.Summary s = DwarfConverter.convert(in, creator, Diagnostics.silent(), options);
-    if (creator.numFunctionInfos() == 0) {
-      throw new GsymFormatException(in.toString(), -1, "no functions in its DWARF or symbol table");
+    try (GsymCreator creator = new GsymCreator()) { // closed: one process converts many modules
+      creator.setBaseAddress(0); // replaced by the first PT_LOAD's (__TEXT's) address when there is one
+      DwarfConverter.Summary s = DwarfConverter.convert(in, creator, Diagnostics.silent(), options);
+      if (creator.numFunctionInfos() == 0) {
+        throw new GsymFormatException(in.toString(), -1, "no functions in its DWARF or symbol table");
+      }
+      save(creator, out, s.byteOrder());
     }
-    save(creator, out, s.byteOrder());
   }
 
   /**
@@ -221,14 +222,15 @@ final class ConverterAdapter {
    * @throws GsymFormatException if it is not a Breakpad file or has no FUNC or PUBLIC record
    */
   static void convertBreakpad(Path in, FileChannel out) throws IOException {
-    GsymCreator creator = new GsymCreator();
-    creator.setBaseAddress(0);
-    BreakpadTransformer.convert(in, creator, true, Diagnostics.silent());
-    if (creator.numFunctionInfos() == 0) {
-      throw new GsymFormatException(in.toString(), -1, "no FUNC or PUBLIC records");
+    try (GsymCreator creator = new GsymCreator()) {
+      creator.setBaseAddress(0);
+      BreakpadTransformer.convert(in, creator, true, Diagnostics.silent());
+      if (creator.numFunctionInfos() == 0) {
+        throw new GsymFormatException(in.toString(), -1, "no FUNC or PUBLIC records");
+      }
+      creator.finish(Diagnostics.silent());
+      save(creator, out, ByteOrder.LITTLE_ENDIAN);
     }
-    creator.finish(Diagnostics.silent());
-    save(creator, out, ByteOrder.LITTLE_ENDIAN);
   }
 
   private static byte[] head(Path p, int n) throws IOException {

@@ -18,9 +18,11 @@ final class AccessLogCapture implements AutoCloseable {
     log.addAppender(lines);
   }
 
-  /** The events logged so far (a live list). */
-  List<ILoggingEvent> lines() {
-    return lines.list;
+  /** The messages logged so far (a copy: the appender adds under its own lock, on the server's threads). */
+  List<String> lines() {
+    synchronized (lines) {
+      return lines.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+    }
   }
 
   @Override

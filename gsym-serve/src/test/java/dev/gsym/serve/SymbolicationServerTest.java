@@ -330,20 +330,30 @@ class SymbolicationServerTest {
   @Test
   void accessLogLines() throws Exception {
     try (AccessLogCapture capture = new AccessLogCapture()) {
-      var lines = capture.lines();
       List<Module> modules = modules();
       HttpResponse<String> ok = server.post(request(modules.subList(0, 1), null, false));
-      server.get("/nope%20x");
-      // the line is written after the response: wait for it
-      for (int i = 0; i < 100 && lines.size() < 2; i++) Thread.sleep(20);
-      assertEquals(2, lines.size(), lines.toString());
-      String first = lines.get(0).getFormattedMessage();
-      assertTrue(first.matches("method=POST path=/symbolicate status=200 bytes=" + ok.body().getBytes(
+      String nope = "/nope%20x" + System.nanoTime();
+      server.get(nope);
+      // A line is written after its response, so an earlier test's last line can arrive after the capture
+      // began: find this test's two lines among what arrives, the 404 by its unique path.
+      String post = "method=POST path=/symbolicate status=200 bytes=" + ok.body().getBytes(
           java.nio.charset.StandardCharsets.UTF_8).length + " frames=" + modules.getFirst().addresses().size()
-          + " latency_ms=\\d+\\.\\d{3}"), first);
-      String second = lines.get(1).getFormattedMessage();
-      assertTrue(second.matches("method=GET path=/nope%20x status=404 bytes=\\d+ frames=0 latency_ms=\\S+"
-          + " error=not_found"), second);
+          + " latency_ms=\\d+\\.\\d{3}";
+      String missing = "method=GET path=" + nope + " status=404 bytes=\\d+ frames=0 latency_ms=\\S+ error=not_found";
+      int postAt = -1;
+      int missingAt = -1;
+      for (int i = 0; i < 100 && missingAt < 0; i++) {
+        Thread.sleep(20);
+        List<String> seen = capture.lines();
+        for (int j = 0; j < seen.size(); j++) {
+          if (postAt < 0 && seen.get(j).matches(post)) postAt = j;
+          if (seen.get(j).contains("path=" + nope + " ")) missingAt = j;
+        }
+      }
+      List<String> seen = capture.lines();
+      assertTrue(postAt >= 0, seen.toString());
+      assertTrue(missingAt > postAt, seen.toString());
+      assertTrue(seen.get(missingAt).matches(missing), seen.get(missingAt));
     }
   }
 

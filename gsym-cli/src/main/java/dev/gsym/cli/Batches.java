@@ -2,15 +2,12 @@ package dev.gsym.cli;
 
 import dev.gsym.GsymFormatException;
 import dev.gsym.TextBuffer;
-import dev.gsym.internal.concurrent.OrderedPipeline;
-import dev.gsym.internal.concurrent.ScopedPool;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupFrames;
-import java.util.ArrayDeque;
 
 /**
  * Batch lookups: addresses are gathered into {@link Chunk}s of up to {@value #CHUNK_SIZE}, each
- * chunk is symbolicated into its own byte buffer by an {@link OrderedPipeline} (on {@code threads}
+ * chunk is symbolicated into its own byte buffer by a {@link ChunkPipeline} (on {@code threads}
  * workers, or on the calling thread for one), and the buffers are written to stdout strictly in
  * submission order. At most {@code 2 * threads} chunks are in flight, so memory stays flat for any
  * input size; the output is the same for any number of threads.
@@ -24,53 +21,35 @@ final class Batches implements AutoCloseable {
   static final int CHUNK_SIZE = 2048;
 
   private final Session session;
-  /** The lookup threads; null for one thread (everything on the caller). */
-  private final ScopedPool pool;
-  private final OrderedPipeline<Chunk, Chunk> pipeline;
-  private final ArrayDeque<Chunk> free = new ArrayDeque<>();
+  private final ChunkPipeline<Chunk> chunks;
 
   /** @param stdinStyle --addresses-from-stdin: an empty line after each result; a failed lookup prints nothing */
   Batches(Session session, Symbolicator sym, boolean stdinStyle, int threads) {
     this.session = session;
-    this.pool = threads <= 1 ? null : new ScopedPool(threads, "gsymutil-lookup");
-    // The calling thread reads the input: it does not look chunks up ahead of the workers.
-    this.pipeline = new OrderedPipeline<>(pool, pool == null ? 0 : threads, Math.max(1, 2 * threads), false,
-        new OrderedPipeline.Stage<>() {
-          @Override
-          public Chunk compute(Chunk c) {
-            return c.process(sym, stdinStyle);
-          }
-
-          @Override
-          public void consume(Chunk c, Chunk done) {
-            write(done);
-          }
-        });
+    this.chunks = new ChunkPipeline<>("gsymutil-lookup", threads, Chunk::new, c -> c.process(sym, stdinStyle),
+        this::write);
   }
 
   /** A chunk to fill (recycled once written). */
   Chunk chunk() {
-    Chunk c = free.poll();
-    if (c == null) c = new Chunk();
+    Chunk c = chunks.chunk();
     c.reset();
     return c;
   }
 
   /** Symbolicates {@code c} (in the background with threads) and writes every chunk whose turn it is. */
   void submit(Chunk c) {
-    pipeline.submit(c);
+    chunks.submit(c);
   }
 
   /** Waits for and writes every submitted chunk. */
   void drain() {
-    pipeline.drain();
+    chunks.drain();
   }
 
   private void write(Chunk c) {
     session.write(c.out);
-    RuntimeException error = c.error;
-    free.add(c);
-    if (error != null) throw error;
+    if (c.error != null) throw c.error;
   }
 
   /**
@@ -79,8 +58,7 @@ final class Batches implements AutoCloseable {
    */
   @Override
   public void close() {
-    pipeline.close();
-    if (pool != null) pool.close();
+    chunks.close();
   }
 
   /** Up to {@value #CHUNK_SIZE} addresses with their readers, and the text they produce. */

@@ -3,8 +3,6 @@ package dev.gsym.cli;
 import dev.gsym.Progress;
 import dev.gsym.TextBuffer;
 import dev.gsym.demangle.Demangler;
-import dev.gsym.internal.concurrent.OrderedPipeline;
-import dev.gsym.internal.concurrent.ScopedPool;
 import dev.gsym.symbolize.AddressAdjustment;
 import dev.gsym.symbolize.Frame;
 import dev.gsym.symbolize.Merged;
@@ -12,7 +10,6 @@ import dev.gsym.symbolize.SourceLine;
 import dev.gsym.symbolize.Symbolized;
 import dev.gsym.symbolize.Symbolizer;
 import java.io.PrintStream;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -20,7 +17,7 @@ import java.util.List;
 /**
  * The inputs of {@code gsymutil symbolize}, answered in input order: gathered into {@link Chunk}s
  * of up to {@value #CHUNK_SIZE}, each chunk symbolized (one {@link Symbolizer} batch) and printed
- * into its own buffer on {@code threads} workers ({@link OrderedPipeline}), and the buffers
+ * into its own buffer on {@code threads} workers ({@link ChunkPipeline}), and the buffers
  * written strictly in submission order by the thread that reads the input. What depends on the
  * order of the inputs is done while writing: llvm-symbolizer reports a module that cannot be
  * opened once, at its first request (and later requests of it get an empty answer), while a
@@ -61,9 +58,7 @@ final class SymbolizeBatches implements AutoCloseable {
   private final SymbolizePrinter printer;
   private final Settings settings;
   private final boolean json;
-  private final ScopedPool pool;
-  private final OrderedPipeline<Chunk, Chunk> pipeline;
-  private final ArrayDeque<Chunk> free = new ArrayDeque<>();
+  private final ChunkPipeline<Chunk> chunks;
   private final TextBuffer scratch = new TextBuffer(1 << 10);
   private final Demangler demangler = Demangler.llvm();
   /** JSON list: the first element's leading comma is still to be dropped. */
@@ -82,37 +77,24 @@ final class SymbolizeBatches implements AutoCloseable {
     this.settings = settings;
     this.json = printer.config().style() == SymbolizePrinter.Style.JSON;
     this.dropComma = json && printer.config().list();
-    this.pool = threads <= 1 ? null : new ScopedPool(threads, "gsymutil-symbolize");
-    // the calling thread reads the input: it does not compute chunks ahead of the workers
-    this.pipeline = new OrderedPipeline<>(pool, pool == null ? 0 : threads, Math.max(1, 2 * threads), false,
-        new OrderedPipeline.Stage<>() {
-          @Override
-          public Chunk compute(Chunk c) {
-            return c.process(SymbolizeBatches.this);
-          }
-
-          @Override
-          public void consume(Chunk c, Chunk done) {
-            write(done);
-          }
-        });
+    this.chunks = new ChunkPipeline<>("gsymutil-symbolize", threads, Chunk::new, c -> c.process(this), this::write);
   }
 
   /** A chunk to fill (recycled once written). */
   Chunk chunk() {
-    Chunk c = free.poll();
-    if (c == null) c = new Chunk();
+    Chunk c = chunks.chunk();
     c.reset();
     return c;
   }
 
+  /** Answers {@code c} (in the background with threads) and writes every chunk whose turn it is. */
   void submit(Chunk c) {
-    pipeline.submit(c);
+    chunks.submit(c);
   }
 
   /** Waits for and writes every submitted chunk. */
   void drain() {
-    pipeline.drain();
+    chunks.drain();
   }
 
   /** Writes the answers so far to stdout (input is about to block). */
@@ -128,8 +110,7 @@ final class SymbolizeBatches implements AutoCloseable {
   @Override
   public void close() {
     try {
-      pipeline.close();
-      if (pool != null) pool.close();
+      chunks.close();
     } finally {
       eraseProgress();
     }
@@ -154,7 +135,6 @@ final class SymbolizeBatches implements AutoCloseable {
     }
     emit(out, from, out.length());
     answered += c.size;
-    free.add(c);
     progress.update(answered, 0);
   }
 

@@ -17,52 +17,39 @@ import dev.gsym.read.LookupFrames;
  * end the chunk: its output before that point is written, then the error is thrown from
  * {@link #submit} or {@link #drain}.
  */
-final class Batches implements AutoCloseable {
+final class Batches extends ChunkPipeline<Batches.Chunk> {
   static final int CHUNK_SIZE = 2048;
 
   private final Session session;
-  private final ChunkPipeline<Chunk> chunks;
+  private final Symbolicator sym;
+  private final boolean stdinStyle;
 
   /** @param stdinStyle --addresses-from-stdin: an empty line after each result; a failed lookup prints nothing */
   Batches(Session session, Symbolicator sym, boolean stdinStyle, int threads) {
+    super("gsymutil-lookup", threads);
     this.session = session;
-    this.chunks = new ChunkPipeline<>("gsymutil-lookup", threads, Chunk::new, c -> c.process(sym, stdinStyle),
-        this::write);
+    this.sym = sym;
+    this.stdinStyle = stdinStyle;
   }
 
-  /** A chunk to fill (recycled once written). */
-  Chunk chunk() {
-    Chunk c = chunks.chunk();
-    c.reset();
-    return c;
+  @Override
+  Chunk newChunk() {
+    return new Chunk();
   }
 
-  /** Symbolicates {@code c} (in the background with threads) and writes every chunk whose turn it is. */
-  void submit(Chunk c) {
-    chunks.submit(c);
+  @Override
+  Chunk compute(Chunk c) {
+    return c.process(sym, stdinStyle);
   }
 
-  /** Waits for and writes every submitted chunk. */
-  void drain() {
-    chunks.drain();
-  }
-
-  private void write(Chunk c) {
+  @Override
+  void write(Chunk c) {
     session.write(c.out);
     if (c.error != null) throw c.error;
   }
 
-  /**
-   * Drops the chunks not started, waits for those being looked up (their readers may be closed
-   * next) and ends the threads. May be called more than once.
-   */
-  @Override
-  public void close() {
-    chunks.close();
-  }
-
   /** Up to {@value #CHUNK_SIZE} addresses with their readers, and the text they produce. */
-  static final class Chunk {
+  static final class Chunk implements ChunkPipeline.Chunk {
     final GsymReader[] readers = new GsymReader[CHUNK_SIZE];
     final String[] paths = new String[CHUNK_SIZE];
     final long[] addrs = new long[CHUNK_SIZE];
@@ -74,7 +61,8 @@ final class Batches implements AutoCloseable {
     private final StringBuilder scratch = new StringBuilder(256);
     private RuntimeException error;
 
-    void reset() {
+    @Override
+    public void reset() {
       java.util.Arrays.fill(readers, 0, size, null);
       java.util.Arrays.fill(paths, 0, size, null);
       size = 0;

@@ -3,9 +3,6 @@ package dev.gsym.cli;
 import dev.gsym.internal.concurrent.OrderedPipeline;
 import dev.gsym.internal.concurrent.ScopedPool;
 import java.util.ArrayDeque;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
-import java.util.function.UnaryOperator;
 
 /**
  * Chunks of a batch worked on by {@code threads} workers (or on the calling thread for one) and
@@ -15,32 +12,30 @@ import java.util.function.UnaryOperator;
  *
  * @param <C> a chunk: its input, and the output computed from it
  */
-final class ChunkPipeline<C> implements AutoCloseable {
+abstract class ChunkPipeline<C extends ChunkPipeline.Chunk> implements AutoCloseable {
+  /** A chunk's input and output, cleared for reuse. */
+  interface Chunk {
+    void reset();
+  }
+
   /** The worker threads; null for one thread (everything on the caller). */
   private final ScopedPool pool;
   private final OrderedPipeline<C, C> pipeline;
   private final ArrayDeque<C> free = new ArrayDeque<>();
-  private final Supplier<C> create;
 
-  /**
-   * @param compute works on a chunk, on any thread
-   * @param write writes a computed chunk, on the calling thread in submission order; the chunk is
-   *     reused after it returns or throws
-   */
-  ChunkPipeline(String threadName, int threads, Supplier<C> create, UnaryOperator<C> compute, Consumer<C> write) {
-    this.create = create;
+  ChunkPipeline(String threadName, int threads) {
     this.pool = threads <= 1 ? null : new ScopedPool(threads, threadName);
     this.pipeline = new OrderedPipeline<>(pool, pool == null ? 0 : threads, Math.max(1, 2 * threads), false,
         new OrderedPipeline.Stage<>() {
           @Override
           public C compute(C c) {
-            return compute.apply(c);
+            return ChunkPipeline.this.compute(c);
           }
 
           @Override
           public void consume(C c, C done) {
             try {
-              write.accept(done);
+              write(done);
             } finally {
               free.add(done);
             }
@@ -48,19 +43,30 @@ final class ChunkPipeline<C> implements AutoCloseable {
         });
   }
 
-  /** A chunk to fill: a written one, or a new one. The caller clears it. */
-  C chunk() {
+  /** A new, empty chunk. */
+  abstract C newChunk();
+
+  /** Works on a chunk; runs on any thread, concurrently with other chunks. */
+  abstract C compute(C c);
+
+  /** Writes a computed chunk, on the calling thread in submission order; the chunk is reused after. */
+  abstract void write(C c);
+
+  /** An empty chunk to fill (recycled once written). */
+  final C chunk() {
     C c = free.poll();
-    return c != null ? c : create.get();
+    if (c == null) return newChunk();
+    c.reset();
+    return c;
   }
 
   /** Works on {@code c} (in the background with threads) and writes every chunk whose turn it is. */
-  void submit(C c) {
+  final void submit(C c) {
     pipeline.submit(c);
   }
 
   /** Waits for and writes every submitted chunk. */
-  void drain() {
+  final void drain() {
     pipeline.drain();
   }
 

@@ -24,7 +24,7 @@ import java.util.List;
  * build-id that cannot be found is reported each time; errors go to stderr in their place among
  * the answers.
  */
-final class SymbolizeBatches implements AutoCloseable {
+final class SymbolizeBatches extends ChunkPipeline<SymbolizeBatches.Chunk> {
   static final int CHUNK_SIZE = 2048;
 
   /** {@code --functions}. */
@@ -58,7 +58,6 @@ final class SymbolizeBatches implements AutoCloseable {
   private final SymbolizePrinter printer;
   private final Settings settings;
   private final boolean json;
-  private final ChunkPipeline<Chunk> chunks;
   private final TextBuffer scratch = new TextBuffer(1 << 10);
   private final Demangler demangler = Demangler.llvm();
   /** JSON list: the first element's leading comma is still to be dropped. */
@@ -68,6 +67,7 @@ final class SymbolizeBatches implements AutoCloseable {
 
   SymbolizeBatches(Session session, PrintStream err, String tool, Symbolizer symbolizer, SymbolizePrinter printer,
       Settings settings, int threads, Progress progress) {
+    super("gsymutil-symbolize", threads);
     this.progress = progress;
     this.session = session;
     this.err = err;
@@ -77,24 +77,16 @@ final class SymbolizeBatches implements AutoCloseable {
     this.settings = settings;
     this.json = printer.config().style() == SymbolizePrinter.Style.JSON;
     this.dropComma = json && printer.config().list();
-    this.chunks = new ChunkPipeline<>("gsymutil-symbolize", threads, Chunk::new, c -> c.process(this), this::write);
   }
 
-  /** A chunk to fill (recycled once written). */
-  Chunk chunk() {
-    Chunk c = chunks.chunk();
-    c.reset();
-    return c;
+  @Override
+  Chunk newChunk() {
+    return new Chunk();
   }
 
-  /** Answers {@code c} (in the background with threads) and writes every chunk whose turn it is. */
-  void submit(Chunk c) {
-    chunks.submit(c);
-  }
-
-  /** Waits for and writes every submitted chunk. */
-  void drain() {
-    chunks.drain();
+  @Override
+  Chunk compute(Chunk c) {
+    return c.process(this);
   }
 
   /** Writes the answers so far to stdout (input is about to block). */
@@ -110,7 +102,7 @@ final class SymbolizeBatches implements AutoCloseable {
   @Override
   public void close() {
     try {
-      chunks.close();
+      super.close();
     } finally {
       eraseProgress();
     }
@@ -123,7 +115,8 @@ final class SymbolizeBatches implements AutoCloseable {
 
   // ------------------------------------------------------------------ writing (input order)
 
-  private void write(Chunk c) {
+  @Override
+  void write(Chunk c) {
     TextBuffer out = c.out;
     int from = 0;
     for (int m = 0; m < c.marks; m++) {
@@ -329,7 +322,7 @@ final class SymbolizeBatches implements AutoCloseable {
   }
 
   /** Up to {@value #CHUNK_SIZE} inputs, and their answers. */
-  static final class Chunk {
+  static final class Chunk implements ChunkPipeline.Chunk {
     final SymbolizeInput[] inputs = new SymbolizeInput[CHUNK_SIZE];
     final SymbolizeModules.Module[] modules = new SymbolizeModules.Module[CHUNK_SIZE];
     /** The module error of a request, set while processing. */
@@ -345,7 +338,8 @@ final class SymbolizeBatches implements AutoCloseable {
     private final int[] requestOf = new int[CHUNK_SIZE];
     private final List<SymbolizePrinter.LineInfo> frames = new ArrayList<>();
 
-    void reset() {
+    @Override
+    public void reset() {
       java.util.Arrays.fill(inputs, 0, size, null);
       java.util.Arrays.fill(modules, 0, size, null);
       java.util.Arrays.fill(failure, 0, size, null);

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class InterruptedConversionTest {
   /** Enough functions that writing the Breakpad text takes seconds, not milliseconds. */
-  private static final int FUNCTIONS = 30_000;
+  private static final int FUNCTIONS = 100_000;
 
   @TempDir
   Path tmp;

@@ -1,7 +1,7 @@
 /** Breakpad symbol files to GSYM and back ({@code dev.gsym.breakpad}). */
 module dev.gsym.breakpad {
   requires transitive dev.gsym.core;
-  requires transitive dev.gsym.dwarf; // ElfModule.of(ElfFile, ...)
+  requires transitive dev.gsym.object; // ElfModule.of(ElfFile, ...)
 
   exports dev.gsym.breakpad;
 }

@@ -1,6 +1,7 @@
 /** The {@code gsymutil} command. Exports nothing: it is run, not linked against. */
 module dev.gsym.cli {
   requires dev.gsym.core;
+  requires dev.gsym.object;
   requires dev.gsym.dwarf;
   requires dev.gsym.breakpad;
   requires dev.gsym.demangle;

@@ -19,6 +19,7 @@ module dev.gsym.core {
   exports dev.gsym.read;
   exports dev.gsym.write;
   exports dev.gsym.io to
+      dev.gsym.object,
       dev.gsym.dwarf,
       dev.gsym.breakpad,
       dev.gsym.symbolize,

@@ -4,6 +4,7 @@
  */
 module dev.gsym.symbolize {
   requires dev.gsym.core;
+  requires dev.gsym.object;
   requires dev.gsym.dwarf;
   requires dev.gsym.breakpad;
   requires java.net.http;

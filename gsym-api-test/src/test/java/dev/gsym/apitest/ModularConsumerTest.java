@@ -40,7 +40,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ModularConsumerTest {
   /** Library modules and their third-party requirements, as jars or class directories. */
   private static final Pattern MODULE_PATH_ENTRY = Pattern.compile(
-      ".*/gsym-(core|dwarf|breakpad|demangle|symbolize|serve)(/target/classes|-[^/]*(?<!-tests)\\.jar)"
+      ".*/gsym-(core|object|dwarf|breakpad|demangle|symbolize|serve)(/target/classes|-[^/]*(?<!-tests)\\.jar)"
           + "|.*/(aircompressor-v3|xz|jetty-(server|http|io|util|http2-server|http2-common|http2-hpack)|jackson-core|slf4j-api|prometheus-metrics-[a-z-]+)-[^/]*\\.jar");
 
   private static String modulePath;
@@ -53,8 +53,8 @@ class ModularConsumerTest {
     for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
       if (MODULE_PATH_ENTRY.matcher(e.replace('\\', '/')).matches()) entries.add(e);
     }
-    // six library modules, aircompressor, xz, and gsym-serve's: Jetty (4), Jackson core, slf4j, Prometheus client
-    assertThat(entries).as("module path from %s", System.getProperty("java.class.path")).hasSizeGreaterThanOrEqualTo(15);
+    // seven library modules, aircompressor, xz, and gsym-serve's: Jetty (4), Jackson core, slf4j, Prometheus client
+    assertThat(entries).as("module path from %s", System.getProperty("java.class.path")).hasSizeGreaterThanOrEqualTo(16);
     modulePath = String.join(File.pathSeparator, entries);
   }
 
@@ -102,7 +102,8 @@ class ModularConsumerTest {
       "dev.gsym.io.Cursor, dev.gsym.io, dev.gsym.core",
       "dev.gsym.internal.concurrent.OrderedPipeline, dev.gsym.internal.concurrent, dev.gsym.core",
       "dev.gsym.dwarf.read.DwarfFile, dev.gsym.dwarf.read, dev.gsym.dwarf",
-      "dev.gsym.dwarf.transform.DwarfTransformer, dev.gsym.dwarf.transform, dev.gsym.dwarf"})
+      "dev.gsym.dwarf.transform.DwarfTransformer, dev.gsym.dwarf.transform, dev.gsym.dwarf",
+      "dev.gsym.object.internal.MappedFiles, dev.gsym.object.internal, dev.gsym.object"})
   void internalsDoNotCompile(String type, String pkg, String module) throws IOException {
     String name = type.substring(type.lastIndexOf('.') + 1);
     Path src = copyConsumer(tmp.resolve("bad-" + name), "import " + type + ";\n");
@@ -147,7 +148,7 @@ class ModularConsumerTest {
   private static List<String> run(Path classes, Path elf, Path gsym) throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Process p = new ProcessBuilder(java, "--module-path", classes + File.pathSeparator + modulePath,
-        "--enable-native-access=dev.gsym.dwarf,dev.gsym.demangle",
+        "--enable-native-access=dev.gsym.object,dev.gsym.demangle",
         // the consumer brings no slf4j provider (gsym-serve logs through slf4j): no warning about it
         "-Dslf4j.internal.verbosity=ERROR",
         "-m", "dev.example.consumer/dev.example.Consumer", elf.toString(), gsym.toString())

@@ -1,5 +1,6 @@
-package dev.gsym.elf;
+package dev.gsym.dwarf.read;
 
+import dev.gsym.elf.ElfFile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;

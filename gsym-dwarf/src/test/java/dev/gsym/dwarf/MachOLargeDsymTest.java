@@ -1,5 +1,8 @@
-package dev.gsym.macho;
+package dev.gsym.dwarf;
 
+import dev.gsym.macho.DsymBundle;
+import dev.gsym.macho.MachOFile;
+import dev.gsym.macho.MachSection;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.dwarf.DwarfConverter;

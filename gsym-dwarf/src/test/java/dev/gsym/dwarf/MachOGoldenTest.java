@@ -1,5 +1,10 @@
-package dev.gsym.macho;
+package dev.gsym.dwarf;
 
+import dev.gsym.macho.MachHeader;
+import dev.gsym.macho.DsymBundle;
+import dev.gsym.macho.FatArch;
+import dev.gsym.macho.MachOFile;
+import dev.gsym.macho.MachOUniversal;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

@@ -1,11 +1,8 @@
-package dev.gsym.elf;
+package dev.gsym.dwarf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.gsym.GsymFormatException;
-import dev.gsym.dwarf.DwarfConverter;
-import dev.gsym.dwarf.LlvmConvertDifferentialTest;
 import dev.gsym.elf.ElfFile;
 import dev.gsym.elf.SymbolTable;
 import dev.gsym.GsymFormatException;
@@ -70,8 +67,8 @@ class SymbolTableTest {
     ElfFile.Section symtab, dynsym, progbits = null;
     long firstFunction = -1, shdrSymtab, shdrDynsym;
     try (ElfFile elf = ElfFile.open(TestData.path("bin", "c-gcc-O2"))) {
-      symtab = SymbolTable.first(elf, SymbolTable.SHT_SYMTAB);
-      dynsym = SymbolTable.first(elf, SymbolTable.SHT_DYNSYM);
+      symtab = elf.section(".symtab");
+      dynsym = elf.section(".dynsym");
       for (ElfFile.Section s : elf.sections()) if (progbits == null && s.type() == 1) progbits = s;
       SymbolTable t = SymbolTable.of(elf);
       for (long i = 1; i < t.count() && firstFunction < 0; i++) {
@@ -110,14 +107,5 @@ class SymbolTableTest {
     assertThatThrownBy(() -> convert(dynent)).isInstanceOf(GsymFormatException.class)
         .hasMessageContaining("section [index " + dynsym.index() + "] has invalid sh_entsize: expected 24, but got 7")
         .satisfies(e -> assertThat(((GsymFormatException) e).offset()).isEqualTo(where));
-  }
-
-  @Test
-  void sectionTypeNames() {
-    assertThat(SymbolTable.sectionTypeName(62, 1)).isEqualTo("SHT_PROGBITS");
-    assertThat(SymbolTable.sectionTypeName(62, 0x70000001)).isEqualTo("SHT_X86_64_UNWIND");
-    assertThat(SymbolTable.sectionTypeName(40, 0x70000001)).isEqualTo("SHT_ARM_EXIDX");
-    assertThat(SymbolTable.sectionTypeName(3, 0x70000001)).isEqualTo("Unknown");
-    assertThat(SymbolTable.sectionTypeName(183, 0x6ffffff6)).isEqualTo("SHT_GNU_HASH");
   }
 }

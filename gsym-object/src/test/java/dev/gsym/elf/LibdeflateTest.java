@@ -107,14 +107,14 @@ class LibdeflateTest {
   @Test
   void mappedAndHeapInputsInflateAlike() throws IOException {
     for (String name : new String[] {"c-clang-O2-gz-zlib", "c-gcc-O2-zdebug"}) {
-      byte[] bytes = CompressedSectionTest.golden(name);
+      byte[] bytes = java.nio.file.Files.readAllBytes(dev.gsym.testing.TestData.path("bin", name));
       try (ElfFile mapped = ElfFile.open(dev.gsym.testing.TestData.path("bin", name))) {
         ElfFile heap = ElfFile.of(bytes, name);
         int n = 0;
         for (ElfFile.Section s : heap.sections()) {
           boolean compressed = (s.flags() & ElfFile.SHF_COMPRESSED) != 0 || s.name().startsWith(".zdebug");
           if (!compressed) continue;
-          assertArrayEquals(CompressedSectionTest.toBytes(heap.data(s)), CompressedSectionTest.toBytes(mapped.data(mapped.section(s.name()))),
+          assertArrayEquals(bytesOf(heap.data(s)), bytesOf(mapped.data(mapped.section(s.name()))),
               name + " " + s.name());
           n++;
         }
@@ -126,7 +126,7 @@ class LibdeflateTest {
   /** Corrupt data in a mapped file: libdeflate refuses it and the message is java.util.zip's, as on the heap. */
   @Test
   void corruptMappedSectionGivesTheStreamingError(@TempDir Path dir) throws IOException {
-    byte[] bytes = CompressedSectionTest.golden("c-clang-O2-gz-zlib");
+    byte[] bytes = java.nio.file.Files.readAllBytes(dev.gsym.testing.TestData.path("bin", "c-clang-O2-gz-zlib"));
     ElfFile.Section info = ElfFile.of(bytes, "x").section(".debug_info");
     int mid = (int) (info.offset() + 24 + (info.size() - 24) / 2);
     bytes[mid] ^= (byte) 0xff;
@@ -138,5 +138,9 @@ class LibdeflateTest {
       GsymFormatException fromMapped = assertThrows(GsymFormatException.class, () -> mapped.data(".debug_info"));
       assertEquals(heap.getMessage(), fromMapped.getMessage());
     }
+  }
+
+  private static byte[] bytesOf(dev.gsym.io.ByteView v) {
+    return v.bytes(0, (int) v.size());
   }
 }

@@ -214,6 +214,12 @@ final class StoredFunction {
 
     @Override
     public boolean chunk(int type, Cursor body) {
+      if (type == FunctionInfo.UNWIND_INFO) { // no strings or files: copied as it is
+        w.u32(type);
+        w.u32(body.remaining());
+        w.bytes(body.copyRemaining());
+        return ok;
+      }
       if (type != FunctionInfo.LINE_TABLE_INFO && type != FunctionInfo.INLINE_INFO) {
         ok = false; // merged functions and call sites hold strings elsewhere
         return false;

@@ -196,6 +196,16 @@ public record FunctionInfo(AddressRange range, int name, LineTable lineTable, In
       if (!lookup && (type < LINE_TABLE_INFO || type > CALL_SITE_INFO) && type != UNWIND_INFO) {
         throw relErr(c, payloadAt - 8, recordStart, "unsupported InfoType " + Integer.toUnsignedLong(type));
       }
+      if (type == UNWIND_INFO && !lookup) {
+        // a chunk of this type that is not valid UnwindInfo (another producer's, or corrupt) reads as
+        // LLVM reads every type it does not know
+        try {
+          if (!v.chunk(type, body)) return;
+        } catch (GsymFormatException e) {
+          throw relErr(c, payloadAt - 8, recordStart, "unsupported InfoType " + Integer.toUnsignedLong(type));
+        }
+        continue;
+      }
       if (!v.chunk(type, body)) return;
     }
   }

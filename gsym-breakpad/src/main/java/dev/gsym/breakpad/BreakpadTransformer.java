@@ -35,8 +35,9 @@ import java.util.TreeMap;
  *   <li>its INLINE records → an InlineInfo tree nested as Breakpad's {@code ContainedRangeMap}
  *       nests their ranges: by address containment, not by nest level (a range that partly
  *       overlaps another is ignored, a record whose level is more than one below the previous
- *       record's is ignored); one node per range, so that an inlined frame's offset counts from
- *       the start of the range that holds the address, as Breakpad's frame base. A record without
+ *       record's is ignored); the ranges of one record under one parent are one node, whose
+ *       inlined frame's offset counts from its first range (Breakpad's from the range holding the
+ *       address). A record without
  *       a call file (the older form, or -1) is called from the file of the line record at the
  *       start of the range, where Breakpad takes the line record's file at the address looked up.
  *   <li>PUBLIC → a size-0 FunctionInfo (covers up to the next function, as llvm's size-0 symbols);
@@ -750,25 +751,43 @@ public final class BreakpadTransformer {
       }
     }
     InlineInfo.Builder top = new InlineInfo.Builder(List.of(new AddressRange(f.start, f.end)), name, 0, 0);
-    addChildren(f, top, root, 1, rowOrder);
+    addChildren(f, top, List.of(root), 1, rowOrder);
     return top.isLeaf() ? null : top.build();
   }
 
-  private void addChildren(Func f, InlineInfo.Builder parent, Node node, int depth, int[] rowOrder) {
-    if (node.children == null) return;
-    for (Node c : node.children.values()) {
-      long s = Long.compareUnsigned(c.base, f.start) < 0 ? f.start : c.base;
-      long e = c.high + 1 == 0 || Long.compareUnsigned(c.high + 1, f.end) > 0 ? f.end : c.high + 1;
-      if (Long.compareUnsigned(s, e) >= 0) continue; // outside the function: never looked up
-      InlineRecord r = f.inlines.get(c.record);
+  /**
+   * The GSYM nodes of the children of {@code nodes} (the stored ranges of one parent node): the
+   * ranges one record has under them become one node (GSYM's inlined frame offset counts from the node's first range; Breakpad's from the range
+   * holding the address), so that a GSYM tree written back to a {@code .sym} file and read again
+   * keeps its nodes.
+   */
+  private void addChildren(Func f, InlineInfo.Builder parent, List<Node> nodes, int depth, int[] rowOrder) {
+    Map<Integer, List<Node>> byRecord = new java.util.LinkedHashMap<>();
+    for (Node node : nodes) {
+      if (node.children == null) continue;
+      for (Node c : node.children.values()) {
+        long s = Long.compareUnsigned(c.base, f.start) < 0 ? f.start : c.base;
+        long e = c.high + 1 == 0 || Long.compareUnsigned(c.high + 1, f.end) > 0 ? f.end : c.high + 1;
+        if (Long.compareUnsigned(s, e) >= 0) continue; // outside the function: never looked up
+        byRecord.computeIfAbsent(c.record, k -> new ArrayList<>(1)).add(c);
+      }
+    }
+    for (Map.Entry<Integer, List<Node>> g : byRecord.entrySet()) {
+      InlineRecord r = f.inlines.get(g.getKey());
       if (depth > InlineInfo.MAX_DEPTH) {
         throw parser.error(r.lineNo(), "INLINE ranges nest deeper than " + InlineInfo.MAX_DEPTH
             + " levels below FUNC " + quoted(f.name));
       }
-      InlineInfo.Builder n = new InlineInfo.Builder(List.of(new AddressRange(s, e)), origin(r.origin()),
-          callFile(f, r, s, rowOrder), (int) r.callLine());
+      List<AddressRange> ranges = new ArrayList<>(g.getValue().size());
+      for (Node c : g.getValue()) { // by address: the parents' and their children maps are ordered
+        long s = Long.compareUnsigned(c.base, f.start) < 0 ? f.start : c.base;
+        long e = c.high + 1 == 0 || Long.compareUnsigned(c.high + 1, f.end) > 0 ? f.end : c.high + 1;
+        ranges.add(new AddressRange(s, e));
+      }
+      InlineInfo.Builder n = new InlineInfo.Builder(ranges, origin(r.origin()),
+          callFile(f, r, ranges.getFirst().start(), rowOrder), (int) r.callLine());
       parent.add(n);
-      addChildren(f, n, c, depth + 1, rowOrder);
+      addChildren(f, n, g.getValue(), depth + 1, rowOrder);
     }
   }
 

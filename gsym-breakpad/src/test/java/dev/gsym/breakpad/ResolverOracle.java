@@ -47,6 +47,17 @@ final class ResolverOracle {
      * takes the file of the line record at the address, GSYM the one at the start of the range.
      */
     CALL_FILE_OF_INLINE_WITHOUT_ONE,
+    /**
+     * An inlined frame from an INLINE range that starts before its FUNC: Breakpad's frame base is
+     * the range's start, GSYM's node is clipped to the function (its offset counts from there).
+     */
+    INLINE_RANGE_BEFORE_FUNC,
+    /**
+     * An inlined frame in a later range of an INLINE record with several ranges under one parent:
+     * Breakpad's frame base is the start of the range holding the address, GSYM's offset counts from
+     * the node's first range (as llvm's own GSYM files do).
+     */
+    INLINE_OFFSET_FROM_FIRST_RANGE,
   }
 
   /** The answers of a resolver output, by address in file order; an empty list: no answer. */
@@ -122,6 +133,24 @@ final class ResolverOracle {
       }
       return null;
     }
+    // only the bases of inlined frames below the function's start differ: ours is the function's
+    long funcBase = want.getLast().base();
+    boolean clipped = want.getLast().equals(got.getLast());
+    for (int i = 0; i < want.size() - 1 && clipped; i++) {
+      Frame w = want.get(i);
+      Frame g = got.get(i);
+      clipped = w.name().equals(g.name()) && w.file().equals(g.file()) && w.line() == g.line()
+          && (w.base() == g.base() || (Long.compareUnsigned(w.base(), funcBase) < 0 && g.base() == funcBase));
+    }
+    if (clipped) return Difference.INLINE_RANGE_BEFORE_FUNC;
+    boolean earlier = want.getLast().equals(got.getLast());
+    for (int i = 0; i < want.size() - 1 && earlier; i++) {
+      Frame w = want.get(i);
+      Frame g = got.get(i);
+      earlier = w.name().equals(g.name()) && w.file().equals(g.file()) && w.line() == g.line()
+          && Long.compareUnsigned(g.base(), w.base()) <= 0 && Long.compareUnsigned(g.base(), funcBase) >= 0;
+    }
+    if (earlier) return Difference.INLINE_OFFSET_FROM_FIRST_RANGE;
     // only the files of caller frames (whose file:line is a call site) differ
     for (int i = 0; i < want.size(); i++) {
       Frame w = want.get(i);

@@ -363,4 +363,41 @@ class BreakpadTransformerTest {
         + " 0x100 wraps past the end of the 64-bit address space\n");
     assertThat(warnings.toString()).contains("warning: r.sym:7: address 0xfffffffffffffff0 plus the load address");
   }
+
+  /**
+   * Hostile sizes (issue 31): a 1,000,000-character FUNC name quoted by a warning for each of 1,000
+   * line records outside it used to make 1 GB of messages (OutOfMemoryError under -Xmx256m); names
+   * in messages are now cut, so the messages stay in proportion to the input. Also a 1 MB FILE
+   * name and numbers near 2^32 convert. (The inputs are also seeds of BreakpadFuzzTest.)
+   */
+  @Test
+  void hugeNamesKeepMessagesSmall() throws IOException {
+    String name = "x".repeat(1_000_000);
+    StringBuilder sym = new StringBuilder("FILE 1 /").append("y".repeat(1_000_000)).append("\nFUNC 1000 10 0 ")
+        .append(name).append('\n');
+    for (int i = 0; i < 1000; i++) sym.append(Long.toHexString(0x2000 + i)).append(" 1 1 1\n");
+    sym.append("1000 10 7 1\n");
+    GsymCreator c = new GsymCreator();
+    StringBuilder warnings = new StringBuilder();
+    BreakpadTransformer.Result res = new BreakpadTransformer(c, false, new Diagnostics(warnings))
+        .convert(new BreakpadParser(new StringReader(sym.toString()), "big.sym"));
+    assertThat(res.linesOutsideFunctions()).isEqualTo(1000);
+    assertThat(warnings.length()).isLessThan(1000 * (BreakpadTransformer.MAX_QUOTED_NAME + 200));
+    assertThat(warnings.toString()).contains("is outside FUNC " + "x".repeat(BreakpadTransformer.MAX_QUOTED_NAME) + "... [0x1000");
+    c.finish(Diagnostics.silent());
+    try (GsymReader r = GsymReader.of(c.encode(), "big.gsym")) {
+      assertThat(r.lookup(0x1004).locations().getFirst().name()).isEqualTo(name);
+      assertThat(r.lookup(0x1004).locations().getFirst().base()).hasSize(1_000_001); // "/y...": the whole path
+    }
+  }
+
+  @Test
+  void numbersNearTwoToThe32() throws IOException {
+    String sym = "FILE 4294967295 a.c\nINLINE_ORIGIN 4294967296 o\nFUNC 1000 ffffffff 0 f\n"
+        + "INLINE 0 4294967295 4294967295 4294967296 1000 8\n1000 10 4294967295 4294967295\n";
+    try (GsymReader r = Conv.gsymFromSym(sym)) {
+      assertThat(Conv.lookup(r, 0x1004)).isEqualTo("0x0000000000001004: o + 4 @ a.c:4294967295 [inlined]\n"
+          + "                    f + 4 @ a.c:4294967295\n");
+    }
+  }
 }

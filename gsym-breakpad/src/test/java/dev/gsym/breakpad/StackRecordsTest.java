@@ -41,6 +41,36 @@ class StackRecordsTest {
     assertThat(r.skipped()).isZero();
   }
 
+  /** --breakpad with unwind: the transformer reads the STACK records, the GSYM answers with them. */
+  @Test
+  void transformerCollectsStackRecordsForTheGsym() throws Exception {
+    Path sym = TestData.path("breakpad", "dump_syms", "c-gcc-O2.sym");
+    dev.gsym.write.GsymCreator c = new dev.gsym.write.GsymCreator();
+    BreakpadTransformer.Result res;
+    try (BreakpadParser p = BreakpadParser.open(sym, dev.gsym.Progress.NONE)) {
+      res = new BreakpadTransformer(c, false, dev.gsym.write.Diagnostics.silent()).unwind().convert(p);
+    }
+    c.finish(dev.gsym.write.Diagnostics.silent());
+    assertThat(res.unwind().arch()).isEqualTo(Arch.X86_64);
+    List<UnwindEntry> entries = res.unwind().entries();
+    assertThat(entries).hasSize(11);
+    c.attachUnwind(res.unwind().arch(), entries);
+    dev.gsym.read.GsymReader g = dev.gsym.read.GsymReader.of(c.encode(), "t");
+    dev.gsym.unwind.UnwindState s = new dev.gsym.unwind.UnwindState();
+    for (UnwindEntry e : entries) {
+      CfiTable t = (CfiTable) e;
+      for (long a = t.start(); a < t.start() + t.length(); a++) {
+        assertThat(g.unwindRow(a, s)).isTrue();
+        assertThat(s.toRow()).isEqualTo(t.rowAt(a));
+      }
+    }
+    // without unwind(): counted and skipped, as before
+    dev.gsym.write.GsymCreator plain = new dev.gsym.write.GsymCreator();
+    BreakpadTransformer.Result skipped = BreakpadTransformer.convert(sym, plain, false, dev.gsym.write.Diagnostics.silent());
+    assertThat(skipped.unwind()).isNull();
+    assertThat(skipped.stackRecords()).isEqualTo(23);
+  }
+
   @Test
   void rulesMapToDwarfRules() {
     StackRecords.Reader r = new StackRecords.Reader(Arch.X86_64);

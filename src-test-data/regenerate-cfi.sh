@@ -23,6 +23,9 @@
 #   c-x86_64-debug-frame-gz  the same with zlib-compressed debug sections (-gz=zlib)
 #   both-gcc-O2            c_main.c + c_util.c, gcc -O2 -g -fno-asynchronous-unwind-tables with glibc's
 #                          start files: .debug_frame (ours) and .eh_frame (crt1.o, crti.o)
+#   both-gcc-O2-gc         the same, -no-pie, with c_util.c in -ffunction-sections and --gc-sections: the
+#                          .debug_frame FDE of the unused function is left at address 0, outside
+#                          every PT_LOAD (dump_syms drops it)
 #   both-gcc-O2.stripped + both-gcc-O2.debug   objcopy --only-keep-debug / --strip-debug
 #                          --add-gnu-debuglink: the debug file's .eh_frame is SHT_NOBITS
 #   eh-x86_64, eh-arm64    Mach-O executables (ld64.lld-22) with __eh_frame FDEs (src/cfi_macho_*.s;
@@ -38,7 +41,7 @@
 #                          from an object llvm-mc-22 assembles with .cfi_undefined 0 ... 299
 #   cfi-gnu-x86_64.readelf.txt  binutils readelf --debug-dump=frames-interp cfi-gnu-x86_64
 #   NAME.dump_syms.txt     the STACK CFI INIT lines of Breakpad's dump_syms (../peers minidump package)
-#                          for both-gcc-O2, cfi-ops-x86_64 and the stripped pair (dump_syms
+#                          for both-gcc-O2, both-gcc-O2-gc, cfi-ops-x86_64 and the stripped pair (dump_syms
 #                          both-gcc-O2.stripped cfi/bin, which follows the debug link)
 # cfi/manifest.tsv         SET, NAME, register table of each golden.
 # Deterministic: running it twice gives no diff. Needs clang-22, llvm-mc-22, ld.lld-22, ld64.lld-22,
@@ -107,6 +110,8 @@ cross c-x86_64-debug-frame-gz x86_64-linux-gnu "-O2 -g -ffunction-sections -fno-
 (cd src && $CC_GCC -O2 -g -fno-asynchronous-unwind-tables -fno-ident $MAP -c c_main.c -o "$TMP/both-main.o" \
   && $CC_GCC -O2 -g -fno-asynchronous-unwind-tables -fno-ident $MAP -c c_util.c -o "$TMP/both-util.o")
 $CC_GCC -Wl,--build-id=sha1 -o cfi/bin/both-gcc-O2 "$TMP/both-main.o" "$TMP/both-util.o"
+(cd src && $CC_GCC -O2 -g -fno-asynchronous-unwind-tables -fno-ident -ffunction-sections $MAP -c c_util.c -o "$TMP/both-util-fs.o")
+$CC_GCC -no-pie -Wl,--build-id=sha1 -Wl,--gc-sections -o cfi/bin/both-gcc-O2-gc "$TMP/both-main.o" "$TMP/both-util-fs.o"
 objcopy --only-keep-debug cfi/bin/both-gcc-O2 cfi/bin/both-gcc-O2.debug
 (cd cfi/bin && objcopy --strip-debug --add-gnu-debuglink=both-gcc-O2.debug both-gcc-O2 both-gcc-O2.stripped)
 
@@ -181,6 +186,7 @@ readelf --debug-dump=frames-interp cfi/bin/cfi-gnu-x86_64 > cfi/expected/cfi-gnu
 
 stack_init() { grep '^STACK CFI INIT ' || true; }
 (cd cfi/bin && "$DUMP_SYMS" both-gcc-O2 2>/dev/null) | stack_init > cfi/expected/both-gcc-O2.dump_syms.txt
+(cd cfi/bin && "$DUMP_SYMS" both-gcc-O2-gc 2>/dev/null) | stack_init > cfi/expected/both-gcc-O2-gc.dump_syms.txt
 (cd cfi/bin && "$DUMP_SYMS" cfi-ops-x86_64 2>/dev/null) | stack_init > cfi/expected/cfi-ops-x86_64.dump_syms.txt
 (cd cfi/bin && "$DUMP_SYMS" both-gcc-O2.stripped . 2>/dev/null) | stack_init > cfi/expected/both-gcc-O2.stripped.dump_syms.txt
 

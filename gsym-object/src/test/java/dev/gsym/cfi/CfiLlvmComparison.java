@@ -27,9 +27,14 @@ final class CfiLlvmComparison {
    * number of "decoding the FDE opcodes into rows failed" in llvm's stderr).
    */
   static void check(CfiCorpus in, String llvmOutput, int llvmErrors) throws IOException {
-    RegisterNames regs = RegisterNames.of(in.arch());
+    check(in.toString(), in.input(), in.arch(), llvmOutput, llvmErrors);
+  }
+
+  /** {@link #check(CfiCorpus, String, int)} for any file (named {@code in} in messages). */
+  static void check(String in, java.nio.file.Path input, String arch, String llvmOutput, int llvmErrors) throws IOException {
+    RegisterNames regs = RegisterNames.of(arch);
     List<LlvmFrames.Fde> llvm = LlvmFrames.parse(llvmOutput, regs);
-    try (ObjectFile file = ObjectFiles.open(in.input())) {
+    try (ObjectFile file = ObjectFiles.open(input)) {
       CfiReader.Result result = CfiReader.read(file);
       int addressSize = file.is64() ? 8 : 4;
       // dump_syms's order: .debug_frame then .eh_frame, each in section order (llvm prints that order)

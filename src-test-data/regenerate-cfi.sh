@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Inputs and goldens of the DWARF call frame information tests (gsym-object, package dev.gsym.cfi),
-# built apart from regenerate.sh (which calls it last) so that they can be rebuilt alone:
+# built apart from regenerate.sh (which calls it at its end) so that they can be rebuilt alone:
 #
 #   src-test-data/regenerate-cfi.sh
 #

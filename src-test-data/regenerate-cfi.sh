@@ -15,7 +15,8 @@
 #   cfi-ops-aarch64        src/cfi_ops_aarch64.s: negate_ra_state, 'B', 'G', negate_ra_state_with_pc
 #   cfi-gnu-x86_64         src/cfi_gnu_x86_64.s: DW_CFA_GNU_negative_offset_extended and
 #                          DW_CFA_MIPS_advance_loc8 (llvm rejects both; the golden is binutils readelf -wF)
-#   c-aarch64-pac          freestanding.c, -mbranch-protection=pac-ret+leaf (negate_ra_state)
+#   c-aarch64-pac          freestanding.c, -mbranch-protection=pac-ret+leaf (negate_ra_state); the
+#                          freestanding builds ask for unwind tables (-ffreestanding drops them)
 #   c-armv7-O2             freestanding.c for armv7-linux-gnueabihf: .debug_frame (ARM EH is .ARM.exidx)
 #   c-ppc-O2               freestanding.c for 32-bit big-endian PowerPC: .eh_frame
 #   c-mips-O2              freestanding.c for 32-bit big-endian MIPS: .eh_frame
@@ -98,10 +99,10 @@ asm cfi-raw-x86_64 x86_64-linux-gnu cfi_raw_x86_64.s
 asm cfi-ops-aarch64 aarch64-linux-gnu cfi_ops_aarch64.s
 asm cfi-gnu-x86_64 x86_64-linux-gnu cfi_gnu_x86_64.s
 
-cross c-aarch64-pac aarch64-linux-gnu "-O2 -g -ffunction-sections -mbranch-protection=pac-ret+leaf"
+cross c-aarch64-pac aarch64-linux-gnu "-O2 -g -ffunction-sections -fasynchronous-unwind-tables -mbranch-protection=pac-ret+leaf"
 cross c-armv7-O2 armv7-linux-gnueabihf "-O2 -g -ffunction-sections"
-cross c-ppc-O2 powerpc-linux-gnu "-O2 -g -ffunction-sections"
-cross c-mips-O2 mips-linux-gnu "-O2 -g -ffunction-sections"
+cross c-ppc-O2 powerpc-linux-gnu "-O2 -g -ffunction-sections -fasynchronous-unwind-tables"
+cross c-mips-O2 mips-linux-gnu "-O2 -g -ffunction-sections -fasynchronous-unwind-tables"
 cross c-x86_64-debug-frame x86_64-linux-gnu "-O2 -g -ffunction-sections -fno-asynchronous-unwind-tables"
 cross c-x86_64-debug-frame-gz x86_64-linux-gnu "-O2 -g -ffunction-sections -fno-asynchronous-unwind-tables -gz=zlib" \
   "-Wl,--compress-debug-sections=zlib"

@@ -220,4 +220,7 @@ done < "$TMP/list"
 "$HERE/regenerate-llvmtests.sh"
 # The demangling corpus (reads gsym/ and src/rust_v0.rs, so it runs after them)
 "$HERE/demangle/regenerate.sh"
+# DWARF call frame information inputs and llvm-dwarfdump/readelf/dump_syms goldens (reads bin/,
+# macho/bin, pecoff/bin, so it runs after them)
+"$HERE/regenerate-cfi.sh"
 echo done

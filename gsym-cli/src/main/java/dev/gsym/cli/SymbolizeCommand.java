@@ -189,7 +189,7 @@ final class SymbolizeCommand {
         new SourceContext(c.contextLines), list && c.style == SymbolizePrinter.Style.JSON && !c.settings.stack()));
     String obj = c.obj == null ? "" : c.obj;
     if (c.obj != null) {
-      // llvm opens --obj first and stops if it cannot
+      // llvm opens --obj first and stops if it cannot (also a truncated or corrupt object file)
       SymbolizeModules.Module m = c.modules.file(obj);
       if (m.error != null) {
         if (c.style == SymbolizePrinter.Style.JSON) {

@@ -1,5 +1,7 @@
 package dev.gsym.cli;
 
+import dev.gsym.GsymFormatException;
+import dev.gsym.elf.ElfFile;
 import dev.gsym.read.GsymReader;
 import dev.gsym.symbolize.ModuleRef;
 import java.io.IOException;
@@ -156,13 +158,44 @@ final class SymbolizeModules {
     head.flip();
     if (head.remaining() >= 4) {
       int magic = head.order(ByteOrder.LITTLE_ENDIAN).getInt(0);
-      if (magic == GSYM_MAGIC || Integer.reverseBytes(magic) == GSYM_MAGIC) return null;
+      if (magic == GSYM_MAGIC || Integer.reverseBytes(magic) == GSYM_MAGIC) {
+        try (GsymReader r = GsymReader.open(path)) {
+          // the tables open; a file cut short loses its last FunctionInfo records: decode the one
+          // stored last (one record, whatever the file's size)
+          int last = -1;
+          for (int i = 0; i < r.numFunctions(); i++) {
+            if (last < 0 || Long.compareUnsigned(r.functionInfoOffset(i), r.functionInfoOffset(last)) > 0) last = i;
+          }
+          if (last >= 0) r.functionInfoAtIndex(last);
+          return null;
+        } catch (GsymFormatException e) {
+          return problem(e);
+        } catch (IOException e) {
+          return "Input/output error";
+        }
+      }
     }
     ForeignFile kind = ForeignFile.identify(head);
-    if (kind == ForeignFile.ELF || kind == ForeignFile.BREAKPAD) return null;
+    if (kind == ForeignFile.ELF) {
+      // llvm's createBinary reads the headers and the section table: a truncated or corrupt file
+      // cannot be opened (its debug info is read, and may fail, request by request)
+      try (ElfFile elf = ElfFile.open(path)) {
+        return null;
+      } catch (GsymFormatException e) {
+        return problem(e);
+      } catch (IOException e) {
+        return "Input/output error";
+      }
+    }
+    if (kind == ForeignFile.BREAKPAD) return null;
     if (kind != null) return NOT_OBJECT + " by gsymutil (it reads ELF, GSYM and Breakpad symbol files; this is "
         + kind.description() + ")";
     return NOT_OBJECT;
+  }
+
+  /** A malformed file's problem, as llvm names it after the file: the offset and what is wrong. */
+  private static String problem(GsymFormatException e) {
+    return (e.offset() >= 0 ? String.format("offset 0x%08x: ", e.offset()) : "") + e.detail();
   }
 
   private static final int GSYM_MAGIC = 0x4753594d;

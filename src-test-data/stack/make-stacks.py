@@ -4,6 +4,7 @@
   make-stacks.py stacks   > stacks.txt        # from llvm-gsymutil-22's dumps of gsym/*.gsym
   make-stacks.py llvm     < stacks.txt > expected/stacks.llvm.txt
   make-stacks.py yaml     > gsym/stack-main.tramp.yaml
+  make-stacks.py frames   < stacks.txt > expected/stacks.frames.txt   # after `llvm`
 
 Run in src-test-data/stack. Addresses come from the dumps: a callee frame is its function's start
 + 2, a caller frame the return address of its call site that names the next function (ReturnOffset
@@ -161,4 +162,42 @@ def llvm():
     print("\n".join(out))
 
 
-{"stacks": stacks, "llvm": llvm, "yaml": yaml}[sys.argv[1]]()
+def frames():
+    """Every frame's function and file:line as llvm-gsymutil-22 answers it: for a frame with merged
+    functions, the candidate llvm's two-pass resolution chose (expected/stacks.llvm.txt), else the
+    function a plain lookup answers with. Output: `STACK FRAME NAME FILE:LINE`, inlined frames
+    (innermost first) on lines of their own with the same STACK FRAME."""
+    chosen = {}
+    for line in open("expected/stacks.llvm.txt"):
+        if line.strip():
+            k, i, names = line.split()
+            chosen[(int(k), int(i))] = names.split(",")
+    text = sys.stdin.read()
+    out = []
+    for k, block in enumerate(b for b in re.split(r"\n\s*\n", text) if b.strip()):
+        i = 0
+        for line in block.splitlines():
+            if line.startswith("#") or not line.strip():
+                continue
+            m, a = line.split()
+            names = chosen.get((k, i))
+            cmd = [GSYM22] + (["--merged-functions"] if names and len(names) == 1 else []) + ["--address", a, m]
+            res = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+            candidates = []  # [(name, file:line), inlined...] per result
+            for l in res.splitlines()[1:]:
+                r = re.match(r"^\s*0x[0-9a-f]+: (\S+) \+ \d+ @ (.*)$", l)
+                if r:
+                    candidates.append([(r.group(1), r.group(2))])
+                    continue
+                r = re.match(r"^\s+(\S+) @ (.*)$", l)
+                if r and candidates:
+                    candidates[-1].append((r.group(1), r.group(2)))
+            pick = candidates[0]
+            if names and len(names) == 1:
+                pick = next(c for c in candidates if c[0][0] == names[0])
+            out.extend(f"{k} {i} {n} {loc}" for n, loc in pick)
+            i += 1
+    print("\n".join(out))
+
+
+{"stacks": stacks, "llvm": llvm, "yaml": yaml, "frames": frames}[sys.argv[1]]()

@@ -40,6 +40,7 @@ final class BreakpadConversion {
     boolean toStdout = out.equals(STDOUT);
     if (toStdout && segment > 0) throw notToStdout("--segment-size (it writes several files)");
     refuseOverwriting(out, segment > 0, "input file", in);
+    OutputFiles.checkWritable(out, segment > 0, in);
     OutputStream data = toStdout ? s.stdoutForData() : null;
     StringBuilder sb = s.sb;
     // nothing reaches stdout before the input proved usable: a bad input gives only the error

@@ -198,6 +198,7 @@ final class CommandModel {
     EmbedCommand c = new EmbedCommand(session);
     CommandSpec spec = CommandSpec.wrapWithoutInspection(c);
     spec.usageMessage().sortOptions(false)
+        .header("Put a GSYM file into a copy of the ELF binary it describes, as a .gsym section.")
         .customSynopsis("  gsymutil embed BINARY GSYM -o OUT [--force] [--in-place] [--quiet]")
         .synopsisHeading("%nUsage:%n")
         .descriptionHeading("%n")
@@ -222,6 +223,8 @@ final class CommandModel {
     ConvertCommand c = new ConvertCommand(session);
     CommandSpec spec = CommandSpec.wrapWithoutInspection(c);
     spec.usageMessage().sortOptions(false)
+        .header("Convert DWARF or Breakpad symbols to GSYM, GSYM or DWARF to Breakpad symbols, or GSYM to another"
+            + " GSYM version.")
         .synopsisHeading("%nUsage:%n")
         // one line each: HelpText wraps them at the terminal's width
         .customSynopsis(

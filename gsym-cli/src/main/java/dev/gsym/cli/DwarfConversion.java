@@ -2,6 +2,7 @@ package dev.gsym.cli;
 
 import static dev.gsym.cli.Conversions.segmentSize;
 import static dev.gsym.cli.OutputFiles.STDOUT;
+import static dev.gsym.cli.OutputFiles.checkWritable;
 import static dev.gsym.cli.OutputFiles.checkStdout;
 import static dev.gsym.cli.OutputFiles.inputPath;
 import static dev.gsym.cli.OutputFiles.ioError;
@@ -9,6 +10,7 @@ import static dev.gsym.cli.OutputFiles.notToStdout;
 import static dev.gsym.cli.OutputFiles.outputPath;
 import static dev.gsym.cli.OutputFiles.reason;
 import static dev.gsym.cli.OutputFiles.refuseOverwriting;
+import static dev.gsym.cli.OutputFiles.unwritable;
 
 import dev.gsym.cli.yaml.CallSiteYaml;
 import dev.gsym.dwarf.DwarfConverter;
@@ -90,6 +92,13 @@ final class DwarfConversion {
     refuseOverwriting(o.value(Opt.JSON_SUMMARY), false, "input file", in);
     refuseOverwriting(o.value(Opt.JSON_SUMMARY), false, "--callsites-yaml-file", o.value(Opt.CALLSITES_YAML));
     if (segment == 0) refuseOverwriting(o.value(Opt.JSON_SUMMARY), false, "output file", out);
+    // the outputs must be writable before the (maybe long) conversion starts
+    checkWritable(out, segment > 0, in);
+    String json = o.value(Opt.JSON_SUMMARY);
+    String jsonProblem = unwritable(json, false, in);
+    if (jsonProblem != null) {
+      throw CliException.stderr("error opening aggregate error json file '" + json + "' for writing: " + jsonProblem);
+    }
     OutputStream data = toStdout ? s.stdoutForData() : null;
     StringBuilder sb = s.sb;
     sb.append("Input file: ").append(in).append('\n');
@@ -240,7 +249,8 @@ final class DwarfConversion {
     } catch (GsymFormatException | IllegalArgumentException e) {
       s.emit();
       String detail = e instanceof GsymFormatException g ? g.detail() : e.getMessage();
-      throw new CliException("DWARF conversion failed: : " + detail, 1, false, e);
+      String hint = creator.numFunctionInfos() == 0 ? nothingToConvert(file, o) : "";
+      throw new CliException("DWARF conversion failed: : " + detail + hint, 1, false, e);
     } catch (IOException e) {
       s.emit();
       throw ioError(out, e);
@@ -259,6 +269,28 @@ final class DwarfConversion {
     if (embed) sb.append(EmbedConversion.summary(embeddedSize, embedded, out));
     s.emit();
     return mismatches;
+  }
+
+  /**
+   * After llvm's "no functions to encode": a second line saying why (no DWARF and no function
+   * symbols: a stripped file) and what has them.
+   */
+  private static String nothingToConvert(ObjectFile file, Args o) {
+    StringBuilder sb = new StringBuilder("\n").append(GsymUtil.TOOL_NAME).append(": no functions in the debug info or")
+        .append(" the symbol table of ").append(file.source());
+    if (o.value(Opt.SYMTAB_FILE) != null) sb.append(" or of the --symtab-file");
+    sb.append(" (stripped?): convert the unstripped binary or its separate debug file");
+    byte[] id = file instanceof ElfFile elf ? elf.buildId() : null;
+    if (id != null && id.length > 1) {
+      String hex = java.util.HexFormat.of().formatHex(id);
+      Path debug = Path.of("/usr/lib/debug/.build-id", hex.substring(0, 2), hex.substring(2) + ".debug");
+      sb.append(" (").append(debug).append(Files.exists(debug) ? ", which is installed here" :
+          ", from the distribution's debug package or a debuginfod server").append(')');
+    }
+    if (o.value(Opt.SYMTAB_FILE) == null) {
+      sb.append(", or take the symbols of the unstripped binary with --symtab-file FILE");
+    }
+    return sb.toString();
   }
 
   /**

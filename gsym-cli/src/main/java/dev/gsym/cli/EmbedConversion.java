@@ -49,6 +49,7 @@ final class EmbedConversion {
     String gsym = args.get(1);
     String out = output(o, bin);
     refuseOverwriting(out, false, "GSYM file", gsym);
+    OutputFiles.checkWritable(out, false, bin);
     Path binPath = inputPath(bin);
     Path gsymPath = inputPath(gsym);
     try (Arena arena = Arena.ofConfined(); FileChannel ch = FileChannel.open(gsymPath, StandardOpenOption.READ)) {

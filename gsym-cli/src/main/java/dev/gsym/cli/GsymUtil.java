@@ -13,8 +13,9 @@ import java.util.Map;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.MissingParameterException;
 import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.IHelpSectionRenderer;
 import picocli.CommandLine.Model.OptionSpec;
-import picocli.CommandLine.MissingParameterException;
+import picocli.CommandLine.Model.UsageMessageSpec;
 import picocli.CommandLine.MutuallyExclusiveArgsException;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
@@ -69,6 +70,7 @@ public final class GsymUtil {
     Session session = new Session(in, out, err);
     int status;
     try {
+      if (args.length == 0) return usageError(session);
       List<String> symbolize = symbolizeArguments(args);
       GsymUtilCommand parsed = quick && symbolize == null ? QuickArgs.parse(args, session) : null;
       if (symbolize != null) {
@@ -213,6 +215,21 @@ public final class GsymUtil {
     }
     session.flush();
     session.err.println(msg);
+    return 1;
+  }
+
+  /**
+   * {@code gsymutil} without arguments: the usage lines and where to read more on stderr, exit
+   * status 1 (llvm-gsymutil-22 prints nothing and exits 0, which reads as success).
+   */
+  private static int usageError(Session session) {
+    CommandLine cl = commandLine(session);
+    CommandLine.Help help = cl.getHelp();
+    Map<String, IHelpSectionRenderer> sections = cl.getHelpSectionMap();
+    String usage = sections.get(UsageMessageSpec.SECTION_KEY_SYNOPSIS_HEADING).render(help)
+        + sections.get(UsageMessageSpec.SECTION_KEY_SYNOPSIS).render(help);
+    session.err.print(usage.stripLeading());
+    session.err.println(seeHelp(TOOL_NAME));
     return 1;
   }
 

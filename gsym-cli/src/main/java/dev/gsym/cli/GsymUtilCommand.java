@@ -1,5 +1,9 @@
 package dev.gsym.cli;
 
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -38,6 +42,7 @@ final class GsymUtilCommand implements CliCommand {
           + ": --dump cannot be used with --addresses-from-stdin");
       return new StdinLookups(session, new Symbolicator(args), Modes.threads(args)).run();
     }
+    if (!inputs.isEmpty()) checkNotAMistypedCommand(inputs.getFirst());
     if (args.has(Opt.STATISTICS)) {
       if (!addrs.isEmpty() || args.flag(Opt.FROM_STDIN) || args.flag(Opt.DUMP)) {
         throw CliException.stderr(GsymUtil.TOOL_NAME + ": --statistics cannot be used with --dump, --address or"
@@ -69,6 +74,35 @@ final class GsymUtilCommand implements CliCommand {
           + " dump or lookup arguments");
     }
     return addrs;
+  }
+
+  /**
+   * A first file that does not exist and is spelled almost like a subcommand ({@code gsymutil
+   * symbolise 0x10}) is reported with the subcommand it probably meant.
+   */
+  private static void checkNotAMistypedCommand(String file) {
+    String command = nearestCommand(file);
+    if (command == null) return;
+    try {
+      if (Files.exists(Path.of(file), LinkOption.NOFOLLOW_LINKS)) return;
+    } catch (InvalidPathException e) {
+      return; // reported when it is opened
+    }
+    throw CliException.stderr(file + ": No such file or directory (did you mean '" + GsymUtil.TOOL_NAME + " " + command
+        + "'?)");
+  }
+
+  /**
+   * The subcommand {@code word} is one typo away from (two for names of five letters or more,
+   * case ignored), or null; a word with a path separator or a dot names a file.
+   */
+  static String nearestCommand(String word) {
+    if (word.indexOf('/') >= 0 || word.indexOf('.') >= 0 || word.length() > 12) return null;
+    String w = word.toLowerCase(java.util.Locale.ROOT);
+    for (String command : Opt.SUBCOMMANDS) {
+      if (GsymUtil.editDistance(command, w) <= (command.length() >= 5 ? 2 : 1)) return command;
+    }
+    return null;
   }
 
   /** True if an option that only makes sense for a conversion was given ({@link Opt#CONVERSION_ONLY}). */

@@ -73,12 +73,13 @@ final class HelpText {
     };
     StringBuilder out = new StringBuilder(text.length() + 64);
     String[] lines = text.split("\n", -1); // the last element is what follows the final \n
+    int column = style == Style.TABLE ? descriptionColumn(lines) : -1;
     for (int i = 0; i < lines.length; i++) {
       String line = lines[i];
       boolean cr = line.endsWith("\r"); // picocli's line separator is the platform's
       if (cr) line = line.substring(0, line.length() - 1);
       String newline = cr ? "\r\n" : "\n";
-      List<String> pieces = wrap(line, width, style);
+      List<String> pieces = wrap(line, width, style, column);
       for (int j = 0; j < pieces.size(); j++) {
         out.append(pieces.get(j));
         if (j < pieces.size() - 1 || i < lines.length - 1) out.append(newline);
@@ -88,8 +89,41 @@ final class HelpText {
     return out.toString();
   }
 
+  /**
+   * The column where a table's descriptions start: the one most of its rows use after the gap of two
+   * or more spaces that ends the option or parameter name; -1 if no row has such a gap.
+   */
+  static int descriptionColumn(String[] lines) {
+    Map<Integer, Integer> count = new LinkedHashMap<>();
+    for (String line : lines) {
+      int lead = leadingSpaces(line);
+      int gap = line.indexOf("  ", lead);
+      if (gap < 0) continue;
+      int at = leadingSpaces(line, gap);
+      if (at < line.length()) count.merge(at, 1, Integer::sum);
+    }
+    int best = -1;
+    int most = 0;
+    for (Map.Entry<Integer, Integer> e : count.entrySet()) {
+      if (e.getValue() > most) {
+        best = e.getKey();
+        most = e.getValue();
+      }
+    }
+    return best;
+  }
+
   /** The pieces of one wrapped line, without line separators. */
   static List<String> wrap(String line, int width, Style style) {
+    return wrap(line, width, style, -1);
+  }
+
+  /**
+   * The pieces of one wrapped line, without line separators; {@code column} is the table's
+   * {@link #descriptionColumn} (or -1): a name that fills its column up to one space before it
+   * (picocli then leaves no gap) still has its description continue under that column.
+   */
+  static List<String> wrap(String line, int width, Style style, int column) {
     List<String> pieces = new ArrayList<>();
     if (line.length() <= width) {
       pieces.add(line);
@@ -108,6 +142,10 @@ final class HelpText {
       case TABLE -> {
         int gap = rest.indexOf("  ", lead);
         text = gap < 0 ? lead : leadingSpaces(rest, gap);
+        if (column > lead + 1 && column < rest.length() && (gap < 0 || gap >= column)
+            && rest.charAt(column - 1) == ' ' && rest.charAt(column) != ' ') {
+          text = column;
+        }
         hang = text + 2;
       }
       default -> hang = lead;

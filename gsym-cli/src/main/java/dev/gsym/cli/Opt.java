@@ -41,7 +41,11 @@ enum Opt {
   // what shapes a conversion's output
   OUT_FILE(Kind.VALUE, "OUT", "Output file of a conversion; \"-\" writes it to standard output (the summary then"
       + " goes to stderr).", "-o", "--out-file"),
-  QUIET(Kind.FLAG, null, "Do not print conversion warnings.", "--quiet"),
+  QUIET(Kind.FLAG, null, "Fewer conversion messages and no progress bar. With --dwarf, as llvm-gsymutil's --quiet:"
+      + " no warnings about address ranges outside executable sections; the other DWARF warnings (such as 'same"
+      + " address range contains different debug info') are still printed, as llvm-gsymutil prints them. With"
+      + " --breakpad: no warnings. With --to-breakpad: no warning about guessed MODULE fields. With --output-version"
+      + " (rewriting a GSYM file): nothing on success.", "--quiet"),
   OUTPUT_VERSION(Kind.VALUE, "N", "GSYM version to write: 1 (the default; what LLVM 22 reads and writes) or 2 (LLVM"
       + " main's format: section directory, 64-bit offsets, files over 4 GiB). With convert and a GSYM file:"
       + " rewrite that file in version N.", "--output-version"),

@@ -1,9 +1,11 @@
 package dev.gsym.cli;
 
+import dev.gsym.io.AtomicFile;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -104,6 +106,54 @@ final class OutputFiles {
         throw CliException.stderr(GsymUtil.TOOL_NAME + ": output file '" + (segments ? c : output) + "' is the "
             + role + " '" + other + "'; refusing to overwrite it");
       }
+    }
+  }
+
+  /**
+   * Fails before the input is read when {@code output} cannot be written, with the error the
+   * writer would give at the end ({@code OUT: No such file or directory}): a file is created where
+   * the writer puts its temporary file (beside the file {@code output}'s links finally name, or
+   * beside {@code output} for {@code segments}) and removed at once (unlinked when opened: nothing
+   * is left behind, whatever stops the process). An existing device or FIFO, written in place, is
+   * only checked for write permission (opening a FIFO could block); standard output and a null
+   * output are not checked. When the {@code input} file (not stdin) does not exist, nothing is
+   * checked: that error comes first, as llvm reports it.
+   */
+  static void checkWritable(String output, boolean segments, String input) {
+    String reason = unwritable(output, segments, input);
+    if (reason != null) throw Session.fileError(output, reason, null);
+  }
+
+  /** Why {@code output} cannot be written (see {@link #checkWritable}), or null. */
+  static String unwritable(String output, boolean segments, String input) {
+    if (output == null || output.equals(STDOUT)) return null;
+    try {
+      if (input != null && !input.equals(STDOUT) && !Files.exists(Path.of(input))) return null;
+    } catch (InvalidPathException e) {
+      return null;
+    }
+    Path out;
+    try {
+      out = Path.of(output);
+    } catch (InvalidPathException e) {
+      return "No such file or directory";
+    }
+    Path dir;
+    try {
+      if (segments) {
+        dir = out.toAbsolutePath().getParent();
+      } else {
+        if (Files.isDirectory(out)) return "Is a directory";
+        if (Files.exists(out) && !Files.isRegularFile(out)) {
+          return Files.isWritable(out) ? null : "Permission denied"; // written in place
+        }
+        dir = AtomicFile.temporaryDirectory(out);
+      }
+      try (FileChannel probe = AtomicFile.scratch(dir)) {
+        return null;
+      }
+    } catch (IOException e) {
+      return reason(e);
     }
   }
 

@@ -2,6 +2,7 @@ package dev.gsym.cli;
 
 import dev.gsym.GsymFormatException;
 import dev.gsym.TextBuffer;
+import dev.gsym.elf.ElfFile;
 import dev.gsym.elf.EmbeddedGsym;
 import dev.gsym.read.GsymReader;
 import java.io.IOException;
@@ -192,6 +193,11 @@ final class Session {
       if (kind == ForeignFile.ELF && p != null) {
         GsymReader embedded = openEmbedded(path, p);
         if (embedded != null) return embedded;
+        String broken = elfProblem(p);
+        if (broken != null) {
+          throw new CliException(path + " is a truncated or corrupt ELF file (" + broken + "), not a GSYM file", 1,
+              false, e);
+        }
       }
       if (kind != null) throw new CliException(kind.message(path), 1, false, e);
       throw fileError(path, e.detail(), e);
@@ -212,6 +218,20 @@ final class Session {
       throw fileError(path, OutputFiles.reason(e), e);
     } catch (GsymFormatException e) {
       throw new CliException(e.getMessage(), 1, false, e);
+    }
+  }
+
+  /**
+   * Why the ELF file {@code p} cannot be read (so not converted either), or null if its headers
+   * and section table are whole.
+   */
+  private static String elfProblem(Path p) {
+    try (ElfFile elf = ElfFile.open(p)) {
+      return null;
+    } catch (GsymFormatException e) {
+      return (e.offset() >= 0 ? String.format("offset 0x%08x: ", e.offset()) : "") + e.detail();
+    } catch (IOException | RuntimeException e) {
+      return null; // the generic message says what the file is
     }
   }
 

@@ -198,8 +198,8 @@ final class SymbolizeBatches extends ChunkPipeline<SymbolizeBatches.Chunk> {
   }
 
   /** The answer to a request whose module opened. */
-  private void answer(TextBuffer out, SymbolizeInput in, Symbolized s, List<SymbolizePrinter.LineInfo> scratchFrames,
-      int[] frameOfRequest) {
+  private void answer(TextBuffer out, SymbolizeInput in, SymbolizeModules.Module m, Symbolized s,
+      List<SymbolizePrinter.LineInfo> scratchFrames, int[] frameOfRequest) {
     SymbolizePrinter.Request r = request(in);
     if (in.symbol() != null || in.command() != SymbolizeInput.Command.CODE) {
       emptyAnswer(out, in, r);
@@ -213,19 +213,36 @@ final class SymbolizeBatches extends ChunkPipeline<SymbolizeBatches.Chunk> {
     }
     List<Frame> frames = f.frames();
     long start = f.function().startAddress();
+    // the outermost frame as llvm names it from the binary's symbol table (linkage names only;
+    // --stack keeps the name its call sites chose among merged functions)
+    String outerName = f.function().function();
+    long outerStart = start;
+    String outerFile = null; // a local symbol's STT_FILE name, for a location without a file
+    SymbolNames symbols = settings.functions == Functions.LINKAGE && !settings.stack ? m.symbols() : null;
+    SymbolNames.Hit hit = symbols == null ? null : symbols.at(f.fileAddress());
+    if (hit != null) {
+      outerName = hit.name();
+      outerStart = hit.address();
+      outerFile = hit.file();
+    }
     SymbolizePrinter.MergedNote note = settings.stack ? note(f.merged(), frameOfRequest) : null;
     if (settings.inlines) {
       scratchFrames.clear();
-      for (Frame fr : frames) scratchFrames.add(lineInfo(fr.function(), fr.location(), start));
+      for (int k = 0; k < frames.size() - 1; k++) {
+        Frame fr = frames.get(k);
+        scratchFrames.add(lineInfo(fr.function(), fr.location(), start));
+      }
+      scratchFrames.add(lineInfo(outerName, frames.getLast().location(), outerStart, outerFile));
       printer.inlining(out, r, scratchFrames, note);
     } else {
       Frame deepest = frames.getFirst();
       // GNU style prints the deepest frame, as addr2line. Otherwise llvm names the containing
       // function where linkage names are asked for (the symbol table's name over DWARF); GSYM's
       // outermost frame is that function.
-      boolean outer = settings.functions == Functions.LINKAGE && printer.config().style() != SymbolizePrinter.Style.GNU;
-      String name = outer ? f.function().function() : deepest.function();
-      printer.lineInfo(out, r, lineInfo(name, deepest.location(), start), note);
+      boolean outer = settings.functions == Functions.LINKAGE && printer.config().style() != SymbolizePrinter.Style.GNU
+          || frames.size() == 1;
+      printer.lineInfo(out, r, outer ? lineInfo(outerName, deepest.location(), outerStart, outerFile)
+          : lineInfo(deepest.function(), deepest.location(), start), note);
     }
   }
 
@@ -247,6 +264,11 @@ final class SymbolizeBatches extends ChunkPipeline<SymbolizeBatches.Chunk> {
   }
 
   private SymbolizePrinter.LineInfo lineInfo(String function, SourceLine loc, long start) {
+    return lineInfo(function, loc, start, null);
+  }
+
+  /** {@code symbolFile}: the file name a symbol table gives where {@code loc} has no file (llvm's), or null. */
+  private SymbolizePrinter.LineInfo lineInfo(String function, SourceLine loc, long start, String symbolFile) {
     Texts t = texts.get();
     byte[] name = settings.functions == Functions.NONE ? null : t.name(function);
     String dir = loc.directory();
@@ -256,6 +278,9 @@ final class SymbolizeBatches extends ChunkPipeline<SymbolizeBatches.Chunk> {
     if (settings.paths == Paths.BASENAME ? loc.hasFile() : !(dir.isEmpty() && base.isEmpty())) {
       file = t.file(dir, base);
       if (printer.config().context().enabled()) fileText = file(dir, base);
+    } else if (symbolFile != null && dir.isEmpty() && base.isEmpty()) {
+      file = printer.encode(symbolFile);
+      if (printer.config().context().enabled()) fileText = symbolFile;
     }
     return new SymbolizePrinter.LineInfo(name, file, fileText, loc.line(), true, start);
   }
@@ -416,7 +441,7 @@ final class SymbolizeBatches extends ChunkPipeline<SymbolizeBatches.Chunk> {
             failure[i] = detail(m, u.message());
             mark(i);
           }
-          default -> b.answer(o, in, s, frames, b.settings.stack ? frameOfRequest[stackOf[i]] : null);
+          default -> b.answer(o, in, m, s, frames, b.settings.stack ? frameOfRequest[stackOf[i]] : null);
         }
       }
       return this;

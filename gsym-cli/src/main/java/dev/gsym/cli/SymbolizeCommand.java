@@ -173,7 +173,8 @@ final class SymbolizeCommand {
             + ": expected all_but_first, all or none, but got '" + adj + "'");
       };
     }
-    SymbolizeModules modules = new SymbolizeModules(a.has(SymbolizeOpt.DISABLE_GSYM), a.all(SymbolizeOpt.GSYM_FILE_DIRECTORY));
+    SymbolizeModules modules = new SymbolizeModules(a.has(SymbolizeOpt.DISABLE_GSYM), a.all(SymbolizeOpt.GSYM_FILE_DIRECTORY),
+        debugDirs);
     return new Config(adjustVma, contextLines, style,
         new SymbolizeBatches.Settings(functions, paths, demangle, inlines, adjustVma, a.has(SymbolizeOpt.STACK),
             adjust), buildId,
@@ -189,7 +190,7 @@ final class SymbolizeCommand {
         new SourceContext(c.contextLines), list && c.style == SymbolizePrinter.Style.JSON && !c.settings.stack()));
     String obj = c.obj == null ? "" : c.obj;
     if (c.obj != null) {
-      // llvm opens --obj first and stops if it cannot
+      // llvm opens --obj first and stops if it cannot (also a truncated or corrupt object file)
       SymbolizeModules.Module m = c.modules.file(obj);
       if (m.error != null) {
         if (c.style == SymbolizePrinter.Style.JSON) {

@@ -1,8 +1,11 @@
 package dev.gsym.cli;
 
+import dev.gsym.GsymFormatException;
+import dev.gsym.elf.ElfFile;
 import dev.gsym.read.GsymReader;
 import dev.gsym.symbolize.ModuleRef;
 import java.io.IOException;
+import java.lang.ref.SoftReference;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -14,6 +17,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,12 +51,44 @@ final class SymbolizeModules {
     final String error;
     /** Set by the writing thread once llvm would have reported this module's error. */
     boolean reported;
+    /**
+     * The ELF file whose symbol table names the outermost frames (as llvm-symbolizer names them
+     * when it reads DWARF), or null: the module is no ELF file, or a GSYM file is read for it.
+     */
+    private final Path symbolFile;
+    /** {@link #symbolFile}'s names, read at first use; dropped under memory pressure and read again. */
+    private volatile SoftReference<SymbolNames> symbols;
 
     Module(String name, boolean byBuildId, ModuleRef ref, String error) {
+      this(name, byBuildId, ref, error, null);
+    }
+
+    Module(String name, boolean byBuildId, ModuleRef ref, String error, Path symbolFile) {
       this.name = name;
       this.byBuildId = byBuildId;
       this.ref = ref;
       this.error = error;
+      this.symbolFile = symbolFile;
+    }
+
+    /**
+     * The names of the outermost frames from the module's symbol table, or null (GSYM's names
+     * stay). Called for every answer, on any worker thread: no lock once read.
+     */
+    SymbolNames symbols() {
+      if (symbolFile == null) return null;
+      SoftReference<SymbolNames> ref = symbols;
+      SymbolNames s = ref == null ? null : ref.get();
+      if (s != null) return s;
+      synchronized (this) {
+        ref = symbols;
+        s = ref == null ? null : ref.get();
+        if (s == null) {
+          s = SymbolNames.read(symbolFile);
+          symbols = new SoftReference<>(s);
+        }
+        return s;
+      }
     }
   }
 
@@ -65,9 +101,13 @@ final class SymbolizeModules {
     }
   };
 
-  SymbolizeModules(boolean disableGsym, List<String> gsymDirectories) {
+  /** Where a build-id's debug file is looked for, as llvm looks: {@code DIR/.build-id/xx/rest.debug}. */
+  private final List<Path> debugDirectories;
+
+  SymbolizeModules(boolean disableGsym, List<String> gsymDirectories, List<Path> debugDirectories) {
     this.disableGsym = disableGsym;
     this.gsymDirectories = List.copyOf(gsymDirectories);
+    this.debugDirectories = List.copyOf(debugDirectories);
   }
 
   /** The module of an input that parsed. */
@@ -91,12 +131,37 @@ final class SymbolizeModules {
     return m;
   }
 
-  private static Module buildId(String name, byte[] id) {
+  private Module buildId(String name, byte[] id) {
+    ModuleRef ref;
     try {
-      return new Module(name, true, ModuleRef.buildId(id), null);
+      ref = ModuleRef.buildId(id);
     } catch (IllegalArgumentException e) {
       return new Module(name, true, null, NO_BUILD_ID); // longer than any build-id a store can hold
     }
+    return new Module(name, true, ref, null, symbolFileOf(id));
+  }
+
+  /**
+   * The debug file llvm opens for build-id {@code id} when it reads its DWARF, whose symbol table
+   * then names the outermost frames: the first {@code DIR/.build-id/xx/rest.debug} of the debug
+   * directories that is an ELF file, unless a GSYM file is found for it (llvm then reads that). Null
+   * if none is here (found elsewhere, by debuginfod or in the store, GSYM's names stay).
+   */
+  private Path symbolFileOf(byte[] id) {
+    if (id.length < 2) return null;
+    String hex = HexFormat.of().formatHex(id);
+    for (Path dir : debugDirectories) {
+      Path p;
+      try {
+        p = dir.resolve(".build-id").resolve(hex.substring(0, 2)).resolve(hex.substring(2) + ".debug");
+      } catch (InvalidPathException e) {
+        continue;
+      }
+      if (!Files.isRegularFile(p)) continue;
+      if (ForeignFile.of(p) != ForeignFile.ELF) return null;
+      return disableGsym || gsymFor(p.toString(), p) == null ? p : null;
+    }
+    return null;
   }
 
   /**
@@ -122,7 +187,9 @@ final class SymbolizeModules {
     if (problem != null) return new Module(name, false, null, problem);
     Path gsym = disableGsym ? null : gsymFor(name, path);
     try {
-      return new Module(name, false, ModuleRef.file(gsym != null ? gsym : path), null);
+      // llvm names the outermost frame from the file's symbols when it reads DWARF, not a GSYM file
+      Path symbolFile = gsym == null && ForeignFile.of(path) == ForeignFile.ELF ? path : null;
+      return new Module(name, false, ModuleRef.file(gsym != null ? gsym : path), null, symbolFile);
     } catch (IllegalArgumentException e) {
       return new Module(name, false, null, "No such file or directory");
     }
@@ -156,13 +223,44 @@ final class SymbolizeModules {
     head.flip();
     if (head.remaining() >= 4) {
       int magic = head.order(ByteOrder.LITTLE_ENDIAN).getInt(0);
-      if (magic == GSYM_MAGIC || Integer.reverseBytes(magic) == GSYM_MAGIC) return null;
+      if (magic == GSYM_MAGIC || Integer.reverseBytes(magic) == GSYM_MAGIC) {
+        try (GsymReader r = GsymReader.open(path)) {
+          // the tables open; a file cut short loses its last FunctionInfo records: decode the one
+          // stored last (one record, whatever the file's size)
+          int last = -1;
+          for (int i = 0; i < r.numFunctions(); i++) {
+            if (last < 0 || Long.compareUnsigned(r.functionInfoOffset(i), r.functionInfoOffset(last)) > 0) last = i;
+          }
+          if (last >= 0) r.functionInfoAtIndex(last);
+          return null;
+        } catch (GsymFormatException e) {
+          return problem(e);
+        } catch (IOException e) {
+          return "Input/output error";
+        }
+      }
     }
     ForeignFile kind = ForeignFile.identify(head);
-    if (kind == ForeignFile.ELF || kind == ForeignFile.BREAKPAD) return null;
+    if (kind == ForeignFile.ELF) {
+      // llvm's createBinary reads the headers and the section table: a truncated or corrupt file
+      // cannot be opened (its debug info is read, and may fail, request by request)
+      try (ElfFile elf = ElfFile.open(path)) {
+        return null;
+      } catch (GsymFormatException e) {
+        return problem(e);
+      } catch (IOException e) {
+        return "Input/output error";
+      }
+    }
+    if (kind == ForeignFile.BREAKPAD) return null;
     if (kind != null) return NOT_OBJECT + " by gsymutil (it reads ELF, GSYM and Breakpad symbol files; this is "
         + kind.description() + ")";
     return NOT_OBJECT;
+  }
+
+  /** A malformed file's problem, as llvm names it after the file: the offset and what is wrong. */
+  private static String problem(GsymFormatException e) {
+    return (e.offset() >= 0 ? String.format("offset 0x%08x: ", e.offset()) : "") + e.detail();
   }
 
   private static final int GSYM_MAGIC = 0x4753594d;

@@ -47,6 +47,7 @@ final class ToBreakpadConversion {
     String in = o.value(Opt.TO_BREAKPAD);
     String out = o.value(Opt.OUT_FILE) != null ? o.value(Opt.OUT_FILE) : defaultOutput(in, ".gsym", ".sym");
     refuseOverwriting(out, false, "input file", in);
+    OutputFiles.checkWritable(out, false, in);
     boolean elf = !in.equals("-") && InputKind.of(in, inputPath(in)) == InputKind.ELF;
     OutputStream data = out.equals(STDOUT) ? s.stdoutForData() : null;
     if (elf) return elfToBreakpad(s, o, in, out, data);

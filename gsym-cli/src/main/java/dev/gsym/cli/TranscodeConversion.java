@@ -46,6 +46,7 @@ final class TranscodeConversion {
     if (out == null) throw CliException.stderr(GsymUtil.TOOL_NAME + ": convert of a GSYM file needs -o OUT");
     boolean toStdout = out.equals(STDOUT);
     refuseOverwriting(out, false, "input file", in);
+    OutputFiles.checkWritable(out, false, in);
     OutputStream data = toStdout ? s.stdoutForData() : null;
     GsymCreator creator;
     ByteOrder order;

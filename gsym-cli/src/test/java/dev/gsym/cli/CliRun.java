@@ -26,6 +26,14 @@ record CliRun(int status, String out, String err) {
     return stdin("", args);
   }
 
+  /**
+   * {@code stderr} without the lines gsymutil adds after an llvm-gsymutil-22 message (the hint
+   * after "no functions to encode"), for comparing with llvm's stderr.
+   */
+  static String llvmStderr(String stderr) {
+    return stderr.replaceAll("(?m)^gsymutil: no functions in the debug info or the symbol table of .*\n", "");
+  }
+
   /** A run with the environment {@code env} (instead of this process's) and stdin bytes. */
   static CliRun withEnv(java.util.Map<String, String> env, byte[] stdin, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -59,10 +59,11 @@ class CommandLineFormsTest {
     CliRun noAddress = CliRun.run("lookup", F);
     assertThat(noAddress.status()).isEqualTo(1);
     assertThat(noAddress.err()).startsWith("gsymutil lookup: no address given; ");
-    // an argument that does not parse as an address is a file, even if it looks like a bad address
+    // an argument that does not parse as an address is a file, even if it looks like a bad address;
+    // when no such file exists (or no address is given), the message says the address is invalid
     CliRun bad = CliRun.run("lookup", F, "0x12g");
-    assertThat(bad.err()).isEqualTo("gsymutil lookup: no address given; usage: gsymutil lookup FILE... ADDR..."
-        + " (see 'gsymutil lookup --help')\n");
+    assertThat(bad.err()).isEqualTo("gsymutil lookup: '0x12g' is not a valid address (0x/0X hex, 0b binary, leading 0"
+        + " octal, otherwise decimal; at most 64 bits); a file named so is given as ./0x12g or with -f\n");
     // a file named like an address: ./NAME
     Path numbered = Files.copy(Path.of(F), tmp.resolve("4096"));
     String expected = ok("--address", "0x1179", numbered.toString()).out();

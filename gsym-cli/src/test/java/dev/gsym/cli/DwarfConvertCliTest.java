@@ -124,12 +124,15 @@ class DwarfConvertCliTest {
     assertThat(b.status()).as(b.err()).isZero();
     assertThat(Files.readString(json)).isEqualTo("{\"error-categories\":{},\"error-count\":0}");
 
+    // llvm converts, writes the GSYM and then reports the JSON file; we report it before converting
     Path bad = tmp.resolve("no/such/dir.json");
     CliRun c = CliRun.run("--convert", TestData.path("bin", "c-gcc-O2").toString(), "-o", tmp.resolve("c.gsym").toString(),
         "--json-summary-file=" + bad);
     assertThat(c.status()).isEqualTo(1);
-    assertThat(c.out()).endsWith("Pruned 8 functions, ended with 15 total\nerror opening aggregate error json file '" + bad
-        + "' for writing: No such file or directory\n");
+    assertThat(c.out()).isEmpty();
+    assertThat(c.err()).isEqualTo("error opening aggregate error json file '" + bad + "' for writing: No such file or"
+        + " directory\n");
+    assertThat(tmp.resolve("c.gsym")).doesNotExist();
 
     CliRun d = CliRun.run("--breakpad", "x.sym", "--json-summary-file=" + json);
     assertThat(d.status()).isEqualTo(1);
@@ -174,13 +177,16 @@ class DwarfConvertCliTest {
     assertThat(missing.status()).isEqualTo(1);
     assertThat(missing.err()).isEqualTo(tmp.resolve("nope") + ": No such file or directory\n");
 
-    // an ELF without DWARF or symbols: llvm's message (llvm also leaves an empty file; we do not)
+    // an ELF without DWARF or symbols: llvm's message (llvm also leaves an empty file; we do not),
+    // then why and what has the symbols
     Path stripped = Files.write(tmp.resolve("stripped"), strippedElf());
     CliRun none = CliRun.run("--dwarf", stripped.toString(), "-o", out.toString());
     assertThat(none.status()).isEqualTo(1);
     assertThat(none.out()).endsWith("Loaded 0 functions from DWARF.\nLoaded 0 functions from symbol table.\n"
         + "Pruned 0 functions, ended with 0 total\n");
-    assertThat(none.err()).isEqualTo("DWARF conversion failed: : no functions to encode\n");
+    assertThat(none.err()).isEqualTo("DWARF conversion failed: : no functions to encode\ngsymutil: no functions in the"
+        + " debug info or the symbol table of " + stripped + " (stripped?): convert the unstripped binary or its separate"
+        + " debug file, or take the symbols of the unstripped binary with --symtab-file FILE\n");
     assertThat(out).doesNotExist();
     try (Stream<Path> s = Files.list(tmp)) {
       assertThat(s.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList()).isEmpty();

@@ -101,4 +101,44 @@ class HelpTest {
         .containsExactly("see a.out.gsym and", "src-test-data/callsites/cpp.yaml", "here");
     assertThat(HelpText.wrap("short", 20, Style.PARAGRAPH)).containsExactly("short");
   }
+
+  /** Every command's help opens with its one-line overview, never with an empty line. */
+  @Test
+  void everyCommandsHelpOpensWithText() {
+    for (String command : List.of("dump", "lookup", "convert", "embed", "serve")) {
+      String first = help(command, "--help").lines().findFirst().orElseThrow();
+      assertThat(first).as("first line of %s --help", command).isNotBlank();
+    }
+  }
+
+  /**
+   * An option whose name fills its column (picocli then leaves one space before the description)
+   * continues its description under the description column, as every other option.
+   */
+  @Test
+  void anOptionFillingItsColumnKeepsTheIndentation() {
+    List<String> lines = help("--help").lines().toList();
+    int at = -1;
+    for (int i = 0; i < lines.size(); i++) if (lines.get(i).startsWith("      --llvm-compat=VERSION With")) at = i;
+    assertThat(at).as("the --llvm-compat row").isNotNegative();
+    int column = lines.get(at).indexOf("With");
+    assertThat(lines.get(at + 1)).startsWith(" ".repeat(column + 2)).doesNotStartWith(" ".repeat(column + 3));
+    String row = "      --llvm-compat=VERSION With --dwarf: behave as llvm-gsymutil VERSION where LLVM releases differ.";
+    String[] table = {"      --quiet               Fewer messages.", row};
+    int col = HelpText.descriptionColumn(table);
+    assertThat(col).isEqualTo(28);
+    assertThat(HelpText.wrap(row, 60, Style.TABLE, col)).containsExactly(
+        "      --llvm-compat=VERSION With --dwarf: behave as",
+        "                              llvm-gsymutil VERSION where",
+        "                              LLVM releases differ.");
+  }
+
+  /** --quiet says what it silences and that llvm's other DWARF warnings stay (llvm prints them too). */
+  @Test
+  void quietSaysWhatItSilences() {
+    String text = collapse(help("convert", "--help"));
+    assertThat(text).contains("--quiet Fewer conversion messages and no progress bar. With --dwarf, as llvm-gsymutil's"
+        + " --quiet: no warnings about address ranges outside executable sections; the other DWARF warnings (such as"
+        + " 'same address range contains different debug info') are still printed");
+  }
 }

@@ -154,6 +154,6 @@ class LlvmMainTestsCliTest {
     CliRun r = CliRun.run(args);
     return "## command: llvm-gsymutil-22 --convert " + name + " --out-file OUT --num-threads=1 (in llvmtests/)\n"
         + "## exit: " + r.status() + "\n## stdout:\n" + r.out().replace(out.toString(), "OUT").replace(args[1], name)
-        + "## stderr:\n" + r.err().replace(out.toString(), "OUT").replace(args[1], name);
+        + "## stderr:\n" + CliRun.llvmStderr(r.err()).replace(out.toString(), "OUT").replace(args[1], name);
   }
 }

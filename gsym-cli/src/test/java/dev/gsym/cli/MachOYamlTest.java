@@ -64,7 +64,7 @@ class MachOYamlTest {
       assertThat(ourErr).startsWith("bin/" + row.name() + ": " + Files.readString(description).strip() + " at offset 0x").hasLineCount(1)
           .doesNotContain("\tat ");
     } else {
-      assertThat(ourErr).isEqualTo(llvmErr);
+      assertThat(CliRun.llvmStderr(ourErr)).isEqualTo(llvmErr);
     }
   }
 

@@ -43,7 +43,7 @@ class MiniDebugInfoCliTest {
     CliRun r = CliRun.run(abs);
     return "## command: llvm-gsymutil-22 --convert " + args[1] + " --out-file OUT --num-threads=1 (in minidebuginfo/)\n"
         + "## exit: " + r.status() + "\n## stdout:\n" + r.out().replace(out.toString(), "OUT").replace(bin.toString(), args[1])
-        + "## stderr:\n" + r.err().replace(out.toString(), "OUT").replace(bin.toString(), args[1]);
+        + "## stderr:\n" + CliRun.llvmStderr(r.err()).replace(out.toString(), "OUT").replace(bin.toString(), args[1]);
   }
 
   @Test

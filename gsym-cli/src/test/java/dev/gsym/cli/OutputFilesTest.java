@@ -293,4 +293,42 @@ class OutputFilesTest {
     Run dir = run("--dwarf", bin.toString(), "-o", tmp.toString());
     assertThat(dir.err()).isEqualTo(tmp + ": Is a directory\n");
   }
+
+  /**
+   * An output that cannot be written is reported before the input is read, so a long conversion
+   * does not end in it: the inputs here are bad, and the error is the output's. For every conversion
+   * kind, --segment-size and --json-summary-file, with nothing left behind.
+   */
+  @Test
+  void unwritableOutputIsReportedBeforeTheInputIsRead() throws IOException {
+    Path garbage = Files.writeString(tmp.resolve("garbage"), "not a symbol file\n".repeat(20));
+    Path badSym = Files.writeString(tmp.resolve("bad.sym"), "MODULE Linux x86_64 0123 bad\nFUNC zz\n");
+    Path file = Files.writeString(tmp.resolve("file"), "");
+    List<String> before = names();
+    for (String out : List.of("/nonexistent/dir/x.out", file + "/x.out")) {
+      String reason = out.startsWith("/nonexistent") ? "No such file or directory" : "Not a directory";
+      for (String[] args : List.of(new String[] {"--dwarf", garbage.toString(), "-o", out},
+          new String[] {"--dwarf", garbage.toString(), "--embed", "-o", out},
+          new String[] {"--breakpad", badSym.toString(), "-o", out},
+          new String[] {"--breakpad", badSym.toString(), "--segment-size", "400", "-o", out},
+          new String[] {"--dwarf", garbage.toString(), "--segment-size", "400", "-o", out},
+          new String[] {"--to-breakpad", garbage.toString(), "-o", out},
+          new String[] {"convert", "--output-version", "2", garbage.toString(), "-o", out},
+          new String[] {"embed", garbage.toString(), garbage.toString(), "-o", out})) {
+        Run r = run(args);
+        assertThat(r.status()).as("status of %s", List.of(args)).isEqualTo(1);
+        assertThat(r.err()).as("stderr of %s", List.of(args)).isEqualTo(out + ": " + reason + "\n");
+        assertThat(r.text()).as("stdout of %s", List.of(args)).isEmpty();
+      }
+      Path gsymOut = tmp.resolve("never.gsym");
+      Run json = run("--dwarf", garbage.toString(), "-o", gsymOut.toString(), "--json-summary-file", out);
+      assertThat(json.status()).isEqualTo(1);
+      assertThat(json.err()).isEqualTo("error opening aggregate error json file '" + out + "' for writing: " + reason + "\n");
+      assertThat(json.text()).isEmpty();
+    }
+    assertThat(names()).isEqualTo(before);
+    // a missing input is still reported first, as llvm reports it
+    assertThat(run("--dwarf", tmp.resolve("nope").toString(), "-o", "/nonexistent/dir/x.gsym").err())
+        .isEqualTo(tmp.resolve("nope") + ": No such file or directory\n");
+  }
 }

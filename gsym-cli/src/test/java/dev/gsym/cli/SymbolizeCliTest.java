@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.ByteStrings;
 import dev.gsym.elf.ElfFile;
+import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -146,6 +148,69 @@ class SymbolizeCliTest {
     assertThat(json.out()).isEqualTo("{\"Address\":\"0x0\",\"Error\":{\"Message\":\"No such file or directory\"},"
         + "\"ModuleName\":\"/nonexistent/x\"}\n");
     assertThat(run("", "--obj=" + tmp, "0x10").err()).isEqualTo("gsymutil: error: '" + tmp + "': Is a directory\n");
+  }
+
+  /**
+   * An --obj that is an object file cut short (or a GSYM file cut short) cannot be opened: the run
+   * stops with the error alone and exit status 1, as llvm-symbolizer-22 stops, with the addresses as
+   * arguments or on stdin and in every style; no {@code ??} answer that a script could take for one.
+   */
+  @Test
+  void truncatedObjectFileStopsTheRun() throws IOException {
+    Path elf = Files.write(tmp.resolve("cut"), java.util.Arrays.copyOf(Files.readAllBytes(BIN), 3000));
+    byte[] g = Files.readAllBytes(TestData.path("gsym", "c-gcc-O2.gsym"));
+    // cut in its tables, and in its last FunctionInfo records (its tables whole)
+    Path gsym = Files.write(tmp.resolve("cut.gsym"), java.util.Arrays.copyOf(g, 200));
+    Path gsymTail = Files.write(tmp.resolve("tail.gsym"), java.util.Arrays.copyOf(g, g.length - 40));
+    for (Path p : List.of(elf, gsym, gsymTail)) {
+      for (String style : List.of("LLVM", "GNU", "JSON")) {
+        for (boolean stdin : new boolean[] {false, true}) {
+          CliRun r = stdin ? run("0x1200\n0x1210\n", "--obj=" + p, "--output-style=" + style)
+              : run("", "--obj=" + p, "--output-style=" + style, "0x1200", "0x1210");
+          String what = p.getFileName() + " " + style + (stdin ? " stdin" : " arguments");
+          assertThat(r.status()).as("exit status, %s", what).isEqualTo(1);
+          if (style.equals("JSON")) {
+            // llvm's one error object, not in a list, at address 0
+            assertThat(r.out()).as(what).startsWith("{\"Address\":\"0x0\",\"Error\":{\"Message\":\"offset 0x")
+                .endsWith("\"},\"ModuleName\":\"" + p + "\"}\n").hasLineCount(1);
+            assertThat(r.err()).as(what).isEmpty();
+          } else {
+            assertThat(r.out()).as(what).isEmpty();
+            assertThat(r.err()).as(what).startsWith("gsymutil: error: '" + p + "': offset 0x").hasLineCount(1);
+          }
+        }
+      }
+    }
+    assertThat(run("", "--obj=" + elf, "0x1200").err()).isEqualTo("gsymutil: error: '" + elf
+        + "': offset 0x00000028: section headers past end of file\n");
+    // the same file named on an input line is one request's error, as llvm: the run goes on
+    CliRun line = run(elf + " 0x1200\n" + F + " 0x1200\n");
+    assertThat(line.status()).isZero();
+    assertThat(line.out()).isEqualTo("??\n??:0:0\n\n" + AT_1200);
+  }
+
+  /** {@link #truncatedObjectFileStopsTheRun} against llvm-symbolizer-22 itself: the same exit status and shape. */
+  @Test
+  void truncatedObjectFileStopsAsInLlvm() throws Exception {
+    Path llvm = Tools.require(Llvm.symbolizer(), "llvm-symbolizer-22");
+    Path elf = Files.write(tmp.resolve("cut"), java.util.Arrays.copyOf(Files.readAllBytes(BIN), 3000));
+    for (List<String> args : List.of(List.of("--obj=" + elf, "0x1200", "0x1210"), List.of("--obj=" + elf),
+        List.of("--obj=" + elf, "--output-style=JSON", "0x1200", "0x1210"), List.of("--obj=" + elf, "--output-style=GNU"))) {
+      Process p = new ProcessBuilder(java.util.stream.Stream.concat(java.util.stream.Stream.of(llvm.toString()),
+          args.stream()).toList()).redirectInput(Files.writeString(tmp.resolve("in"), "0x1200\n0x1210\n").toFile())
+          .start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+      int status = p.waitFor();
+      CliRun ours = run("0x1200\n0x1210\n", args.toArray(String[]::new));
+      assertThat(ours.status()).as("exit status of %s (llvm: %s)", args, err).isEqualTo(status).isEqualTo(1);
+      assertThat(ours.out().lines().count()).as("stdout lines of %s", args).isEqualTo(out.lines().count());
+      assertThat(ours.err().lines().count()).as("stderr lines of %s", args).isEqualTo(err.lines().count());
+      if (!out.isEmpty()) {
+        assertThat(ours.out()).startsWith("{\"Address\":\"0x0\",\"Error\":");
+        assertThat(out).startsWith("{\"Address\":\"0x0\",\"Error\":");
+      }
+    }
   }
 
   @Test

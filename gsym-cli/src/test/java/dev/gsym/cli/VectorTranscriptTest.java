@@ -365,6 +365,10 @@ class VectorTranscriptTest {
     assertThat(version.status()).isZero();
     assertThat(version.out()).startsWith("gsymutil\ngsym-java version ");
     assertThat(CliRun.run("-v")).isEqualTo(version);
-    assertThat(CliRun.run()).isEqualTo(new CliRun(0, "", ""));
+    // no arguments: the usage on stderr, exit 1 (llvm-gsymutil-22 prints nothing, exit 0; CliMessagesTest)
+    CliRun none = CliRun.run();
+    assertThat(none.status()).isEqualTo(1);
+    assertThat(none.out()).isEmpty();
+    assertThat(none.err()).startsWith("Usage:\n");
   }
 }

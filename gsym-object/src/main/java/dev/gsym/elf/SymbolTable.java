@@ -56,6 +56,15 @@ public final class SymbolTable {
     return s == null ? null : new SymbolTable(elf, s);
   }
 
+  /**
+   * The first {@code SHT_DYNSYM} section of {@code elf} (llvm's {@code DotDynSymSec}: the symbols
+   * llvm uses where a stripped file has no {@code .symtab}), or null.
+   */
+  public static SymbolTable dynamic(ElfFile elf) {
+    ElfFile.Section s = first(elf, SHT_DYNSYM);
+    return s == null ? null : new SymbolTable(elf, s);
+  }
+
   static ElfFile.Section first(ElfFile elf, int type) {
     for (ElfFile.Section s : elf.sections()) if (s.type() == type) return s;
     return null;

@@ -14,6 +14,8 @@ import dev.gsym.write.GsymCreator;
 import java.io.IOException;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 
@@ -60,8 +62,10 @@ public final class DwarfConverter {
     private final ObjectFile symbolFile;
     private final String symbolFileName;
     private final boolean miniDebugInfo;
+    private final Unwind unwind;
 
     private Options(Builder b) {
+      unwind = b.unwind;
       symbolFile = b.symbolFile;
       symbolFileName = b.symbolFileName;
       miniDebugInfo = b.miniDebugInfo;
@@ -125,6 +129,11 @@ public final class DwarfConverter {
       return miniDebugInfo;
     }
 
+    /** Which unwind information to attach ({@link Unwind#NONE}: none, the default, llvm's output). */
+    public Unwind unwind() {
+      return unwind;
+    }
+
     /** Collects options; {@link #build} may be called more than once. */
     public static final class Builder {
       private boolean quiet;
@@ -136,8 +145,15 @@ public final class DwarfConverter {
       private ObjectFile symbolFile;
       private String symbolFileName;
       private boolean miniDebugInfo = true;
+      private Unwind unwind = Unwind.NONE;
 
       private Builder() {}
+
+      /** See {@link Unwind}. */
+      public Builder unwind(Unwind u) {
+        unwind = Objects.requireNonNull(u, "unwind");
+        return this;
+      }
 
       /**
        * Takes the symbol table and the UUID from {@code file} (named {@code name} in the log),
@@ -207,8 +223,26 @@ public final class DwarfConverter {
     }
   }
 
-  /** What a conversion did. */
-  public record Summary(int dwarfFunctions, int symbolFunctions, ByteOrder byteOrder, String arch) {}
+  /**
+   * Which call frame information a conversion attaches to the GSYM (InfoType UnwindInfo,
+   * docs/unwind.md): none (llvm-gsymutil's output, byte for byte), every table the file's CFI
+   * describes in its loaded segments, or the tables Breakpad's dump_syms writes as STACK CFI records
+   * (it drops FDEs whose CIE augmentation it cannot read: AArch64's {@code B} and {@code G}).
+   */
+  public enum Unwind { NONE, ALL, BREAKPAD }
+
+  /**
+   * What a conversion did.
+   *
+   * @param unwindTables CFI tables attached (0 without {@link Unwind})
+   * @param unwindProblems entries of the file's CFI that could not be read (skipped)
+   */
+  public record Summary(int dwarfFunctions, int symbolFunctions, ByteOrder byteOrder, String arch, int unwindTables,
+      List<dev.gsym.GsymFormatException> unwindProblems) {
+    public Summary {
+      unwindProblems = List.copyOf(unwindProblems);
+    }
+  }
 
   /**
    * Reads {@code in}, fills {@code out} (base address, text ranges, DWARF functions, UUID, symbols)
@@ -253,8 +287,54 @@ public final class DwarfConverter {
       }
       options.listener().beforeFinish(out);
       out.finish(diag);
-      return new Summary(nd, ns, file.byteOrder(), file.archName());
+      int tables = 0;
+      List<dev.gsym.GsymFormatException> problems = List.of();
+      if (options.unwind() != Unwind.NONE) {
+        dev.gsym.unwind.Arch arch = dev.gsym.unwind.Arch.ofName(file.archName());
+        if (arch == null) {
+          diag.log("warning: no unwind information: architecture " + file.archName() + " is not supported\n");
+        } else {
+          dev.gsym.cfi.CfiReader.Result cfi = options.symbolFile() != null
+              ? dev.gsym.cfi.CfiReader.read(file, options.symbolFile()) : dev.gsym.cfi.CfiReader.read(file);
+          List<dev.gsym.unwind.UnwindEntry> entries = new ArrayList<>();
+          for (dev.gsym.cfi.CfiReader.Entry e : cfi.entries()) {
+            if (e.table() == null || !loaded(file, e.table().start())) continue;
+            if (options.unwind() == Unwind.BREAKPAD && !breakpadReads(e.fde().cie().augmentation())) continue;
+            entries.add(e.table());
+          }
+          out.attachUnwind(arch, entries);
+          tables = entries.size();
+          problems = cfi.problems();
+          diag.log("Loaded " + tables + " unwind tables from call frame information"
+              + (problems.isEmpty() ? "" : " (" + problems.size() + " entries skipped: " + problems.getFirst().getMessage() + ")") + ".\n");
+        }
+      }
+      return new Summary(nd, ns, file.byteOrder(), file.archName(), tables, problems);
     }
+  }
+
+  /**
+   * Whether {@code address} is in a loaded segment of {@code file} (an ELF file's PT_LOAD segments;
+   * other formats: always): CFI for code outside them (an FDE of a function the linker removed)
+   * describes nothing that can run.
+   */
+  private static boolean loaded(ObjectFile file, long address) {
+    if (!(file instanceof ElfFile elf)) return true;
+    boolean any = false;
+    for (ElfFile.ProgramHeader ph : elf.programHeaders()) {
+      if (ph.type() != ElfFile.PT_LOAD) continue;
+      any = true;
+      if (Long.compareUnsigned(address - ph.vaddr(), ph.memsz()) < 0) return true;
+    }
+    return !any; // relocatable objects: no segments
+  }
+
+  /** Breakpad's CFI reader takes a CIE augmentation of "" or 'z' followed by L, P, R and S only. */
+  private static boolean breakpadReads(String augmentation) {
+    if (augmentation.isEmpty()) return true;
+    if (augmentation.charAt(0) != 'z') return false;
+    for (int i = 1; i < augmentation.length(); i++) if ("LPRS".indexOf(augmentation.charAt(i)) < 0) return false;
+    return true;
   }
 
   /**

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.gsym.ByteStrings;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -148,10 +149,21 @@ class NotUtf8CliTest {
   /**
    * A hand-written .sym with Latin-1 names and paths, malformed and valid UTF-8: converted, it
    * answers with the original bytes (src-test-data/breakpad/latin1.expected.txt, llvm-gsymutil-22's
-   * lookups in this conversion), and llvm-gsymutil-22 prints the same for our file when installed.
+   * lookups in this conversion).
    */
   @Test
   void latin1SymConvertsAndLooksUpWithTheOriginalBytes() throws Exception {
+    latin1Lookups(null);
+  }
+
+  /** llvm-gsymutil-22 prints the same for our conversion of latin1.sym. */
+  @Test
+  void llvmReadsTheLatin1ConversionAlike() throws Exception {
+    latin1Lookups(Tools.require(Llvm.gsymutil(), Llvm.GSYMUTIL));
+  }
+
+  /** Converts latin1.sym and checks our lookups in it, then {@code llvm}'s if not null. */
+  private void latin1Lookups(Path llvm) throws Exception {
     Path gsym = dir.resolve("latin1.gsym");
     Raw c = run("--breakpad", TestData.path("breakpad", "latin1.sym").toString(), "-o", gsym.toString());
     assertThat(c.status()).isZero();
@@ -167,16 +179,12 @@ class NotUtf8CliTest {
     byte[] header = ascii("Looking up addresses in \"" + gsym + "\":\n");
     assertSameBytes(run(args.toArray(String[]::new)).out(), concat(header, expected), "lookups");
 
-    Path tool = Llvm.gsymutil();
-    if (tool == null) {
-      System.out.println("NotUtf8CliTest: " + Llvm.GSYMUTIL + " not found, our .sym conversion not read by llvm");
-      return;
-    }
-    args.addFirst(tool.toString());
+    if (llvm == null) return;
+    args.addFirst(llvm.toString());
     Process p = new ProcessBuilder(args).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    byte[] llvm = p.getInputStream().readAllBytes();
+    byte[] llvmOut = p.getInputStream().readAllBytes();
     assertThat(p.waitFor()).isZero();
-    assertSameBytes(llvm, concat(header, expected), "llvm-gsymutil-22's lookups in our conversion");
+    assertSameBytes(llvmOut, concat(header, expected), "llvm-gsymutil-22's lookups in our conversion");
   }
 
   @Test

@@ -370,60 +370,9 @@ class SymbolizeLlvmDifferentialTest {
    * count fails: more means a rule excused answers that lost something (a line table, a name).
    */
   private static final String ACCEPTED = """
-      c-clang-O0: no line information in GSYM for the function: 64
-      c-clang-O2-gline-tables-only: no line information in GSYM for the function: 208
-      c-clang-O2-gz-zlib: no line information in GSYM for the function: 64
-      c-clang-O2-gz-zstd: no line information in GSYM for the function: 64
-      c-clang-O2: no line information in GSYM for the function: 64
-      c-gcc-O0: no line information in GSYM for the function: 64
-      c-gcc-O2-gz-zstd: no line information in GSYM for the function: 64
-      c-gcc-O2-gz-zstd: symbol-table clone suffix (.cold, .part.N, ...): 48
-      c-gcc-O2-zdebug: no line information in GSYM for the function: 88
-      c-gcc-O2-zdebug: symbol-table clone suffix (.cold, .part.N, ...): 24
-      c-gcc-O2: no line information in GSYM for the function: 32
-      c-gcc-O2: symbol-table clone suffix (.cold, .part.N, ...): 24
-      cpp-clang-O0: another ELF symbol at the same address (folded code, IFUNC resolver): 24
-      cpp-clang-O0: no line information in GSYM for the function: 64
-      cpp-clang-O2-gline-tables-only: DWARF name of a function without a linkage name: 128
-      cpp-clang-O2-gline-tables-only: no line information in GSYM for the function: 304
-      cpp-clang-O2-gline-tables-only: qualified DWARF name where llvm prints the symbol's: 16
-      cpp-clang-O2: another ELF symbol at the same address (folded code, IFUNC resolver): 24
-      cpp-clang-O2: no line information in GSYM for the function: 64
-      cpp-gcc-O0: DWARF name of a function without a linkage name: 48
-      cpp-gcc-O0: another ELF symbol at the same address (folded code, IFUNC resolver): 96
-      cpp-gcc-O0: no line information in GSYM for the function: 64
-      cpp-gcc-O0: qualified DWARF name where llvm prints the symbol's: 144
-      cpp-gcc-O2: another ELF symbol at the same address (folded code, IFUNC resolver): 8
-      cpp-gcc-O2: no line information in GSYM for the function: 64
+      c-clang-O2-gline-tables-only: no line information in GSYM for the function: 144
+      cpp-clang-O2-gline-tables-only: no line information in GSYM for the function: 240
       cpp-gcc-O2: qualified DWARF name of an inlined function: 8
-      cpp-gcc-O2: symbol-table clone suffix (.cold, .part.N, ...): 48
-      dwp-clang-O2-d4: no line information in GSYM for the function: 64
-      dwp-clang-O2-d5: no line information in GSYM for the function: 64
-      dwp-clangxx-O2-d5-types: another ELF symbol at the same address (folded code, IFUNC resolver): 24
-      dwp-clangxx-O2-d5-types: no line information in GSYM for the function: 64
-      dwp-gcc-O2-d4: no line information in GSYM for the function: 64
-      dwp-gcc-O2-d4: symbol-table clone suffix (.cold, .part.N, ...): 48
-      dwp-gxx-O2-d4-types: another ELF symbol at the same address (folded code, IFUNC resolver): 8
-      dwp-gxx-O2-d4-types: no line information in GSYM for the function: 64
-      dwp-gxx-O2-d4-types: symbol-table clone suffix (.cold, .part.N, ...): 48
-      dwp-gxx-O2-d5: another ELF symbol at the same address (folded code, IFUNC resolver): 8
-      dwp-gxx-O2-d5: no line information in GSYM for the function: 64
-      dwp-gxx-O2-d5: symbol-table clone suffix (.cold, .part.N, ...): 48
-      gc-clang-O2-ld: no line information in GSYM for the function: 64
-      gc-clang-O2-lld: no line information in GSYM for the function: 96
-      gc-gcc-O2-ld: no line information in GSYM for the function: 64
-      gc-gcc-O2-ld: symbol-table clone suffix (.cold, .part.N, ...): 48
-      icf-clang-O2-gold: DWARF name of a function without a linkage name: 48
-      icf-clang-O2-gold: no line information in GSYM for the function: 128
-      latin1-clang-O2: no line information in GSYM for the function: 64
-      latin1-gcc-O2: DWARF name of a function without a linkage name: 48
-      latin1-gcc-O2: no line information in GSYM for the function: 64
-      split-clang-O2: no line information in GSYM for the function: 64
-      split-gcc-O2: no line information in GSYM for the function: 64
-      split-gcc-O2: symbol-table clone suffix (.cold, .part.N, ...): 48
-      symtab-gcc-O0-nopie: DWARF name of a function without a linkage name: 192
-      symtab-gcc-O0-nopie: another ELF symbol at the same address (folded code, IFUNC resolver): 16
-      symtab-gcc-O0-nopie: no line information in GSYM for the function: 64
       """;
 
   @Test

@@ -32,9 +32,14 @@ final class Conv {
     return c.encode();
   }
 
+  /** The .sym of {@code r} with its names as they are (no demangling: a lossless round trip). */
   static String symFromGsym(GsymReader r) throws IOException {
+    return symFromGsym(r, BreakpadWriter.Options.defaults("test").withDemangle(false));
+  }
+
+  static String symFromGsym(GsymReader r, BreakpadWriter.Options options) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    new BreakpadWriter(r, BreakpadWriter.Options.defaults("test")).write(out);
+    new BreakpadWriter(r, options).write(out);
     return ByteStrings.decode(out.toByteArray()); // exact: names and paths need not be UTF-8
   }
 

@@ -18,7 +18,7 @@
 #   oracles  X.symbolizer.txt             llvm-symbolizer-22 --inlines -a on the ELF (its DWARF) at
 #                                         llvm's lookup addresses (X.gsym.addrs, or for bin/ inputs
 #                                         expected/gsym/X.gsym.addrs): what the .sym must answer
-#            X.resolver.txt               what X.sym answers at the same addresses (less the first
+#            X.sym.resolver.txt           what X.sym answers at the same addresses (less the first
 #                                         PT_LOAD's address) read by Breakpad's own resolver
 #                                         (breakpad/oracle/resolve.cc, built by
 #                                         regenerate-breakpad-oracle.sh --build)
@@ -101,7 +101,7 @@ for p in bin/c-clang-O2 bin/cpp-gcc-O2 bin/fs-aarch64-O2-d5 bin/fs-i386-O2-d5 bi
   symbolize "$p" < "$addrs" > "$OUT/$f.symbolizer.txt"
   load=$(awk '$1 == "LOAD" { print $3; exit }' "$OUT/$f.readelf.txt")
   "$TMP/oracle/resolve" "$OUT/$f.sym" $(while read -r a; do printf '%x\n' $((a - ${load:-0})); done < "$addrs") \
-    > "$OUT/$f.resolver.txt" 2> /dev/null
+    > "$OUT/$f.sym.resolver.txt" 2> /dev/null
   status=0
   (exec "$DUMP_SYMS" -d -c "$p" > "$TMP/dump_syms.txt" 2> /dev/null) 2> /dev/null || status=$?
   # (this dump_syms build crashes on the big-endian ppc64 file)

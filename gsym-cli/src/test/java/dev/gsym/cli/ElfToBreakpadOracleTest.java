@@ -442,7 +442,7 @@ class ElfToBreakpadOracleTest {
       """);
 
   /**
-   * The committed .sym read by Breakpad's resolver ({@code X.resolver.txt}) answers as
+   * The committed .sym read by Breakpad's resolver ({@code X.sym.resolver.txt}) answers as
    * llvm-symbolizer-22 on the DWARF ({@code X.symbolizer.txt}) but for the counted differences.
    */
   @ParameterizedTest(name = "{0}")
@@ -450,7 +450,7 @@ class ElfToBreakpadOracleTest {
   void answersAsLlvmSymbolizer(String name) throws IOException {
     List<Answer> llvm = parseSymbolizer(TestData.text(TestData.path("breakpad", "elf", name + ".symbolizer.txt")));
     String sym = TestData.text(TestData.path("breakpad", "elf", name + ".sym"));
-    SymReader breakpad = resolverAnswers(TestData.text(TestData.path("breakpad", "elf", name + ".resolver.txt")),
+    SymReader breakpad = resolverAnswers(TestData.text(TestData.path("breakpad", "elf", name + ".sym.resolver.txt")),
         firstLoad(name), publicAddresses(sym));
     List<String> unexplained = new ArrayList<>();
     Tally t = compare(name, llvm, breakpad, Symbols.of(input(name)), unexplained);
@@ -475,11 +475,11 @@ class ElfToBreakpadOracleTest {
     List<String> cmd = new ArrayList<>(List.of(resolver.toString(), TestData.path("breakpad", "elf", name + ".sym").toString()));
     long load = firstLoad(name);
     for (String a : Files.readAllLines(addrs)) cmd.add(Long.toHexString(Long.decode(a) - load));
-    Path out = dir.resolve(name + ".resolver.txt");
+    Path out = dir.resolve(name + ".sym.resolver.txt");
     Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD)
         .start();
     assertThat(p.waitFor()).isZero();
-    assertThat(TestData.text(out)).isEqualTo(TestData.text(TestData.path("breakpad", "elf", name + ".resolver.txt")));
+    assertThat(TestData.text(out)).isEqualTo(TestData.text(TestData.path("breakpad", "elf", name + ".sym.resolver.txt")));
   }
 
   /** Parses "name agree/answers REASON=n ..." lines. */

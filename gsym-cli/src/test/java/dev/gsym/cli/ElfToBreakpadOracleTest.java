@@ -32,24 +32,28 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The Breakpad symbol files {@code --to-breakpad} writes for ELF files, checked against independent
- * tools (docs/breakpad.md, "Checked against llvm-symbolizer and dump_syms"); the oracles' answers are
- * in {@code src-test-data/breakpad/elf}, written by {@code regenerate-breakpad-elf.sh}.
+ * tools (docs/breakpad.md, "Checked against llvm-symbolizer, Breakpad's resolver and dump_syms");
+ * the oracles' answers are in {@code src-test-data/breakpad/elf}, written by {@code
+ * regenerate-breakpad-elf.sh}.
  *
  * <ul>
  *   <li>{@link #answersAsLlvmSymbolizer}: each committed {@code X.sym} (which the CLI writes byte for
- *       byte: {@code ElfToBreakpadCliTest.writesTheGoldenSym}), read back, answers llvm-symbolizer-22
- *       on the ELF's DWARF ({@code X.symbolizer.txt}) at llvm's lookup addresses: function
- *       (demangled), file, line and inline frames, except for the documented naming rules and
- *       PUBLIC extents ({@link Why}), each difference counted and the counts asserted per file.
+ *       byte: {@code ElfToBreakpadCliTest.writesTheGoldenSym}), read by Breakpad's own resolver
+ *       ({@code X.sym.resolver.txt}), answers as llvm-symbolizer-22 on the ELF's DWARF ({@code
+ *       X.symbolizer.txt}) at llvm's lookup addresses: function (demangled), file, line and inline
+ *       frames, except for the documented rules ({@link Why}), each difference counted and the
+ *       counts asserted per file.
  *   <li>{@link #agreementOnRandomAddresses}: the same comparison for the {@code .sym} we write now of
  *       every ELF input of {@code src-test-data/gsym} and the four of {@code breakpad/elf}, at 100
- *       random addresses inside their functions each ({@code random/X.symbolizer.txt}): the number of
- *       answers that agree exactly and the number of each difference, per binary.
- *   <li>{@link #identityAsDumpSyms}: the MODULE and INFO CODE_ID records are Breakpad's dump_syms'
- *       ({@code X.dump_syms.txt}); FILE and INLINE_ORIGIN records are numbered as dump_syms numbers
- *       them, and where dump_syms writes a FUNC at the same address and size ours has its name.
- *   <li>Live: llvm-symbolizer-22 and dump_syms give the committed answers today (skipped without them
- *       through {@link Tools}).
+ *       random addresses inside their functions each ({@code random/X.symbolizer.txt}), read back by
+ *       {@code --breakpad} (and live by Breakpad's resolver): the number of answers that agree
+ *       exactly and the number of each difference, per binary.
+ *   <li>{@link #recordsAsDumpSyms}: the MODULE, INFO CODE_ID and FILE records are Breakpad's
+ *       dump_syms' ({@code X.dump_syms.txt}), INLINE_ORIGIN records are numbered as dump_syms
+ *       numbers them, and its FUNC, INLINE and PUBLIC records are ours but for counted differences.
+ *   <li>Live: llvm-symbolizer-22, Breakpad's resolver and dump_syms give the committed answers
+ *       today (skipped through {@link Tools} without them, failed under {@code
+ *       -Dgsym.requireTools=true}).
  * </ul>
  */
 class ElfToBreakpadOracleTest {

@@ -2,6 +2,7 @@
 module dev.gsym.breakpad {
   requires transitive dev.gsym.core;
   requires transitive dev.gsym.object; // ElfModule.of(ElfFile, ...)
+  requires dev.gsym.demangle; // BreakpadWriter writes names demangled, as dump_syms
 
   exports dev.gsym.breakpad;
 }

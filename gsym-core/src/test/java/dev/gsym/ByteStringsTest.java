@@ -1,8 +1,8 @@
 package dev.gsym;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.gsym.testing.Tools;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
@@ -152,8 +152,7 @@ class ByteStringsTest {
   /** The same mapping as Python's {@code bytes.decode("utf-8", "surrogateescape")}. */
   @Test
   void sameAsPythonSurrogateEscape() throws Exception {
-    Path python = Path.of("/usr/bin/python3");
-    assumeTrue(Files.isExecutable(python), "python3 is not installed: no comparison with Python's codec");
+    Path python = Tools.require(Path.of("/usr/bin/python3"), "/usr/bin/python3");
     Random r = new Random(34);
     List<byte[]> inputs = new ArrayList<>();
     StringBuilder hex = new StringBuilder();

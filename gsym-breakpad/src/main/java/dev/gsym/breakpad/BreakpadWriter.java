@@ -1,6 +1,7 @@
 package dev.gsym.breakpad;
 
 import dev.gsym.ByteStrings;
+import dev.gsym.demangle.Demangler;
 import dev.gsym.GsymFormatException;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.FileEntry;
@@ -21,26 +22,32 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Writes a GSYM file as a Breakpad symbol file (see docs/breakpad.md for the mapping):
- * {@code MODULE}, {@code INFO CODE_ID}, one {@code FILE} per file-table entry (number = GSYM file
- * index), one {@code INLINE_ORIGIN} per distinct inlined-function name, then in address order a
- * {@code FUNC} with its {@code INLINE} and line records for every function with a size, and a
- * {@code PUBLIC} for every size-0 function (and, with {@link Options#symbolsAsPublic}, for every
- * function with neither line table nor inline info).
+ * Writes a GSYM file as a Breakpad symbol file (see docs/breakpad.md for the mapping) in the layout
+ * Breakpad's {@code dump_syms} writes: {@code MODULE}, {@code INFO CODE_ID}, the {@code FILE}s that
+ * line and INLINE records cite, numbered from 0 in byte order of their paths, the {@code
+ * INLINE_ORIGIN}s numbered from 0 in byte order of their names, then in address order a {@code FUNC}
+ * with its {@code INLINE} and line records for every function with a size, and last, in address
+ * order, a {@code PUBLIC} for every size-0 function (and, with {@link Options#symbolsAsPublic}, for
+ * every function with neither line table nor inline info). Names are written demangled ({@link
+ * Options#demangle}), as dump_syms writes them.
  *
- * <p>Functions are decoded one at a time in a single pass. Inline origins are found during that
- * pass but must precede the functions, so the function records go to a spill (memory up to
- * {@value #SPILL_IN_MEMORY} bytes, then a temporary file) that is appended after the origins:
- * memory does not grow with the file. Text is produced as bytes directly; names and paths are
- * written as the bytes they were read from ({@link ByteStrings}).
+ * <p>The functions are decoded twice, one at a time: a first pass finds the files and inline origins
+ * the records cite (their numbers depend on all of them), the second writes the records. The
+ * PUBLIC records of the second pass go to a spill (memory up to {@value #SPILL_IN_MEMORY} bytes,
+ * then a temporary file) appended after the last FUNC: memory does not grow with the file beyond
+ * the file and origin tables. Text is produced as bytes directly; names and paths are written as
+ * the bytes they were read from ({@link ByteStrings}).
  */
 public final class BreakpadWriter {
-  /** Function records up to this size are spilled in memory, beyond it to a temporary file. */
+  /** The name written for an empty one. */
+  static final String UNNAMED = "<unnamed>";
+  /** PUBLIC records up to this size are spilled in memory, beyond it to a temporary file. */
   static final int SPILL_IN_MEMORY = 4 << 20;
 
   /**
@@ -52,11 +59,15 @@ public final class BreakpadWriter {
    * @param symbolsAsPublic write a sized function that has neither line table nor inline info as a
    *     {@code PUBLIC} record, as dump_syms writes symbol-table entries (its end is then lost: a
    *     PUBLIC extends to the next symbol); otherwise as a {@code FUNC} without line records
+   * @param demangle write FUNC, PUBLIC and INLINE_ORIGIN names as {@link Demangler#llvm()} demangles
+   *     them (C++ {@code _Z}, Rust and D names; others unchanged), as dump_syms writes demangled
+   *     names; false writes the GSYM's names unchanged (a lossless GSYM → .sym → GSYM round trip)
    */
   public record Options(String os, String arch, String moduleName, long loadAddress, String debugId,
-      String codeId, boolean symbolsAsPublic) {
+      String codeId, boolean symbolsAsPublic, boolean demangle) {
+    /** Ids from the GSYM UUID, sized functions as FUNC, names demangled. */
     public Options(String os, String arch, String moduleName, long loadAddress) {
-      this(os, arch, moduleName, loadAddress, null, null, false);
+      this(os, arch, moduleName, loadAddress, null, null, false, true);
     }
 
     public static Options defaults(String moduleName) {
@@ -65,7 +76,12 @@ public final class BreakpadWriter {
 
     /** The MODULE fields, ids and load address of an ELF file as dump_syms makes them. */
     public static Options of(ElfModule m) {
-      return new Options(m.os(), m.arch(), m.name(), m.loadAddress(), m.debugId(), m.codeId(), true);
+      return new Options(m.os(), m.arch(), m.name(), m.loadAddress(), m.debugId(), m.codeId(), true, true);
+    }
+
+    /** These options with names demangled or not. */
+    public Options withDemangle(boolean demangle) {
+      return new Options(os, arch, moduleName, loadAddress, debugId, codeId, symbolsAsPublic, demangle);
     }
   }
 
@@ -74,15 +90,23 @@ public final class BreakpadWriter {
 
   private final GsymReader reader;
   private final Options options;
-  private final IntIntMap originIds = new IntIntMap(); // name strp -> INLINE_ORIGIN number
-  private final boolean[] fileWritten;
+  private final Demangler demangler = Demangler.llvm();
+  /** Per GSYM file index: its path is not empty (it can be cited). */
+  private final boolean[] hasPath;
+  /** Per GSYM file index: the FILE number, -1 while not cited (first pass: 0 = cited). */
+  private final int[] fileIds;
+  /** Name strp -> INLINE_ORIGIN number (first pass: -> 0, the names met). */
+  private final IntIntMap originIds = new IntIntMap();
+  private long origins;
   private Path spillDir;
   private int spillLimit = SPILL_IN_MEMORY;
 
   public BreakpadWriter(GsymReader reader, Options options) {
     this.reader = reader;
     this.options = options;
-    this.fileWritten = new boolean[reader.numFiles()];
+    this.hasPath = new boolean[reader.numFiles()];
+    this.fileIds = new int[reader.numFiles()];
+    Arrays.fill(fileIds, -1);
   }
 
   /**
@@ -110,56 +134,140 @@ public final class BreakpadWriter {
     return this;
   }
 
-  /** Writes the symbol file to {@code out} (flushed, not closed). */
+  /** Writes the symbol file to {@code out} (flushed, not closed). Call once. */
   public Result write(OutputStream out) throws IOException {
-    Text head = new Text(out);
+    Text text = new Text(out);
     byte[] uuid = reader.uuid();
     boolean fromUuid = options.debugId() == null;
-    head.ascii("MODULE ").text(options.os()).put(' ').text(options.arch()).put(' ')
+    text.ascii("MODULE ").text(options.os()).put(' ').text(options.arch()).put(' ')
         .text(fromUuid ? BreakpadIds.moduleId(options.os(), uuid) : options.debugId()).put(' ')
         .text(options.moduleName()).put('\n');
     String codeId = fromUuid ? BreakpadIds.codeId(uuid) : options.codeId();
-    if (codeId != null) head.ascii("INFO CODE_ID ").text(codeId).put('\n');
-    long files = 0;
-    for (int i = 1; i < reader.numFiles(); i++) {
-      FileEntry fe = reader.file(i);
-      String path = path(fe);
-      if (path.isEmpty()) continue;
-      fileWritten[i] = true;
-      files++;
-      head.ascii("FILE ").dec(i).put(' ').text(path).put('\n');
-    }
+    if (codeId != null) text.ascii("INFO CODE_ID ").text(codeId).put('\n');
+    for (int i = 1; i < hasPath.length; i++) hasPath[i] = !path(reader.file(i)).isEmpty();
+    // first pass: the files and origins the records cite
+    int n = reader.numFunctions();
+    for (int i = 0; i < n; i++) records(reader.functionInfoAtIndex(i), null);
+    long files = numberFiles(text);
+    numberOrigins(text);
+    // second pass: the records
     long funcs = 0;
     long publics = 0;
     try (Spill spill = new Spill(spillDir, spillLimit)) {
-      Text body = new Text(spill);
-      int n = reader.numFunctions();
+      Text tail = new Text(spill);
       for (int i = 0; i < n; i++) {
         FunctionInfo fi = reader.functionInfoAtIndex(i);
-        long size = fi.range().size();
-        long start = rel(fi.range().start());
-        boolean multiple = fi.mergedFunctions() != null && !fi.mergedFunctions().mergedFunctions().isEmpty();
-        if (size == 0 || options.symbolsAsPublic() && fi.inlineInfo() == null
-            && (fi.lineTable() == null || fi.lineTable().rows().isEmpty())) {
-          body.ascii(multiple ? "PUBLIC m " : "PUBLIC ").hex(start).ascii(" 0 ").name(reader.string(fi.name()))
-              .put('\n');
+        if (isPublic(fi)) {
+          tail.ascii(merged(fi) ? "PUBLIC m " : "PUBLIC ").hex(rel(fi.range().start())).ascii(" 0 ")
+              .name(name(fi.name())).put('\n');
           publics++;
         } else {
-          body.ascii(multiple ? "FUNC m " : "FUNC ").hex(start).put(' ').hex(size).ascii(" 0 ")
-              .name(reader.string(fi.name())).put('\n');
+          records(fi, text);
           funcs++;
-          if (fi.inlineInfo() != null) {
-            for (InlineInfo c : fi.inlineInfo().children()) inlineRecords(c, 0, body, head);
-          }
-          if (fi.lineTable() != null) lineRecords(fi.lineTable().rows(), fi.range(), body);
         }
       }
-      body.flush();
-      head.flush();
+      tail.flush();
+      text.flush();
       spill.copyTo(out);
     }
     out.flush();
-    return new Result(funcs, publics, files, originIds.size());
+    return new Result(funcs, publics, files, origins);
+  }
+
+  private static boolean merged(FunctionInfo fi) {
+    return fi.mergedFunctions() != null && !fi.mergedFunctions().mergedFunctions().isEmpty();
+  }
+
+  /** Written as a PUBLIC record: size 0, or (symbolsAsPublic) neither line table nor inline info. */
+  private boolean isPublic(FunctionInfo fi) {
+    return fi.range().size() == 0 || options.symbolsAsPublic() && fi.inlineInfo() == null
+        && (fi.lineTable() == null || fi.lineTable().rows().isEmpty());
+  }
+
+  /**
+   * The FUNC record of {@code fi} with its INLINE and line records to {@code out}; with {@code out}
+   * null (first pass) only the files and origin names they cite are noted. Both passes make the
+   * same choices because both run this code.
+   */
+  private void records(FunctionInfo fi, Text out) throws IOException {
+    if (out == null && isPublic(fi)) return;
+    if (out != null) {
+      out.ascii(merged(fi) ? "FUNC m " : "FUNC ").hex(rel(fi.range().start())).put(' ').hex(fi.range().size())
+          .ascii(" 0 ").name(name(fi.name())).put('\n');
+    }
+    if (fi.inlineInfo() != null) {
+      for (InlineInfo c : fi.inlineInfo().children()) inlineRecords(c, 0, out);
+    }
+    if (fi.lineTable() != null) lineRecords(fi.lineTable().rows(), fi.range(), out);
+  }
+
+  /** The name to write for the string {@code strp}: demangled if so configured. */
+  private String name(int strp) {
+    String s = reader.string(strp);
+    return options.demangle() ? demangler.demangle(s) : s;
+  }
+
+  /**
+   * FILE records for the cited files, numbered from 0 in byte order of their paths (dump_syms'
+   * order; one number for equal paths); {@link #fileIds} then maps GSYM file indexes to them.
+   */
+  private long numberFiles(Text out) throws IOException {
+    List<byte[]> paths = new ArrayList<>();
+    List<Integer> indexes = new ArrayList<>();
+    for (int i = 1; i < fileIds.length; i++) {
+      if (fileIds[i] == 0 && hasPath[i]) {
+        paths.add(written(path(reader.file(i))));
+        indexes.add(i);
+      }
+    }
+    Integer[] order = new Integer[paths.size()];
+    for (int k = 0; k < order.length; k++) order[k] = k;
+    Arrays.sort(order, (x, y) -> Arrays.compareUnsigned(paths.get(x), paths.get(y)));
+    Arrays.fill(fileIds, -1);
+    int next = -1;
+    byte[] last = null;
+    for (int k : order) {
+      byte[] p = paths.get(k);
+      if (last == null || !Arrays.equals(p, last)) {
+        next++;
+        out.ascii("FILE ").dec(next).put(' ').bytes(p).put('\n');
+        last = p;
+      }
+      fileIds[indexes.get(k)] = next;
+    }
+    return next + 1;
+  }
+
+  /**
+   * INLINE_ORIGIN records for the cited names, numbered from 0 in byte order of the names as written
+   * (dump_syms' order; one number for equal names, also when they come from different strings).
+   */
+  private void numberOrigins(Text out) throws IOException {
+    int[] strps = originIds.keys();
+    byte[][] names = new byte[strps.length][];
+    Integer[] order = new Integer[strps.length];
+    for (int k = 0; k < strps.length; k++) {
+      String s = name(strps[k]);
+      names[k] = written(s.isEmpty() ? UNNAMED : s);
+      order[k] = k;
+    }
+    Arrays.sort(order, (x, y) -> Arrays.compareUnsigned(names[x], names[y]));
+    int next = -1;
+    byte[] last = null;
+    for (int k : order) {
+      if (last == null || !Arrays.equals(names[k], last)) {
+        next++;
+        out.ascii("INLINE_ORIGIN ").dec(next).put(' ').bytes(names[k]).put('\n');
+        last = names[k];
+      }
+      originIds.put(strps[k], next);
+    }
+    origins = next + 1;
+  }
+
+  /** The bytes {@link Text#text} writes for {@code s}. */
+  private static byte[] written(String s) {
+    return ByteStrings.encode(s.replace('\n', ' ').replace('\r', ' '));
   }
 
   /** {@code a} relative to the load address. */
@@ -181,38 +289,37 @@ public final class BreakpadWriter {
     return sb.toString();
   }
 
-  private boolean hasCallSite(InlineInfo node) {
-    int f = node.callFile();
-    return f > 0 && f < fileWritten.length && fileWritten[f];
+  /** A file a record can cite: a GSYM file index other than 0 whose path is not empty. */
+  private boolean citable(int f) {
+    return f > 0 && f < hasPath.length && hasPath[f];
   }
 
   /**
-   * INLINE records in pre-order; an origin seen for the first time gets the next number and its
-   * INLINE_ORIGIN record. A node without a usable call file never becomes a frame in a GSYM
-   * lookup; it is left out and its children take its place (same lookups).
+   * INLINE records in pre-order (first pass: {@code out} null, the call files and names noted). A
+   * node without a usable call file never becomes a frame in a GSYM lookup; it is left out and its
+   * children take its place (same lookups).
    */
-  private void inlineRecords(InlineInfo node, int level, Text out, Text origins) throws IOException {
-    if (!hasCallSite(node)) {
-      for (InlineInfo c : node.children()) inlineRecords(c, level, out, origins);
+  private void inlineRecords(InlineInfo node, int level, Text out) throws IOException {
+    if (!citable(node.callFile())) {
+      for (InlineInfo c : node.children()) inlineRecords(c, level, out);
       return;
     }
-    int id = originIds.get(node.name());
-    if (id < 0) {
-      id = originIds.size();
-      originIds.put(node.name(), id);
-      origins.ascii("INLINE_ORIGIN ").dec(id).put(' ').name(reader.string(node.name())).put('\n');
+    if (out == null) {
+      fileIds[node.callFile()] = 0;
+      originIds.put(node.name(), 0);
+    } else {
+      out.ascii("INLINE ").dec(level).put(' ').dec(Integer.toUnsignedLong(node.callLine())).put(' ')
+          .dec(fileIds[node.callFile()]).put(' ').dec(originIds.get(node.name()));
+      for (AddressRange r : node.ranges()) out.put(' ').hex(rel(r.start())).put(' ').hex(r.size());
+      out.put('\n');
     }
-    out.ascii("INLINE ").dec(level).put(' ').dec(Integer.toUnsignedLong(node.callLine())).put(' ')
-        .dec(node.callFile()).put(' ').dec(id);
-    for (AddressRange r : node.ranges()) out.put(' ').hex(rel(r.start())).put(' ').hex(r.size());
-    out.put('\n');
-    for (InlineInfo c : node.children()) inlineRecords(c, level + 1, out, origins);
+    for (InlineInfo c : node.children()) inlineRecords(c, level + 1, out);
   }
 
   /**
    * One line record per distinct row address: the last row at an address (the one GSYM lookups
    * answer with) from its address to the next row's address or the function end. Rows whose file
-   * is 0 (or has no path) get no record.
+   * is 0 (or has no path) get no record. First pass ({@code out} null): the files noted.
    */
   private void lineRecords(List<LineEntry> rows, AddressRange range, Text out) throws IOException {
     for (int i = 0; i < rows.size(); i++) {
@@ -224,9 +331,13 @@ public final class BreakpadWriter {
       if (Long.compareUnsigned(a, range.start()) < 0 || Long.compareUnsigned(a, range.end()) >= 0) continue;
       if (Long.compareUnsigned(end, range.end()) > 0) end = range.end();
       int f = row.file();
-      if (f <= 0 || f >= fileWritten.length || !fileWritten[f]) continue;
-      out.hex(rel(a)).put(' ').hex(end - a).put(' ').dec(Integer.toUnsignedLong(row.line())).put(' ').dec(f)
-          .put('\n');
+      if (!citable(f)) continue;
+      if (out == null) {
+        fileIds[f] = 0;
+        continue;
+      }
+      out.hex(rel(a)).put(' ').hex(end - a).put(' ').dec(Integer.toUnsignedLong(row.line())).put(' ')
+          .dec(fileIds[f]).put('\n');
     }
   }
 
@@ -250,6 +361,14 @@ public final class BreakpadWriter {
 
     int get(int key) {
       return values[slot(key)] - 1;
+    }
+
+    /** The keys, in no particular order. */
+    int[] keys() {
+      int[] out = new int[size];
+      int n = 0;
+      for (int i = 0; i < keys.length; i++) if (values[i] != 0) out[n++] = keys[i];
+      return out;
     }
 
     void put(int key, int value) {
@@ -365,7 +484,21 @@ public final class BreakpadWriter {
 
     /** As {@link #text}, with {@code <unnamed>} for an empty name. */
     Text name(String s) throws IOException {
-      return text(s.isEmpty() ? "<unnamed>" : s);
+      return text(s.isEmpty() ? UNNAMED : s);
+    }
+
+    /** Bytes as they are (a name or path already without line ends). */
+    Text bytes(byte[] b) throws IOException {
+      if (b.length > buf.length - pos) {
+        flush();
+        if (b.length > buf.length) {
+          out.write(b);
+          return this;
+        }
+      }
+      System.arraycopy(b, 0, buf, pos, b.length);
+      pos += b.length;
+      return this;
     }
   }
 

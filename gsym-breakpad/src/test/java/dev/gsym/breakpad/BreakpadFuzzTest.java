@@ -67,6 +67,23 @@ class BreakpadFuzzTest {
     }
   }
 
+  /**
+   * The seeds convert in lenient mode, to at least one function (but stack-only.sym, which has STACK
+   * records alone): the replay alone would pass a parser that refused every file.
+   */
+  @Test
+  void seedsAreAccepted() {
+    FuzzSeeds.assertRefused(seeds(), input -> {
+      GsymCreator c = new GsymCreator();
+      try {
+        new BreakpadTransformer(c, true, Diagnostics.silent()).convert(new BreakpadParser(new ByteArrayInputStream(input), "seed.sym"));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      if (c.numFunctionInfos() == 0) throw new AssertionError("no function");
+    }, java.util.Map.of("breakpad/stack-only.sym", "no function"));
+  }
+
   /** No quadratic blow-up: a 1 MB file of FUNC, line and PUBLIC records converts in proportion to a 10 KB one. */
   @Test
   void scalesLinearly() {

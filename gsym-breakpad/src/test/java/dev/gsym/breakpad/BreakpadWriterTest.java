@@ -54,14 +54,14 @@ class BreakpadWriterTest {
       String sym = Conv.symFromGsym(orig);
       assertThat(sym).isEqualTo("""
           MODULE Linux x86_64 000000000000000000000000000000000 test
-          FILE 1 /s/a.c
+          FILE 0 /s/a.c
           INLINE_ORIGIN 0 deep
           FUNC 100 20 0 f
-          INLINE 0 7 1 0 104 4
-          100 10 2 1
-          110 8 3 1
+          INLINE 0 7 0 0 104 4
+          100 10 2 0
+          110 8 3 0
           FUNC m 200 10 0 g
-          200 10 20 1
+          200 10 20 0
           FUNC 300 10 0 h
           PUBLIC 400 0 z with newline
           """);
@@ -104,23 +104,83 @@ class BreakpadWriterTest {
     c.setUUID(new byte[] {1, 2, 3, 4});
     c.finish(Diagnostics.silent());
     try (GsymReader r = GsymReader.of(c.encode(), "elf.gsym")) {
-      String elf = write(r, new BreakpadWriter.Options("Linux", "arm64", "lib.so", 0x1000, "ABC0", "C0DE", true));
+      String elf = write(r, new BreakpadWriter.Options("Linux", "arm64", "lib.so", 0x1000, "ABC0", "C0DE", true, true));
       assertThat(elf).isEqualTo("""
           MODULE Linux arm64 ABC0 lib.so
           INFO CODE_ID C0DE
-          FILE 1 /s/a.c
+          FILE 0 /s/a.c
           INLINE_ORIGIN 0 in
           FUNC 100 20 0 f
-          100 20 1 1
+          100 20 1 0
           FUNC 200 10 0 only_inline
-          INLINE 0 3 1 0 204 4
+          INLINE 0 3 0 0 204 4
           PUBLIC 300 0 sym
           """);
       // no CODE_ID given: no INFO record; without symbolsAsPublic the bare function stays a FUNC
-      String gsym = write(r, new BreakpadWriter.Options("Linux", "arm64", "lib.so", 0x1000, "ABC0", null, false));
-      assertThat(gsym).startsWith("MODULE Linux arm64 ABC0 lib.so\nFILE 1 /s/a.c\n").contains("FUNC 300 10 0 sym\n");
+      String gsym = write(r, new BreakpadWriter.Options("Linux", "arm64", "lib.so", 0x1000, "ABC0", null, false, true));
+      assertThat(gsym).startsWith("MODULE Linux arm64 ABC0 lib.so\nFILE 0 /s/a.c\n").contains("FUNC 300 10 0 sym\n");
       assertThat(write(r, BreakpadWriter.Options.defaults("x")))
           .startsWith("MODULE Linux x86_64 04030201000000000000000000000000" + "0 x\nINFO CODE_ID 01020304\n");
+    }
+  }
+
+  /**
+   * Names as dump_syms writes them: FUNC, PUBLIC and INLINE_ORIGIN names demangled (Itanium, Rust),
+   * others as they are (C names, qualified DWARF names); one INLINE_ORIGIN per written name (a
+   * complete and a base constructor print alike), numbered from 0 in byte order of the names; FILE
+   * records only for the files line and INLINE records cite, numbered from 0 in byte order of their
+   * paths (one number for equal paths); PUBLIC records after the FUNCs. {@code withDemangle(false)}
+   * keeps the names.
+   */
+  @Test
+  void namesAndNumbersAsDumpSymsWritesThem() throws IOException {
+    GsymCreator c = new GsymCreator();
+    int z = c.insertFile("/src/z.c");
+    c.insertFile("/src/unused.h"); // cited by nothing: no FILE record
+    int a = c.insertFile("/src/a.c");
+    int a2 = c.insertFile("/src/a.c"); // the same path again (another entry): one FILE number
+    int eAcute = c.insertFile("/src/\u00e9.c"); // UTF-8 bytes sort after ASCII
+    int entry = c.insertString("_ZN5unit05entryEm");
+    int complete = c.insertString("_ZN6shapes6SquareC1Ei");
+    int base = c.insertString("_ZN6shapes6SquareC2Ei");
+    int sq = c.insertString("shapes::sq"); // a qualified DWARF name (no linkage name)
+    int vec = c.insertString("_ZNSt6vectorImSaImEE9push_backERKm");
+    InlineInfo i1 = new InlineInfo(List.of(new AddressRange(0x104, 0x108)), complete, z, 7, List.of());
+    InlineInfo i2 = new InlineInfo(List.of(new AddressRange(0x108, 0x10c)), base, eAcute, 8,
+        List.of(new InlineInfo(List.of(new AddressRange(0x108, 0x10a)), sq, a2, 9, List.of())));
+    InlineInfo i3 = new InlineInfo(List.of(new AddressRange(0x10c, 0x110)), vec, a, 10, List.of());
+    c.addFunctionInfo(new FunctionInfo(new AddressRange(0x100, 0x120), entry,
+        new LineTable(List.of(new LineEntry(0x100, z, 1), new LineEntry(0x110, a, 2))),
+        new InlineInfo(List.of(new AddressRange(0x100, 0x120)), entry, 0, 0, List.of(i1, i2, i3)), null, null));
+    c.addFunctionInfo(new FunctionInfo(new AddressRange(0x10, 0x10), c.insertString("_ZL8add_fastii")));
+    c.addFunctionInfo(new FunctionInfo(new AddressRange(0x200, 0x210), c.insertString("plain_c"),
+        new LineTable(List.of(new LineEntry(0x200, a2, 3))), null, null, null));
+    c.addFunctionInfo(new FunctionInfo(new AddressRange(0x300, 0x310), c.insertString("_RNvCs123_4demo3run")));
+    c.finish(Diagnostics.silent());
+    try (GsymReader r = GsymReader.of(c.encode(), "names.gsym")) {
+      assertThat(write(r, BreakpadWriter.Options.defaults("m"))).isEqualTo("""
+          MODULE Linux x86_64 000000000000000000000000000000000 m
+          FILE 0 /src/a.c
+          FILE 1 /src/z.c
+          FILE 2 /src/\u00e9.c
+          INLINE_ORIGIN 0 shapes::Square::Square(int)
+          INLINE_ORIGIN 1 shapes::sq
+          INLINE_ORIGIN 2 std::vector<unsigned long, std::allocator<unsigned long>>::push_back(unsigned long const&)
+          FUNC 100 20 0 unit0::entry(unsigned long)
+          INLINE 0 7 1 0 104 4
+          INLINE 0 8 2 0 108 4
+          INLINE 1 9 0 1 108 2
+          INLINE 0 10 0 2 10c 4
+          100 10 1 1
+          110 10 2 0
+          FUNC 200 10 0 plain_c
+          200 10 3 0
+          FUNC 300 10 0 demo::run
+          PUBLIC 10 0 add_fast(int, int)
+          """);
+      String raw = write(r, BreakpadWriter.Options.defaults("m").withDemangle(false));
+      assertThat(raw).contains("INLINE_ORIGIN 0 _ZN6shapes6SquareC1Ei\nINLINE_ORIGIN 1 _ZN6shapes6SquareC2Ei\n")
+          .contains("FUNC 100 20 0 _ZN5unit05entryEm\n").contains("PUBLIC 10 0 _ZL8add_fastii\n");
     }
   }
 
@@ -138,7 +198,7 @@ class BreakpadWriterTest {
   @MethodSource("dev.gsym.breakpad.CrossFormatTest#llvm22Files")
   void spillToFileGivesTheSameText(Path gsym, @TempDir Path dir) throws IOException {
     try (GsymReader r = GsymReader.open(gsym)) {
-      String inMemory = Conv.symFromGsym(r);
+      String inMemory = Conv.symFromGsym(r, BreakpadWriter.Options.defaults("test"));
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       new BreakpadWriter(r, BreakpadWriter.Options.defaults("test")).spill(dir, 100).write(out);
       assertThat(ByteStrings.decode(out.toByteArray())).isEqualTo(inMemory); // exact: not all names are UTF-8

@@ -67,11 +67,38 @@ class CrossFormatTest {
         assertThat(diffs).as("%d addresses", addrs.size()).isEmpty();
         assertThat(addrs.size()).isGreaterThan(10);
         assertThat(back.uuid()).isEqualTo(orig.uuid());
-        // from then on the text is stable (file and origin numbers are in first-use order)
+        // from then on the text is stable (file and origin numbers follow paths and names)
         String sym2 = Conv.symFromGsym(back);
         try (GsymReader back2 = Conv.gsymFromSym(sym2)) {
           assertThat(Conv.symFromGsym(back2)).isEqualTo(sym2);
         }
+      }
+    }
+  }
+
+  /**
+   * With names demangled (the default, as dump_syms writes them) the round trip answers every
+   * lookup like the original but for the names, which come back as {@link
+   * dev.gsym.demangle.Demangler#llvm()} prints the original's; and the text is stable from then on.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("llvm22Files")
+  void demangledRoundTripAgreesButForTheNames(Path gsym) throws IOException {
+    BreakpadWriter.Options demangled = BreakpadWriter.Options.defaults("test");
+    try (GsymReader orig = GsymReader.open(gsym); GsymReader back = Conv.gsymFromSym(Conv.symFromGsym(orig, demangled))) {
+      List<String> diffs = new ArrayList<>();
+      int renamed = 0;
+      for (long a : addresses(orig)) {
+        String want = Conv.demangledLookup(orig, a);
+        if (!want.equals(Conv.lookup(orig, a))) renamed++;
+        String got = Conv.lookup(back, a);
+        if (!want.equals(got)) diffs.add("want " + want + " got  " + got);
+      }
+      assertThat(diffs).isEmpty();
+      if (gsym.getFileName().toString().startsWith("cpp-")) assertThat(renamed).isPositive();
+      String sym2 = Conv.symFromGsym(back, demangled);
+      try (GsymReader back2 = Conv.gsymFromSym(sym2)) {
+        assertThat(Conv.symFromGsym(back2, demangled)).isEqualTo(sym2);
       }
     }
   }

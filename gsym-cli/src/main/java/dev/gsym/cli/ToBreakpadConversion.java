@@ -118,7 +118,7 @@ final class ToBreakpadConversion {
       }
       options = new BreakpadWriter.Options(o.value(Opt.MODULE_OS) != null ? o.value(Opt.MODULE_OS) : m.os(), arch,
           o.value(Opt.MODULE_NAME) != null ? o.value(Opt.MODULE_NAME) : m.name(), o.value(Opt.LOAD_ADDRESS) != null ? loadAddress(o) : m.loadAddress(),
-          m.debugId(), m.codeId(), true);
+          m.debugId(), m.codeId(), true, true);
       embedded = EmbeddedGsym.find(elf).orElse(null);
       if (embedded != null) {
         sb.append("Using the GSYM in section ").append(EmbeddedGsym.SECTION).append(" at offset ")

@@ -1,10 +1,10 @@
 package dev.gsym.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -194,8 +194,7 @@ class CallSitesYamlCliTest {
   @ParameterizedTest
   @MethodSource("liveCases")
   void liveSameAsLlvm(String bin, String yaml, List<String> flags, @TempDir Path tmp) throws Exception {
-    Path llvm = Llvm.gsymutil();
-    assumeTrue(llvm != null, "llvm-gsymutil-22 not installed");
+    Path llvm = Tools.require(Llvm.gsymutil(), Llvm.GSYMUTIL);
     Path root = TestData.path(".");
     List<String> args = new ArrayList<>(List.of("--convert", "bin/" + bin, "--num-threads=1", "--callsites-yaml-file",
         yaml));

@@ -1,10 +1,10 @@
 package dev.gsym.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -147,8 +147,7 @@ class CommandLineFormsTest {
   /** The same command lines give llvm-gsymutil-22's stdout, stderr and exit status. */
   @Test
   void verifyWithDumpOrLookupMatchesLlvm() throws Exception {
-    Path llvm = Llvm.gsymutil();
-    assumeTrue(llvm != null, Llvm.GSYMUTIL + " is not on PATH");
+    Path llvm = Tools.require(Llvm.gsymutil(), Llvm.GSYMUTIL);
     for (List<String> args : List.of(List.of("--verify", F), List.of("--verify", "--verbose", F),
         List.of("--verify", F, "--address", "0x1179"), List.of("--verify", "--verbose", F, "--address", "0x1179"),
         List.of("--verify", "--address", "0x1179", "--merged-functions", F), List.of("--verify"))) {

@@ -74,6 +74,34 @@ class ConversionCliFuzzTest {
     }
   }
 
+  /**
+   * The seeds convert (exit 0, a GSYM that opens, with functions), but bad.sym (a malformed line
+   * record) and stack-only.sym (no functions): the replay alone would pass a command that refused
+   * every input.
+   */
+  @org.junit.jupiter.api.Test
+  void seedsAreAccepted() {
+    FuzzSeeds.assertRefused(seeds(), input -> {
+      boolean elf = input.length >= 4 && input[0] == 0x7f && input[1] == 'E' && input[2] == 'L' && input[3] == 'F';
+      Path dir = null;
+      try {
+        dir = Files.createTempDirectory("gsym-cli-seed");
+        Path in = Files.write(dir.resolve(elf ? "in.elf" : "in.sym"), input);
+        Path out = dir.resolve("out.gsym");
+        CliRun r = CliRun.run(elf ? "--dwarf" : "--breakpad", in.toString(), "-o", out.toString(), "--quiet");
+        if (r.status() != 0) throw new AssertionError("exit " + r.status() + ": " + r.err());
+        try (GsymReader g = GsymReader.open(out)) {
+          if (g.numFunctions() == 0) throw new AssertionError("no function converted");
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } finally {
+        if (dir != null) deleteAllBut(dir, null);
+      }
+    }, java.util.Map.of("breakpad/bad.sym", "invalid line record size 'zz'", "breakpad/stack-only.sym",
+        "no FUNC or PUBLIC records: nothing to convert"));
+  }
+
   private static void deleteAllBut(Path dir, Path keep) {
     try (Stream<Path> s = Files.walk(dir)) {
       for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {

@@ -1,10 +1,10 @@
 package dev.gsym.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -95,9 +95,12 @@ class ConversionModesTest {
     CliRun yaml = CliRun.run("--dwarf", BIN, "-o", tmp.resolve("o.gsym").toString(), "--callsites-yaml-file", "-cy");
     assertThat(yaml.status()).isEqualTo(1);
     assertThat(yaml.err()).isEqualTo("DWARF conversion failed: : No such file or directory\n");
+  }
 
-    Path llvm = Llvm.gsymutil();
-    assumeTrue(llvm != null, "llvm-gsymutil-22 not installed: not compared live");
+  @Test
+  void aValueThatLooksLikeShortOptionsIsTheValueAsForLlvm(@TempDir Path tmp) throws Exception {
+    Path llvm = Tools.require(Llvm.gsymutil(), Llvm.GSYMUTIL);
+    CliRun ours = CliRun.run("--convert", "-xyz");
     Process p = new ProcessBuilder(llvm.toString(), "--convert", "-xyz").directory(tmp.toFile())
         .redirectOutput(tmp.resolve("l.out").toFile()).redirectError(tmp.resolve("l.err").toFile()).start();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();

@@ -2,10 +2,13 @@ package dev.gsym.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gsym.demangle.Demangler;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.Hex;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupException;
+import dev.gsym.read.LookupResult;
+import dev.gsym.read.SourceLocation;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.ReadelfFacts;
 import dev.gsym.testing.TestData;
@@ -25,9 +28,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code --to-breakpad} of ELF files (dump_syms' conversion) and of GSYM files (guessed MODULE
- * fields), through GsymUtil.run. The .sym goldens are in {@code src-test-data/breakpad/elf}
- * ({@code regenerate-breakpad-elf.sh}); their MODULE lines are checked against llvm-readelf's facts
- * by gsym-breakpad's ElfModuleTest, their functions here against llvm-gsymutil-22's lookups.
+ * fields), through GsymUtil.run. The .sym files in {@code src-test-data/breakpad/elf} ({@code
+ * regenerate-breakpad-elf.sh}) are what the CLI writes ({@link #writesTheGoldenSym}); they are
+ * checked against independent tools: their answers against llvm-symbolizer-22's and their records
+ * against Breakpad's dump_syms by {@link ElfToBreakpadOracleTest}, their MODULE lines against
+ * llvm-readelf's facts by gsym-breakpad's ElfModuleTest, their functions here against
+ * llvm-gsymutil-22's lookups.
  */
 class ElfToBreakpadCliTest {
   @TempDir
@@ -118,10 +124,12 @@ class ElfToBreakpadCliTest {
    * The .sym converted back to GSYM (with the ELF's load address, the first PT_LOAD's address
    * according to llvm-readelf) answers llvm-gsymutil-22's own lookups of the ELF on llvm's address
    * lists (function starts, middles, ends, one-past-ends, line rows, inline bounds, below and
-   * above all). The one deliberate difference: functions known only from the symbol table are
-   * PUBLIC records, and a PUBLIC extends to the next symbol, so an address after such a function's
-   * end that llvm does not resolve answers as {@code <symbol> + <offset>}. When llvm-gsymutil-22 is
-   * installed it must print our answers for the round-tripped file.
+   * above all) with the names demangled (our reader gives llvm's lookups on llvm's GSYM, checked
+   * first; the .sym holds the names as {@link Demangler#llvm()} prints them). The one deliberate
+   * difference: functions known only from the symbol table are PUBLIC records, and a PUBLIC extends
+   * to the next symbol, so an address after such a function's end that llvm does not resolve
+   * answers as {@code <symbol> + <offset>}. When llvm-gsymutil-22 is installed it must print our
+   * answers for the round-tripped file.
    */
   @ParameterizedTest(name = "{0}")
   @MethodSource("llvmRuns")
@@ -135,24 +143,29 @@ class ElfToBreakpadCliTest {
     List<String> llvm = chunks(Files.readString(run.lookups()));
     assertThat(llvm).hasSameSizeAs(addrs);
     int publicExtents = 0;
+    int demangled = 0;
     StringBuilder ours = new StringBuilder();
     try (GsymReader orig = GsymReader.open(run.gsym()); GsymReader r = GsymReader.open(back)) {
       for (int i = 0; i < addrs.size(); i++) {
         long a = Long.decode(addrs.get(i));
-        String want = llvm.get(i);
+        assertThat(lookup(orig, a)).as("our reader on llvm's GSYM at %s", addrs.get(i)).isEqualTo(llvm.get(i));
+        String want = demangledLookup(orig, a);
+        if (!want.equals(llvm.get(i))) demangled++;
         String got = lookup(r, a);
         ours.append(got);
         FunctionInfo below = symbolOnlyBelow(orig, a);
         if (want.endsWith(": error: address 0x" + Long.toHexString(a) + " is not in GSYM\n") && below != null) {
           long off = a - below.range().start();
-          want = Hex.append(new StringBuilder(), a, 16).append(": ").append(orig.string(below.name()))
-              .append(off == 0 ? "" : " + " + off).append('\n').toString();
+          want = Hex.append(new StringBuilder(), a, 16).append(": ")
+              .append(Demangler.llvm().demangle(orig.string(below.name()))).append(off == 0 ? "" : " + " + off)
+              .append('\n').toString();
           publicExtents++;
         }
         assertThat(got).as("%s at %s", run.name(), addrs.get(i)).isEqualTo(want);
       }
     }
     if (run.name().startsWith("c-clang-O2")) assertThat(publicExtents).isPositive(); // _start, _fini
+    if (run.name().startsWith("cpp-")) assertThat(demangled).isPositive();
     Path tool = Llvm.gsymutil();
     if (tool == null) {
       System.out.println("ElfToBreakpadCliTest: llvm-gsymutil-22 not on PATH, live comparison skipped");
@@ -165,6 +178,23 @@ class ElfToBreakpadCliTest {
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor()).isZero();
     assertThat(out).isEqualTo("Looking up addresses in \"" + back.getFileName() + "\":\n" + ours);
+  }
+
+  /** {@link #lookup} with every function name as {@link Demangler#llvm()} prints it. */
+  static String demangledLookup(GsymReader r, long addr) {
+    LookupResult res;
+    try {
+      res = r.lookup(addr).withoutCallSites();
+    } catch (LookupException e) {
+      return lookup(r, addr);
+    }
+    Demangler d = Demangler.llvm();
+    List<SourceLocation> locs = new ArrayList<>();
+    for (SourceLocation l : res.locations()) {
+      locs.add(new SourceLocation(d.demangle(l.name()), l.dir(), l.base(), l.line(), l.offset()));
+    }
+    return new LookupResult(res.lookupAddress(), res.functionRange(), d.demangle(res.functionName()), locs, List.of())
+        .toString();
   }
 
   /**

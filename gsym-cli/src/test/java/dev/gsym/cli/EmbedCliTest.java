@@ -1,13 +1,13 @@
 package dev.gsym.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gsym.elf.ElfFile;
 import dev.gsym.elf.EmbeddedGsym;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -71,16 +71,8 @@ class EmbedCliTest {
     assertThat(r.status()).isZero();
     assertThat(r.out()).startsWith("Embedded " + Files.size(gsym) + " bytes of GSYM in section .gsym of " + out);
 
-    // the section holds llvm's file, as llvm-objcopy-22 sees it too
+    // the section holds llvm's file
     assertThat(sectionBytes(out)).isEqualTo(Files.readAllBytes(gsym));
-    Path objcopy = Llvm.tool("llvm-objcopy-22");
-    if (objcopy != null) {
-      Path dumped = tmp.resolve("dumped.gsym");
-      run(objcopy.toString(), "--dump-section", ".gsym=" + dumped, out.toString(), tmp.resolve("junk").toString());
-      assertThat(Files.readAllBytes(dumped)).isEqualTo(Files.readAllBytes(gsym));
-    } else {
-      System.out.println("EmbedCliTest: llvm-objcopy-22 not on PATH, section not dumped by llvm");
-    }
     assertAnswersAsStandalone(out, gsym);
     assertThat(Files.getPosixFilePermissions(out)).isEqualTo(Files.getPosixFilePermissions(bin));
 
@@ -90,28 +82,55 @@ class EmbedCliTest {
       assertThat(embedded).isEqualTo(original);
       assertThat(original.out()).isNotEmpty();
     }
+  }
 
-    // strip --strip-debug keeps the section (the DWARF goes, the GSYM answers alone): GNU strip
-    // where it knows the architecture (this host's binutils: x86), llvm-strip-22 for all
-    boolean stripped = false;
-    for (String tool : List.of("strip", "llvm-strip-22")) {
-      Path strip = Llvm.tool(tool);
-      if (strip == null) continue;
-      Path s = tmp.resolve(bin.getFileName() + "." + tool);
+  /** {@code gsymutil embed} of {@code bin}: the output file. */
+  private Path embedded(Path bin, Path gsym) {
+    Path out = tmp.resolve(bin.getFileName() + ".embedded");
+    CliRun r = CliRun.run("embed", bin.toString(), gsym.toString(), "-o", out.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    return out;
+  }
+
+  /** llvm-objcopy-22 --dump-section finds llvm's file in the section. */
+  @ParameterizedTest
+  @MethodSource("inputs")
+  void llvmObjcopyDumpsTheSection(Path bin, Path gsym, boolean runs) throws Exception {
+    Path objcopy = Tools.require("llvm-objcopy-22");
+    Path out = embedded(bin, gsym);
+    Path dumped = tmp.resolve("dumped.gsym");
+    run(objcopy.toString(), "--dump-section", ".gsym=" + dumped, out.toString(), tmp.resolve("junk").toString());
+    assertThat(Files.readAllBytes(dumped)).isEqualTo(Files.readAllBytes(gsym));
+  }
+
+  /**
+   * strip --strip-debug keeps the section (the DWARF goes, the GSYM answers alone): llvm-strip-22
+   * for every architecture, GNU strip for those this host's binutils know (x86) and for no other.
+   */
+  @ParameterizedTest
+  @MethodSource("inputs")
+  void stripDebugKeepsTheSection(Path bin, Path gsym, boolean runs) throws Exception {
+    Path gnu = Tools.require("strip");
+    Path llvm = Tools.require("llvm-strip-22");
+    Path out = embedded(bin, gsym);
+    boolean x86;
+    try (ElfFile e = ElfFile.open(bin)) {
+      x86 = e.machine() == 62 || e.machine() == 3; // EM_X86_64, EM_386
+    }
+    for (Path strip : List.of(gnu, llvm)) {
+      Path s = tmp.resolve(bin.getFileName() + "." + strip.getFileName());
       Result res = run(strip.toString(), "--strip-debug", "-o", s.toString(), out.toString());
-      if (res.status() != 0) {
-        assertThat(tool).as("llvm-strip-22 handles every architecture").isEqualTo("strip");
-        System.out.println("EmbedCliTest: GNU strip cannot strip " + bin.getFileName() + " (another architecture)");
+      if (strip == gnu && !x86) {
+        assertThat(res.status()).as("GNU strip on " + bin.getFileName() + ", not x86").isNotZero();
         continue;
       }
+      assertThat(res.status()).as(strip + " on " + bin.getFileName() + ": " + res).isZero();
       try (ElfFile e = ElfFile.open(s)) {
         assertThat(e.section(".debug_info")).isNull();
       }
       assertThat(sectionBytes(s)).isEqualTo(Files.readAllBytes(gsym));
       assertAnswersAsStandalone(s, gsym);
-      stripped = true;
     }
-    if (!stripped) System.out.println("EmbedCliTest: no strip on PATH, --strip-debug not checked for " + bin.getFileName());
   }
 
   /** Dump and every function address (start, middle, last byte) through the binary equal the standalone file's. */
@@ -264,8 +283,8 @@ class EmbedCliTest {
   /** llvm-objcopy-22 --add-section .gsym=X: the same answers (its layout, not ours). */
   @Test
   void binariesFromLlvmObjcopyAddSectionAreRead() throws Exception {
-    Path objcopy = Llvm.tool("llvm-objcopy-22");
-    assumeTrue(objcopy != null, "llvm-objcopy-22 not on PATH");
+    Path objcopy = Tools.require("llvm-objcopy-22");
+    Path readelf = Tools.require(Llvm.readelf(), "llvm-readelf-22");
     for (String name : List.of("cpp-gcc-O2", "fs-ppc64-O2-d5", "fs-i386-O2-d5")) {
       Path bin = TestData.path("bin", name);
       Path gsym = TestData.path("gsym", name + ".gsym");
@@ -281,8 +300,6 @@ class EmbedCliTest {
       }
       // ours on the original vs objcopy's: llvm-readelf-22 lists the same segments and sections
       // (objcopy rewrites the file, so only section offsets differ)
-      Path readelf = Llvm.readelf();
-      if (readelf == null) continue;
       Path mine = tmp.resolve(name + ".mine");
       assertThat(CliRun.run("embed", bin.toString(), gsym.toString(), "-o", mine.toString()).status()).isZero();
       assertThat(run(readelf.toString(), "-l", "-W", mine.toString())).isEqualTo(run(readelf.toString(), "-l", "-W", out.toString()));
@@ -303,25 +320,25 @@ class EmbedCliTest {
     }).toList();
   }
 
-  /**
-   * What strip does to the section: GNU strip keeps it with --strip-all too; llvm-strip-22
-   * --strip-all removes it (every non-allocated section) unless --keep-section=.gsym.
-   */
+  /** GNU strip --strip-all keeps the section. */
   @Test
-  void stripAll() throws Exception {
-    Path bin = TestData.path("bin", "c-clang-O2");
+  void gnuStripAllKeepsTheSection() throws Exception {
+    Path gnu = Tools.require("strip");
     Path gsym = TestData.path("gsym", "c-clang-O2.gsym");
-    Path out = tmp.resolve("out");
-    assertThat(CliRun.run("embed", bin.toString(), gsym.toString(), "-o", out.toString()).status()).isZero();
-    Path gnu = Llvm.tool("strip");
-    if (gnu != null) {
-      Path s = tmp.resolve("gnu-strip-all");
-      run(gnu.toString(), "--strip-all", "-o", s.toString(), out.toString());
-      assertThat(sectionBytes(s)).isEqualTo(Files.readAllBytes(gsym));
-      assertAnswersAsStandalone(s, gsym);
-    }
-    Path llvm = Llvm.tool("llvm-strip-22");
-    if (llvm != null) {
+    Path out = embedded(TestData.path("bin", "c-clang-O2"), gsym);
+    Path s = tmp.resolve("gnu-strip-all");
+    run(gnu.toString(), "--strip-all", "-o", s.toString(), out.toString());
+    assertThat(sectionBytes(s)).isEqualTo(Files.readAllBytes(gsym));
+    assertAnswersAsStandalone(s, gsym);
+  }
+
+  /** llvm-strip-22 --strip-all removes the section (every non-allocated one) unless --keep-section=.gsym. */
+  @Test
+  void llvmStripAllRemovesTheSectionUnlessKept() throws Exception {
+    Path llvm = Tools.require("llvm-strip-22");
+    Path gsym = TestData.path("gsym", "c-clang-O2.gsym");
+    Path out = embedded(TestData.path("bin", "c-clang-O2"), gsym);
+    {
       Path s = tmp.resolve("llvm-strip-all");
       run(llvm.toString(), "--strip-all", "-o", s.toString(), out.toString());
       try (ElfFile e = ElfFile.open(s)) {
@@ -333,7 +350,6 @@ class EmbedCliTest {
       run(llvm.toString(), "--strip-all", "--keep-section=.gsym", "-o", kept.toString(), out.toString());
       assertAnswersAsStandalone(kept, gsym);
     }
-    assumeTrue(gnu != null || llvm != null, "neither strip nor llvm-strip-22 on PATH");
   }
 
   /**
@@ -343,8 +359,7 @@ class EmbedCliTest {
    */
   @Test
   void toBreakpadUsesTheEmbeddedGsym() throws Exception {
-    Path strip = Llvm.tool("llvm-strip-22");
-    assumeTrue(strip != null, "llvm-strip-22 not on PATH");
+    Path strip = Tools.require("llvm-strip-22");
     for (String name : List.of("cpp-gcc-O2", "fs-ppc64-O2-d5")) {
       Path dir = Files.createDirectories(tmp.resolve(name + "-dir"));
       Path embedded = tmp.resolve(name + ".embedded");

@@ -1,9 +1,9 @@
 package dev.gsym.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -38,7 +38,7 @@ class LauncherTest {
 
   @BeforeEach
   void layOutCheckout() throws Exception {
-    assumeTrue(Files.isExecutable(Path.of("/bin/bash")), "launcher test skipped: no /bin/bash");
+    Tools.require(Path.of("/bin/bash"), "/bin/bash");
     project = tmp.resolve("checkout");
     Files.createDirectories(project.resolve("gsym-core/src/main/java"));
     Files.copy(TestData.repoRoot().resolve("gsymutil"), project.resolve("gsymutil"));
@@ -229,7 +229,7 @@ class LauncherTest {
         }
         """);
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-    assumeTrue(javac != null, "launcher test skipped: no system Java compiler");
+    Tools.check(javac != null, "the JDK's Java compiler");
     assertThat(javac.run(null, null, null, "-d", src.getParent().toString(), src.toString())).isZero();
     Manifest mf = new Manifest();
     mf.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");

@@ -1,10 +1,10 @@
 package dev.gsym.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,8 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Builds Mach-O inputs beyond the goldens with the LLVM 22 tools (C and C++, -O0 and -O2, DWARF 4
  * and 5, arm64 and x86_64: objects, executables with their dSYM bundles, dylibs, ICF, universal
  * files) and runs llvm-gsymutil-22 and gsymutil on each with the same arguments (with and without
- * --arch, --merged-functions, --verify): same stdout, stderr, exit status and output files. Skipped,
- * saying why, without llvm-gsymutil-22, clang-22, ld64.lld-22, dsymutil-22 or llvm-lipo-22.
+ * --arch, --merged-functions, --verify): same stdout, stderr, exit status and output files. Every
+ * input must build. A reported skip without llvm-gsymutil-22, clang-22, ld64.lld-22, ld.lld-22,
+ * dsymutil-22, llvm-lipo-22 or llvm-strip-22, a failure then under -Dgsym.requireTools=true.
  */
 class MachOLlvmDifferentialTest {
   @TempDir Path tmp;
@@ -38,20 +39,22 @@ class MachOLlvmDifferentialTest {
     return p.exitValue() == 0;
   }
 
-  private static boolean sh(Path dir, String script) throws IOException, InterruptedException {
-    return run(dir, List.of("sh", "-c", script), null, null);
+  /** Runs {@code script} with sh in the temporary directory; it must succeed. */
+  private void build(String script) throws IOException, InterruptedException {
+    Path log = tmp.resolve("build.log");
+    boolean ok = run(tmp, List.of(Tools.require("sh").toString(), "-c", script), log, log);
+    assertThat(ok).as("%s%n%s", script, Files.readString(log, StandardCharsets.ISO_8859_1)).isTrue();
+  }
+
+  /** llvm-gsymutil-22; the calling test is skipped without {@code tools} (failed under -Dgsym.requireTools=true). */
+  private static Path requireTools(String... tools) {
+    for (String t : tools) Tools.require(t);
+    return Tools.require(Llvm.gsymutil(), Llvm.GSYMUTIL);
   }
 
   @Test
   void matchesLiveLlvm() throws Exception {
-    Path llvm = Llvm.gsymutil();
-    List<String> missing = new ArrayList<>();
-    if (llvm == null) missing.add(Llvm.GSYMUTIL);
-    for (String t : List.of("clang-22", "clang++-22", "ld64.lld-22", "dsymutil-22", "llvm-lipo-22")) {
-      if (Llvm.tool(t) == null) missing.add(t);
-    }
-    if (!missing.isEmpty()) System.out.println("MachOLlvmDifferentialTest skipped: not found: " + missing);
-    assumeTrue(missing.isEmpty(), "not found: " + missing);
+    Path llvm = requireTools("clang-22", "clang++-22", "ld64.lld-22", "dsymutil-22", "llvm-lipo-22", "llvm-strip-22");
     Path src = TestData.path("src");
     String cMain = src.resolve("macho_main.c").toString(), cUtil = src.resolve("macho_util.c").toString();
     String cpp = src.resolve("macho_shapes.cpp").toString();
@@ -64,50 +67,46 @@ class MachOLlvmDifferentialTest {
       for (String opt : List.of("-O0", "-O2")) {
         for (String dwarf : List.of("-gdwarf-4", "-gdwarf-5")) {
           String v = arch + opt + dwarf.substring(7);
-          if (sh(tmp, "clang-22" + target + flags + dwarf + " " + opt + " -c " + cMain + " -o m-" + v + ".o && clang-22" + target + flags
+          build("clang-22" + target + flags + dwarf + " " + opt + " -c " + cMain + " -o m-" + v + ".o && clang-22" + target + flags
               + dwarf + " " + opt + " -c " + cUtil + " -o u-" + v + ".o && " + ld + "-e _main -o c-" + v + " m-" + v + ".o u-" + v
-              + ".o && dsymutil-22 c-" + v + " -o c-" + v + ".dSYM")) {
-            conversions.add(List.of("m-" + v + ".o"));
-            conversions.add(List.of("c-" + v));
-            conversions.add(List.of("c-" + v + ".dSYM"));
-          }
-          if (sh(tmp, "clang++-22" + target + flags + cxxFlags + dwarf + " " + opt + " -c " + cpp + " -o s-" + v + ".o && " + ld
-              + "-e _main -o cpp-" + v + " s-" + v + ".o && dsymutil-22 cpp-" + v + " -o cpp-" + v + ".dSYM")) {
-            conversions.add(List.of("s-" + v + ".o"));
-            conversions.add(List.of("cpp-" + v + ".dSYM"));
-          }
+              + ".o && dsymutil-22 c-" + v + " -o c-" + v + ".dSYM");
+          conversions.add(List.of("m-" + v + ".o"));
+          conversions.add(List.of("c-" + v));
+          conversions.add(List.of("c-" + v + ".dSYM"));
+          build("clang++-22" + target + flags + cxxFlags + dwarf + " " + opt + " -c " + cpp + " -o s-" + v + ".o && " + ld
+              + "-e _main -o cpp-" + v + " s-" + v + ".o && dsymutil-22 cpp-" + v + " -o cpp-" + v + ".dSYM");
+          conversions.add(List.of("s-" + v + ".o"));
+          conversions.add(List.of("cpp-" + v + ".dSYM"));
         }
       }
       // ICF (--merged-functions), a dylib with its dSYM
-      if (sh(tmp, ld + "-e _main --icf=all -o icf-" + arch + " m-" + arch + "-O2-5.o u-" + arch + "-O2-5.o && dsymutil-22 icf-" + arch
-          + " -o icf-" + arch + ".dSYM")) {
-        conversions.add(List.of("icf-" + arch + ".dSYM", "--merged-functions"));
-        conversions.add(List.of("icf-" + arch + ".dSYM", "--merged-functions", "--dwarf-callsites"));
-      }
-      if (sh(tmp, ld + "-dylib -o lib-" + arch + ".dylib u-" + arch + "-O2-4.o && dsymutil-22 lib-" + arch + ".dylib -o lib-" + arch
-          + ".dylib.dSYM")) {
-        conversions.add(List.of("lib-" + arch + ".dylib"));
-        conversions.add(List.of("lib-" + arch + ".dylib.dSYM"));
-      }
+      build(ld + "-e _main --icf=all -o icf-" + arch + " m-" + arch + "-O2-5.o u-" + arch + "-O2-5.o && dsymutil-22 icf-" + arch
+          + " -o icf-" + arch + ".dSYM");
+      conversions.add(List.of("icf-" + arch + ".dSYM", "--merged-functions"));
+      conversions.add(List.of("icf-" + arch + ".dSYM", "--merged-functions", "--dwarf-callsites"));
+      build(ld + "-dylib -o lib-" + arch + ".dylib u-" + arch + "-O2-4.o && dsymutil-22 lib-" + arch + ".dylib -o lib-" + arch
+          + ".dylib.dSYM");
+      conversions.add(List.of("lib-" + arch + ".dylib"));
+      conversions.add(List.of("lib-" + arch + ".dylib.dSYM"));
     }
     // universal files: executables, their DWARF files and objects, with and without --arch
-    if (sh(tmp, "llvm-lipo-22 -create c-arm64-O2-5 c-x86_64-O2-5 -output fat && llvm-lipo-22 -create"
+    build("llvm-lipo-22 -create c-arm64-O2-5 c-x86_64-O2-5 -output fat && llvm-lipo-22 -create"
         + " c-arm64-O0-4.dSYM/Contents/Resources/DWARF/c-arm64-O0-4 c-x86_64-O0-4.dSYM/Contents/Resources/DWARF/c-x86_64-O0-4"
-        + " -output fat-dwarf && llvm-lipo-22 -create -fat64 s-arm64-O2-5.o s-x86_64-O2-4.o -output fat64.o")) {
-      for (String f : List.of("fat", "fat-dwarf", "fat64.o")) {
-        conversions.add(List.of(f));
-        conversions.add(List.of(f, "--arch", "x86_64"));
-        conversions.add(List.of(f, "--arch", "arm64", "--arch", "x86_64"));
-        conversions.add(List.of(f, "--arch", "armv7"));
-      }
+        + " -output fat-dwarf && llvm-lipo-22 -create -fat64 s-arm64-O2-5.o s-x86_64-O2-4.o -output fat64.o");
+    for (String f : List.of("fat", "fat-dwarf", "fat64.o")) {
+      conversions.add(List.of(f));
+      conversions.add(List.of(f, "--arch", "x86_64"));
+      conversions.add(List.of(f, "--arch", "arm64", "--arch", "x86_64"));
+      conversions.add(List.of(f, "--arch", "armv7"));
     }
     // a stripped executable (no symbols, no DWARF), --dwarf-callsites and --callsites-yaml-file
-    if (Llvm.tool("llvm-strip-22") != null && sh(tmp, "llvm-strip-22 c-x86_64-O2-5 -o stripped")) conversions.add(List.of("stripped"));
+    build("llvm-strip-22 c-x86_64-O2-5 -o stripped");
+    conversions.add(List.of("stripped"));
     conversions.add(List.of("icf-arm64.dSYM", "--dwarf-callsites"));
     Files.writeString(tmp.resolve("calls.yaml"), "functions:\n  - name: main\n    callsites:\n      - return_offset: 0x10\n"
         + "        match_regex: ['^util_']\n        flags: [ExternalCall]\n  - name: nothere\n    callsites: []\n");
     conversions.add(List.of("c-x86_64-O0-4.dSYM", "--callsites-yaml-file", tmp.resolve("calls.yaml").toString()));
-    assertThat(conversions.size()).as("inputs built").isGreaterThan(40);
+    assertThat(conversions).as("conversions").hasSize(63);
     List<String> compared = new ArrayList<>();
     for (List<String> c : conversions) {
       for (boolean verify : new boolean[] {false, true}) {
@@ -124,14 +123,12 @@ class MachOLlvmDifferentialTest {
    * cannot reconstruct: it reads the stored offsets) and sections out of order after the wrap (llvm
    * refuses those after them and reads them empty). Where we convert, the outputs are llvm's; where
    * the layout left the DWARF broken (a string or abbreviation section read as stripped or empty),
-   * we stop with one error as for any malformed DWARF. Skipped without llvm-gsymutil-22.
+   * we stop with one error as for any malformed DWARF: those layouts are named.
    */
   @Test
   void largeDsymsMatchLiveLlvm() throws Exception {
-    Path llvm = Llvm.gsymutil();
-    if (llvm == null) System.out.println("MachOLlvmDifferentialTest (large dSYMs) skipped: not found: " + Llvm.GSYMUTIL);
-    assumeTrue(llvm != null, "not found: " + Llvm.GSYMUTIL);
-    int runs = 0;
+    Path llvm = requireTools();
+    List<String> compared = new ArrayList<>();
     List<String> broken = new ArrayList<>();
     for (String dsym : List.of("c-x86_64-O2", "cpp-arm64-O2-d5")) {
       byte[] small = Files.readAllBytes(TestData.path("macho", "bin", dsym + ".dSYM", "Contents", "Resources", "DWARF", dsym));
@@ -162,14 +159,21 @@ class MachOLlvmDifferentialTest {
         // empty, the whole segment past 4 GB reads zeros) stops here with one clear error, as any
         // malformed DWARF does, where llvm goes on leniently or crashes (docs/dwarf-differences.md)
         String refused = compare(llvm, List.of(n), false, true);
-        if (refused == null) runs++;
+        if (refused == null) compared.add(n);
         else broken.add(n + " (" + refused + ")");
         Files.delete(in);
       }
     }
-    assertThat(runs).isGreaterThan(20);
-    System.out.println("MachOLlvmDifferentialTest: large dSYMs identical to llvm-gsymutil-22: " + runs + " runs; DWARF broken by"
-        + " the layout, one error here: " + broken);
+    // the layouts that leave the DWARF broken: the rest (26) are compared
+    assertThat(broken).isEqualTo(List.of("c-x86_64-O2-end4 (abbreviation offset 0x0 past end of .debug_abbrev)",
+        "c-x86_64-O2-end5 (string offset 0x10 past end of section)", "c-x86_64-O2-past (unsupported DWARF version 0)",
+        "cpp-arm64-O2-d5-end2 (address index 0 past end of .debug_addr)",
+        "cpp-arm64-O2-d5-end5 (abbreviation offset 0x0 past end of .debug_abbrev)",
+        "cpp-arm64-O2-d5-end6 (string offset 0x14 past end of section)",
+        "cpp-arm64-O2-d5-end7 (string index 3 past end of .debug_str_offsets)",
+        "cpp-arm64-O2-d5-end8 (string offset 0x0 past end of section)", "cpp-arm64-O2-d5-swap5 (string offset 0x0 past end of section)",
+        "cpp-arm64-O2-d5-past (unsupported DWARF version 0)"));
+    assertThat(compared).hasSize(26);
   }
 
   /**
@@ -179,14 +183,7 @@ class MachOLlvmDifferentialTest {
    */
   @Test
   void peCoffMatchesLiveLlvm() throws Exception {
-    Path llvm = Llvm.gsymutil();
-    List<String> missing = new ArrayList<>();
-    if (llvm == null) missing.add(Llvm.GSYMUTIL);
-    for (String t : List.of("clang-22", "clang++-22", "ld.lld-22")) {
-      if (Llvm.tool(t) == null) missing.add(t);
-    }
-    if (!missing.isEmpty()) System.out.println("MachOLlvmDifferentialTest (PE/COFF) skipped: not found: " + missing);
-    assumeTrue(missing.isEmpty(), "not found: " + missing);
+    Path llvm = requireTools("clang-22", "clang++-22", "ld.lld-22");
     Path src = TestData.path("src");
     String cMain = src.resolve("macho_main.c").toString(), cUtil = src.resolve("macho_util.c").toString();
     String cpp = src.resolve("macho_shapes.cpp").toString(), stub = src.resolve("pe_stub.c").toString();
@@ -195,26 +192,24 @@ class MachOLlvmDifferentialTest {
     for (String[] t : new String[][] {{"x86_64", "i386pep"}, {"i686", "i386pe"}, {"aarch64", "arm64pe"}}) {
       String target = " -target " + t[0] + "-w64-windows-gnu ";
       String ld = "ld.lld-22 -m " + t[1] + " --entry=main ";
-      sh(tmp, "clang-22" + target + "-O2 -c " + stub + " -o stub-" + t[0] + ".o");
+      build("clang-22" + target + "-O2 -c " + stub + " -o stub-" + t[0] + ".o");
       for (String opt : List.of("-O0", "-O2")) {
         for (String dwarf : List.of("-gdwarf-4", "-gdwarf-5")) {
           String v = t[0] + opt + dwarf.substring(7);
-          if (sh(tmp, "clang-22" + target + flags + dwarf + " " + opt + " -c " + cMain + " -o pm-" + v + ".o && clang-22" + target
+          build("clang-22" + target + flags + dwarf + " " + opt + " -c " + cMain + " -o pm-" + v + ".o && clang-22" + target
               + flags + dwarf + " " + opt + " -ffunction-sections -c " + cUtil + " -o pu-" + v + ".o && " + ld + "-o pc-" + v + ".exe pm-"
-              + v + ".o pu-" + v + ".o stub-" + t[0] + ".o")) {
-            conversions.add(List.of("pm-" + v + ".o"));
-            conversions.add(List.of("pu-" + v + ".o"));
-            conversions.add(List.of("pc-" + v + ".exe"));
-          }
-          if (sh(tmp, "clang++-22" + target + flags + " -fno-exceptions -fno-rtti " + dwarf + " " + opt + " -c " + cpp + " -o ps-" + v
-              + ".o && " + ld + "-o ps-" + v + ".exe ps-" + v + ".o stub-" + t[0] + ".o")) {
-            conversions.add(List.of("ps-" + v + ".o"));
-            conversions.add(List.of("ps-" + v + ".exe", "--merged-functions"));
-          }
+              + v + ".o pu-" + v + ".o stub-" + t[0] + ".o");
+          conversions.add(List.of("pm-" + v + ".o"));
+          conversions.add(List.of("pu-" + v + ".o"));
+          conversions.add(List.of("pc-" + v + ".exe"));
+          build("clang++-22" + target + flags + " -fno-exceptions -fno-rtti " + dwarf + " " + opt + " -c " + cpp + " -o ps-" + v
+              + ".o && " + ld + "-o ps-" + v + ".exe ps-" + v + ".o stub-" + t[0] + ".o");
+          conversions.add(List.of("ps-" + v + ".o"));
+          conversions.add(List.of("ps-" + v + ".exe", "--merged-functions"));
         }
       }
     }
-    assertThat(conversions.size()).as("inputs built").isGreaterThanOrEqualTo(60);
+    assertThat(conversions).as("conversions").hasSize(60);
     for (List<String> c : conversions) {
       for (boolean verify : new boolean[] {false, true}) compare(llvm, c, verify);
     }

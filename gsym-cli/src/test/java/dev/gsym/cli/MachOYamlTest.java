@@ -1,10 +1,10 @@
 package dev.gsym.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -96,9 +96,7 @@ class MachOYamlTest {
   @ParameterizedTest
   @MethodSource("rows")
   void matchesLiveLlvm(Row row) throws IOException, InterruptedException {
-    Path llvm = Llvm.gsymutil();
-    if (llvm == null) System.out.println("MachOYamlTest.matchesLiveLlvm skipped: not found: " + Llvm.GSYMUTIL);
-    assumeTrue(llvm != null, "not found: " + Llvm.GSYMUTIL);
+    Path llvm = Tools.require(Llvm.gsymutil(), Llvm.GSYMUTIL);
     Path dir = Files.createDirectories(tmp.resolve("llvm"));
     Path in = Files.copy(TestData.path("macho-yaml", "bin", row.name()), Files.createDirectories(dir.resolve("bin")).resolve(row.name()));
     Files.createDirectories(dir.resolve("gsym"));

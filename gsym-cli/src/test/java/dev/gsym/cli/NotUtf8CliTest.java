@@ -3,8 +3,10 @@ package dev.gsym.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.ByteStrings;
+import dev.gsym.demangle.Demangler;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -125,7 +127,7 @@ class NotUtf8CliTest {
     assertThat(run("--to-breakpad", llvmFile.toString(), "-o", sym.toString()).status()).isZero();
     byte[] text = Files.readAllBytes(sym);
     String shown = ByteStrings.decode(text);
-    assertThat(contains(text, bytes("FILE 1 /gsym-test/caf\u00e9/caf\u00e9.cpp\n"))).as(shown).isTrue();
+    assertThat(contains(text, bytes("FILE 0 /gsym-test/caf\u00e9/caf\u00e9.cpp\n"))).as(shown).isTrue();
     assertThat(contains(text, bytes("/gsym-test/caf\u00e9/d\u00e9j\u00e0/inl\u00e9.h\n"))).as(shown).isTrue();
     assertThat(contains(text, bytes(" inl\u00e9\n"))).as(shown).isTrue();
     assertThat(contains(text, bytes(" trunc\u00c3\n"))).as(shown).isTrue();
@@ -136,8 +138,22 @@ class NotUtf8CliTest {
     assertThat(run("--breakpad", sym.toString(), "-o", back.toString()).status()).isZero();
     List<String> args = addressArgs(bin + ".gsym.addrs");
     args.add(back.toString());
-    assertSameBytes(run(args.toArray(String[]::new)).out(), llvmLookups("lookup", bin + ".gsym", back),
-        "lookups after GSYM -> Breakpad -> GSYM of " + bin);
+    // the .sym holds names demangled (as dump_syms writes them): llvm's lookups with its names so
+    byte[] want = ByteStrings.encode(demangleNames(ByteStrings.decode(llvmLookups("lookup", bin + ".gsym", back))));
+    assertSameBytes(run(args.toArray(String[]::new)).out(), want, "lookups after GSYM -> Breakpad -> GSYM of " + bin);
+    assertThat(contains(text, ByteStrings.encode(" " + Demangler.llvm().demangle(MANGLED.get(bin)) + "\n")))
+        .as(shown).isTrue();
+  }
+
+  /** A mangled name with a byte that is not UTF-8 in each binary (its Itanium length counts bytes). */
+  private static final java.util.Map<String, String> MANGLED = java.util.Map.of(
+      "latin1-gcc-O2", ByteStrings.decode(bytes("_Z5caf\u00c3\u00a9i")),
+      "latin1-clang-O2", ByteStrings.decode(bytes("_Z5caf\u00c3\u00a9i")));
+
+  /** Every Itanium name ({@code _Z...} up to a space or line end) of llvm's lookup text, demangled. */
+  private static String demangleNames(String lookups) {
+    return java.util.regex.Pattern.compile("_Z[^ \n]*").matcher(lookups)
+        .replaceAll(m -> java.util.regex.Matcher.quoteReplacement(Demangler.llvm().demangle(m.group())));
   }
 
   /** The ISO-8859-1 bytes of {@code s} (each char below U+0100 is one byte). */
@@ -148,10 +164,21 @@ class NotUtf8CliTest {
   /**
    * A hand-written .sym with Latin-1 names and paths, malformed and valid UTF-8: converted, it
    * answers with the original bytes (src-test-data/breakpad/latin1.expected.txt, llvm-gsymutil-22's
-   * lookups in this conversion), and llvm-gsymutil-22 prints the same for our file when installed.
+   * lookups in this conversion).
    */
   @Test
   void latin1SymConvertsAndLooksUpWithTheOriginalBytes() throws Exception {
+    latin1Lookups(null);
+  }
+
+  /** llvm-gsymutil-22 prints the same for our conversion of latin1.sym. */
+  @Test
+  void llvmReadsTheLatin1ConversionAlike() throws Exception {
+    latin1Lookups(Tools.require(Llvm.gsymutil(), Llvm.GSYMUTIL));
+  }
+
+  /** Converts latin1.sym and checks our lookups in it, then {@code llvm}'s if not null. */
+  private void latin1Lookups(Path llvm) throws Exception {
     Path gsym = dir.resolve("latin1.gsym");
     Raw c = run("--breakpad", TestData.path("breakpad", "latin1.sym").toString(), "-o", gsym.toString());
     assertThat(c.status()).isZero();
@@ -167,16 +194,12 @@ class NotUtf8CliTest {
     byte[] header = ascii("Looking up addresses in \"" + gsym + "\":\n");
     assertSameBytes(run(args.toArray(String[]::new)).out(), concat(header, expected), "lookups");
 
-    Path tool = Llvm.gsymutil();
-    if (tool == null) {
-      System.out.println("NotUtf8CliTest: " + Llvm.GSYMUTIL + " not found, our .sym conversion not read by llvm");
-      return;
-    }
-    args.addFirst(tool.toString());
+    if (llvm == null) return;
+    args.addFirst(llvm.toString());
     Process p = new ProcessBuilder(args).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    byte[] llvm = p.getInputStream().readAllBytes();
+    byte[] llvmOut = p.getInputStream().readAllBytes();
     assertThat(p.waitFor()).isZero();
-    assertSameBytes(llvm, concat(header, expected), "llvm-gsymutil-22's lookups in our conversion");
+    assertSameBytes(llvmOut, concat(header, expected), "llvm-gsymutil-22's lookups in our conversion");
   }
 
   @Test

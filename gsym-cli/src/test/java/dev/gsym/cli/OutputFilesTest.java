@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -128,8 +129,8 @@ class OutputFilesTest {
   @Test
   void fifoIsWrittenInPlaceForAReader() throws Exception {
     Path fifo = tmp.resolve("pipe");
-    Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
-    assumeTrue(mk.waitFor() == 0, "mkfifo is not available");
+    Process mk = new ProcessBuilder(Tools.require("mkfifo").toString(), fifo.toString()).start();
+    assertThat(mk.waitFor()).as("mkfifo").isZero();
     List<byte[]> expected = expectedOutputs();
     List<String[]> conversions = conversions(fifo.toString());
     for (int i = 0; i < conversions.size(); i++) {

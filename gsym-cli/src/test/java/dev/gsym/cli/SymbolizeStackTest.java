@@ -1,7 +1,6 @@
 package dev.gsym.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gsym.symbolize.Merged;
 import dev.gsym.symbolize.ModuleRef;
@@ -9,6 +8,7 @@ import dev.gsym.symbolize.Symbolized;
 import dev.gsym.symbolize.Symbolizer;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -262,9 +262,7 @@ class SymbolizeStackTest {
 
   @Test
   void matchesLiveLlvmTwoPass() throws Exception {
-    Path llvm = Llvm.gsymutil();
-    if (llvm == null) System.out.println("SymbolizeStackTest.matchesLiveLlvmTwoPass skipped: llvm-gsymutil-22 not found");
-    assumeTrue(llvm != null, "llvm-gsymutil-22 not found");
+    Path llvm = Tools.require(Llvm.gsymutil(), Llvm.GSYMUTIL);
     List<List<Frame>> stacks = stacks();
     List<String> expected = new ArrayList<>();
     for (int k = 0; k < stacks.size(); k++) {

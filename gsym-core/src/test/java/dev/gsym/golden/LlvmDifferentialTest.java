@@ -1,7 +1,6 @@
 package dev.gsym.golden;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.CallSiteInfo;
@@ -14,6 +13,7 @@ import dev.gsym.format.MergedFunctionsInfo;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import dev.gsym.write.PathStyle;
@@ -28,7 +28,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,7 +37,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Files written by OUR GsymCreator (every golden file rebuilt, plus API-built files with unusual
  * shapes) are dumped and looked up by the live llvm-gsymutil-22 and by our reader; the texts must
- * be identical. Skipped when llvm-gsymutil-22 is not on PATH (-Dgsym.llvm.gsymutil=PATH|none overrides, see dev.gsym.testing.Llvm).
+ * be identical. Skipped when llvm-gsymutil-22 is not on PATH, failed then under -Dgsym.requireTools=true
+ * (-Dgsym.llvm.gsymutil=PATH|none overrides, see dev.gsym.testing.Llvm).
  * -Dgsym.diff.keep=DIR keeps a copy of every file written.
  */
 class LlvmDifferentialTest {
@@ -46,13 +46,9 @@ class LlvmDifferentialTest {
 
   @TempDir static Path tmp;
 
+  /** llvm-gsymutil-22; the calling test is skipped without it (failed under -Dgsym.requireTools=true). */
   static Path tool() {
-    return Llvm.gsymutil();
-  }
-
-  @BeforeEach
-  void requireLlvm() {
-    assumeTrue(tool() != null, TOOL + " not on PATH");
+    return Tools.require(Llvm.gsymutil(), TOOL);
   }
 
   // ------------------------------------------------------------------ inputs
@@ -565,6 +561,7 @@ class LlvmDifferentialTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("files")
   void llvmAndWeAgree(String name, Writer writer) throws Exception {
+    tool();
     Path dir = Files.createDirectories(tmp.resolve("d-" + name));
     Path file = dir.resolve(name);
     writer.write(file);
@@ -605,6 +602,7 @@ class LlvmDifferentialTest {
    */
   @Test
   void noFileRowsAnswerWithTheFunctionAlone() throws Exception {
+    tool();
     Path dir = Files.createDirectories(tmp.resolve("no-file"));
     noFileRows(dir.resolve("n.gsym"));
     List<Long> addrs = List.of(0x102L, 0x105L, 0x109L, 0x135L, 0x206L, 0x20aL, 0x212L, 0x305L);

@@ -3,6 +3,7 @@ package dev.gsym.io;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gsym.testing.Tools;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -141,7 +142,7 @@ class AtomicFileTest {
   @Test
   void fifoIsWrittenInPlace(@TempDir Path dir) throws Exception {
     Path fifo = dir.resolve("pipe");
-    Assumptions.assumeTrue(make("mkfifo", fifo.toString()), "mkfifo is not available");
+    Tools.check(make("mkfifo", fifo.toString()), "mkfifo");
     CompletableFuture<byte[]> read = CompletableFuture.supplyAsync(() -> {
       try (InputStream in = Files.newInputStream(fifo)) {
         return in.readAllBytes();
@@ -197,7 +198,7 @@ class AtomicFileTest {
     assertThat(out.size()).isZero();
 
     Path fifo = dir.resolve("pipe");
-    Assumptions.assumeTrue(make("mkfifo", fifo.toString()), "mkfifo is not available");
+    Tools.check(make("mkfifo", fifo.toString()), "mkfifo");
     CompletableFuture<byte[]> read = CompletableFuture.supplyAsync(() -> {
       try (InputStream in = Files.newInputStream(fifo)) {
         return in.readAllBytes();

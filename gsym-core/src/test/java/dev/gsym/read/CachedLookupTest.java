@@ -10,6 +10,7 @@ import dev.gsym.format.InlineInfo;
 import dev.gsym.format.LineEntry;
 import dev.gsym.format.LineTable;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.nio.ByteOrder;
@@ -187,7 +188,7 @@ class CachedLookupTest {
   @Test
   void libjvmAnswersAsUncachedIfPresent() throws Exception {
     Path p = Path.of("/tmp/jvmdbg/libjvm.gsym");
-    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(p), "no libjvm GSYM on this machine");
+    Tools.optional(Files.isReadable(p), p + " (a GSYM of a libjvm with debug info)");
     try (GsymReader r = GsymReader.open(p)) {
       Random rnd = new Random(7);
       List<Long> addrs = new ArrayList<>();

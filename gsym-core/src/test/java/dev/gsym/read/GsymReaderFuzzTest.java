@@ -1,5 +1,7 @@
 package dev.gsym.read;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import org.junit.jupiter.api.Test;
 import dev.gsym.GsymFormatException;
@@ -135,6 +137,20 @@ class GsymReaderFuzzTest {
     } catch (LookupException | GsymFormatException expected) {
       // as above
     }
+  }
+
+  /**
+   * The seeds are valid GSYM files: each opens, has functions and decodes every FunctionInfo. The
+   * replay above would pass a reader that refused every input.
+   */
+  @Test
+  void seedsAreAccepted() {
+    FuzzSeeds.assertRefused(seeds(), input -> {
+      try (GsymReader r = GsymReader.of(input, "seed.gsym")) {
+        assertThat(r.numFunctions()).as("functions").isPositive();
+        for (int i = 0; i < r.numFunctions(); i++) r.functionInfoAtIndex(i);
+      }
+    }, java.util.Map.of());
   }
 
   /** No quadratic blow-up: opening and dumping a 1 MB GSYM takes time in proportion to a 10 KB one. */

@@ -1,7 +1,6 @@
 package dev.gsym.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupException;
@@ -52,11 +51,11 @@ class SyntheticGsymTest {
 
   @Test
   void llvmGsymutilReadsTheFileAndAgreesWithTheOracle() throws Exception {
-    assumeTrue(Llvm.gsymutil() != null, "llvm-gsymutil-22 not installed");
+    Path llvm = Tools.require(Llvm.gsymutil(), Llvm.GSYMUTIL);
     SyntheticGsym model = new SyntheticGsym(5000);
     Path file = dir.resolve("l.gsym");
     model.write(file);
-    List<String> cmd = new ArrayList<>(List.of(Llvm.gsymutil().toString()));
+    List<String> cmd = new ArrayList<>(List.of(llvm.toString()));
     StringBuilder want = new StringBuilder("Looking up addresses in \"" + file + "\":\n");
     SplittableRandom rnd = new SplittableRandom(3);
     for (int k = 0; k < 400; k++) {

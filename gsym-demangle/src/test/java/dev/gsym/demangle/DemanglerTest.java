@@ -3,6 +3,7 @@ package dev.gsym.demangle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.ByteStrings;
+import dev.gsym.testing.Tools;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -87,9 +88,16 @@ class DemanglerTest {
   }
 
   @Test
-  void gnuIsOptionalAndNamed() {
+  void llvmIsNamed() {
     assertThat(d.isGnu()).isFalse();
     assertThat(d.toString()).contains("llvm");
-    Demangler.gnu().ifPresent(g -> assertThat(g.isGnu()).isTrue());
+  }
+
+  @Test
+  void gnuIsNamed() {
+    var gnu = Demangler.gnu();
+    Tools.check(gnu.isPresent(), "the GNU demangler (libstdc++.so.6 through FFM, with native access)");
+    assertThat(gnu.get().isGnu()).isTrue();
+    assertThat(gnu.get().toString()).contains("gnu");
   }
 }

@@ -1,19 +1,20 @@
 package dev.gsym.demangle;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gsym.ByteStrings;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import java.nio.file.Files;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link Demangler#gnu()}: libstdc++'s {@code __cxa_demangle} through FFM. Skipped, with the reason
- * printed, where libstdc++ cannot be loaded or native access is disabled (surefire enables it, as
- * the launcher does).
+ * {@link Demangler#gnu()}: libstdc++'s {@code __cxa_demangle} through FFM. A reported skip (a
+ * failure under -Dgsym.requireTools=true) where libstdc++ cannot be loaded or native access is
+ * disabled (surefire enables it, as the launcher does).
  */
 class GnuDemanglerTest {
   private static Demangler gnu;
@@ -21,12 +22,15 @@ class GnuDemanglerTest {
   @BeforeAll
   static void load() {
     gnu = Demangler.gnu().orElse(null);
-    if (gnu == null) System.out.println("GnuDemanglerTest skipped: libstdc++.so.6 not loadable or native access disabled");
+  }
+
+  @BeforeEach
+  void requireGnu() {
+    Tools.check(gnu != null, "the GNU demangler (libstdc++.so.6 through FFM, with native access)");
   }
 
   @Test
   void gnuText() {
-    assumeTrue(gnu != null);
     assertThat(gnu.demangle("_ZNSt6vectorIiSaIiEE9push_backERKi")).isEqualTo("std::vector<int, std::allocator<int> >::push_back(int const&)");
     assertThat(gnu.demangle("_Z3foov.cold")).isEqualTo("foo() [clone .cold]");
     assertThat(gnu.demangle("_ZZ4mainENKUlvE_clEv")).isEqualTo("main::{lambda()#1}::operator()() const");
@@ -36,14 +40,12 @@ class GnuDemanglerTest {
 
   @Test
   void llvmTextWhereGnuRejectsAName() {
-    assumeTrue(gnu != null);
     assertThat(gnu.demangle("__Z3foov")).isEqualTo("foo()");
     assertThat(gnu.demangle("___Z10blocksNRVOv_block_invoke")).isEqualTo("invocation function for block in blocksNRVO()");
   }
 
   @Test
   void onlyNamesLlvmAcceptsReachTheNativeCode() {
-    assumeTrue(gnu != null);
     // GCC's transaction clones: GNU demangles them, llvm does not, so they stay mangled.
     String tm = "_ZGTtNKSt11logic_error4whatEv";
     assertThat(gnu.demangle(tm)).isSameAs(tm);
@@ -54,21 +56,18 @@ class GnuDemanglerTest {
 
   @Test
   void rustAndDAsLlvm() {
-    assumeTrue(gnu != null);
     assertThat(gnu.demangle("_RNvCs1234_7mycrate3foo")).isEqualTo("mycrate::foo");
     assertThat(gnu.demangle("_D3foo3bari")).isEqualTo("foo.bar");
   }
 
   @Test
   void bytesSurvive() {
-    assumeTrue(gnu != null);
     String latin1 = ByteStrings.decode(new byte[] {'_', 'Z', '4', 'c', 'a', 'f', (byte) 0xE9, 'v'});
     assertThat(gnu.demangle(latin1)).isEqualTo(ByteStrings.decode(new byte[] {'c', 'a', 'f', (byte) 0xE9, '(', ')'}));
   }
 
   @Test
   void agreesWithLlvmUpToSpelling() throws Exception {
-    assumeTrue(gnu != null);
     // Over the corpus, GNU's text differs from llvm's in spelling ("> >", clone suffixes, lambdas,
     // nullptr_t): after that normalization most names agree, which they could not if the binding
     // returned wrong or truncated bytes.

@@ -3,6 +3,7 @@ package dev.gsym.demangle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -205,10 +206,7 @@ class HostileInputTest {
   @Test
   void theGnuEngineSurvivesTheSameNames() throws Exception {
     var gnu = Demangler.gnu();
-    if (gnu.isEmpty()) {
-      System.out.println("HostileInputTest.theGnuEngineSurvivesTheSameNames skipped: libstdc++ not loadable or native access disabled");
-      return;
-    }
+    Tools.check(gnu.isPresent(), "the GNU demangler (libstdc++.so.6 through FFM, with native access)");
     // libiberty's work is unbounded (the 2^40 name below runs for minutes in it): only names the
     // bounded port accepts reach it.
     List<byte[]> names = new ArrayList<>();

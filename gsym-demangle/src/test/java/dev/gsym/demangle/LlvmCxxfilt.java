@@ -1,7 +1,7 @@
 package dev.gsym.demangle;
 
+import dev.gsym.testing.Tools;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -25,27 +25,20 @@ final class LlvmCxxfilt {
     this.exe = exe;
   }
 
-  /** The tool ({@code -Dgsym.llvm.cxxfilt=PATH|none}, else the PATH), or null. */
-  static LlvmCxxfilt find() {
+  /**
+   * The tool ({@code -Dgsym.llvm.cxxfilt=PATH|none}, else the PATH) and xargs; the calling test is
+   * skipped without them (failed under -Dgsym.requireTools=true). A path that is not an executable
+   * file is an error: a mistyped override must not turn the comparison into a skip.
+   */
+  static LlvmCxxfilt require() {
+    Tools.require("xargs");
     String override = System.getProperty("gsym.llvm.cxxfilt");
-    if (override != null && !override.isEmpty()) {
-      if (override.equals("none")) return null;
-      Path p = Path.of(override);
-      return Files.isExecutable(p) ? new LlvmCxxfilt(p) : null;
+    if (override == null || override.isEmpty()) return new LlvmCxxfilt(Tools.require(NAME));
+    Path p = override.equals("none") ? null : Path.of(override);
+    if (p != null && (!Files.isRegularFile(p) || !Files.isExecutable(p))) {
+      throw new IllegalArgumentException("-Dgsym.llvm.cxxfilt=" + override + " is not an executable file (a path to " + NAME + ", or \"none\")");
     }
-    Path p = onPath(NAME);
-    return p == null || onPath("xargs") == null ? null : new LlvmCxxfilt(p);
-  }
-
-  static Path onPath(String name) {
-    String path = System.getenv("PATH");
-    if (path == null) return null;
-    for (String dir : path.split(File.pathSeparator)) {
-      if (dir.isEmpty()) continue;
-      Path p = Path.of(dir, name);
-      if (Files.isRegularFile(p) && Files.isExecutable(p)) return p;
-    }
-    return null;
+    return new LlvmCxxfilt(Tools.require(p, NAME + " (-Dgsym.llvm.cxxfilt=none)"));
   }
 
   /** llvm-cxxfilt's output for each name (no name may contain '\n' or NUL, or start with '-'). */

@@ -1,11 +1,11 @@
 package dev.gsym.demangle;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gsym.format.StringTable;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,34 +14,27 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every name of real binaries demangled by us and by the live {@code llvm-cxxfilt-22}: identical for
  * at least 99.9% of each corpus, and every difference in a category docs/symbolize.md explains.
- * Each corpus is skipped, with the reason printed, when its input or tool is missing; CI has
- * libstdc++, libLLVM (llvm-22) and the test binaries, and checks the rest through the checked-in
- * corpus ({@link CorpusTest}).
+ * Each corpus is a reported skip when its tool (llvm-cxxfilt-22, llvm-nm-22, rustc) or library is
+ * missing, and a failure then under -Dgsym.requireTools=true: CI has them all. Only the libjvm
+ * corpus, a GSYM a developer makes locally, stays a skip in CI; the checked-in corpus
+ * ({@link CorpusTest}) covers names without any tool.
  */
 class LlvmCxxfiltDifferentialTest {
   private static LlvmCxxfilt cxxfilt;
   private static Path nm;
 
-  @BeforeAll
-  static void tools() {
-    cxxfilt = LlvmCxxfilt.find();
-    nm = LlvmCxxfilt.onPath("llvm-nm-22");
+  private static void requireCxxfilt() {
+    cxxfilt = LlvmCxxfilt.require();
   }
 
-  private static void require(boolean ok, String corpus, String why) {
-    if (!ok) System.out.println("LlvmCxxfiltDifferentialTest " + corpus + " skipped: " + why);
-    assumeTrue(ok, why);
-  }
-
-  private static void requireCxxfilt(String corpus) {
-    require(cxxfilt != null, corpus, LlvmCxxfilt.NAME + " (and xargs) not on PATH");
+  private static void requireNm() {
+    nm = Tools.require("llvm-nm-22");
   }
 
   private static void compare(String corpus, Iterable<byte[]> source) throws Exception {
@@ -98,35 +91,34 @@ class LlvmCxxfiltDifferentialTest {
   @Test
   void libstdcxx() throws Exception {
     String corpus = "libstdc++.so.6";
-    requireCxxfilt(corpus);
-    require(nm != null, corpus, "llvm-nm-22 not on PATH");
+    requireCxxfilt();
+    requireNm();
     Path lib = Path.of("/usr/lib/x86_64-linux-gnu/libstdc++.so.6");
-    require(Files.isRegularFile(lib), corpus, lib + " not found");
+    Tools.check(Files.isRegularFile(lib), lib.toString());
     compare(corpus, symbols(lib, true));
   }
 
   @Test
   void libjvmGsym() throws Exception {
     String corpus = "libjvm.gsym";
-    requireCxxfilt(corpus);
     Path gsym = Path.of(System.getProperty("gsym.demangle.libjvm", "/tmp/jvmdbg/libjvm.gsym"));
-    require(Files.isRegularFile(gsym), corpus, gsym + " not found (llvm-gsymutil-22's GSYM of OpenJDK's libjvm)");
+    Tools.optional(Files.isRegularFile(gsym), gsym + " (llvm-gsymutil-22's GSYM of OpenJDK's libjvm)");
+    requireCxxfilt();
     compare(corpus, gsymStrings(gsym));
   }
 
   @Test
   void testBinaries() throws Exception {
     String corpus = "src-test-data/gsym";
-    requireCxxfilt(corpus);
+    requireCxxfilt();
+    requireNm();
     List<byte[]> names = new ArrayList<>();
     try (Stream<Path> s = Files.list(TestData.path("gsym"))) {
       for (Path g : s.filter(p -> p.toString().endsWith(".gsym")).sorted().toList()) names.addAll(gsymStrings(g));
     }
-    if (nm != null) {
-      for (String bin : TestData.binaries()) {
-        if (bin.startsWith("cpp-") || bin.startsWith("rust-") || bin.startsWith("symtab-") || bin.startsWith("latin1-")) {
-          names.addAll(symbols(TestData.path("bin", bin), false));
-        }
+    for (String bin : TestData.binaries()) {
+      if (bin.startsWith("cpp-") || bin.startsWith("rust-") || bin.startsWith("symtab-") || bin.startsWith("latin1-")) {
+        names.addAll(symbols(TestData.path("bin", bin), false));
       }
     }
     compare(corpus, names);
@@ -135,10 +127,9 @@ class LlvmCxxfiltDifferentialTest {
   @Test
   void rustV0BuiltLive(@TempDir Path tmp) throws Exception {
     String corpus = "rust_v0 (rustc -C symbol-mangling-version=v0)";
-    requireCxxfilt(corpus);
-    require(nm != null, corpus, "llvm-nm-22 not on PATH");
-    Path rustc = LlvmCxxfilt.onPath("rustc");
-    require(rustc != null, corpus, "rustc not on PATH");
+    requireCxxfilt();
+    requireNm();
+    Path rustc = Tools.require("rustc");
     Path exe = tmp.resolve("rust_v0");
     Process p = new ProcessBuilder(rustc.toString(), "--edition", "2021", "-C", "symbol-mangling-version=v0", "-C", "opt-level=0",
         "-C", "debuginfo=0", TestData.path("src", "rust_v0.rs").toString(), "-o", exe.toString())
@@ -154,20 +145,19 @@ class LlvmCxxfiltDifferentialTest {
   @Test
   void libLlvm() throws Exception {
     String corpus = "libLLVM.so.22.1 (clang-built C++)";
-    requireCxxfilt(corpus);
-    require(nm != null, corpus, "llvm-nm-22 not on PATH");
+    requireCxxfilt();
+    requireNm();
     Path lib = Path.of("/usr/lib/x86_64-linux-gnu/libLLVM.so.22.1");
-    require(Files.isRegularFile(lib), corpus, lib + " not found (Debian's libllvm22)");
+    Tools.check(Files.isRegularFile(lib), lib + " (Debian's libllvm22)");
     compare(corpus, symbols(lib, true));
   }
 
   @Test
   void rustcDriver() throws Exception {
     String corpus = "librustc_driver (Rust v0)";
-    requireCxxfilt(corpus);
-    require(nm != null, corpus, "llvm-nm-22 not on PATH");
-    Path rustc = LlvmCxxfilt.onPath("rustc");
-    require(rustc != null, corpus, "rustc not on PATH");
+    requireCxxfilt();
+    requireNm();
+    Path rustc = Tools.require("rustc");
     Process p = new ProcessBuilder(rustc.toString(), "--print", "sysroot").start();
     Path sysroot = Path.of(new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim());
     p.waitFor();
@@ -177,7 +167,7 @@ class LlvmCxxfiltDifferentialTest {
     } catch (IOException e) {
       driver = null;
     }
-    require(driver != null, corpus, "no librustc_driver-*.so under " + sysroot + "/lib");
+    Tools.check(driver != null, "librustc_driver-*.so under " + sysroot + "/lib");
     compare(corpus, symbols(driver, true));
   }
 }

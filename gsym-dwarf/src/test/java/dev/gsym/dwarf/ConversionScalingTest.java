@@ -1,6 +1,5 @@
 package dev.gsym.dwarf;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gsym.coff.CoffFile;
 import dev.gsym.elf.ElfFile;
@@ -9,7 +8,7 @@ import dev.gsym.object.ObjectFile;
 import dev.gsym.object.ObjectFiles;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.FuzzLimits;
-import dev.gsym.testing.Llvm;
+import dev.gsym.testing.Tools;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.io.IOException;
@@ -31,8 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * 10 KB, 100 KB and 1 MB, converted as {@link DwarfConverterFuzzTest}, {@link ObjectFileFuzzTest}
  * and {@link DwpPackageFuzzTest} convert them; the largest may take no more than {@link
  * FuzzLimits#assertScalesLinearly} allows. A quadratic step (a unit, line table, range list or
- * package index walked once per function) fails it. Skipped, saying why, without clang-22 (and
- * llvm-dwp-22 for the package); CI installs both.
+ * package index walked once per function) fails it. A reported skip without clang-22 (and
+ * llvm-dwp-22 for the package), a failure then under -Dgsym.requireTools=true; CI installs both.
  */
 class ConversionScalingTest {
   private static final DwarfConverter.Options OPTIONS = DwarfConverter.Options.builder().threads(1)
@@ -50,15 +49,15 @@ class ConversionScalingTest {
   @ParameterizedTest
   @ValueSource(strings = {"x86_64-linux-gnu", "aarch64-apple-macos11", "x86_64-w64-windows-gnu"})
   void objectConversionScalesLinearly(String target) {
-    assumeTrue(Llvm.tool("clang-22") != null, "clang-22 not found: cannot build the inputs");
+    Tools.require("clang-22");
     FuzzLimits.assertScalesLinearly("converting " + target + " objects", size -> build(target, size, false),
         input -> assertConverts(input, convertObject(input)));
   }
 
   @Test
   void packageConversionScalesLinearly() {
-    assumeTrue(Llvm.tool("clang-22") != null, "clang-22 not found: cannot build the inputs");
-    assumeTrue(Llvm.tool("llvm-dwp-22") != null, "llvm-dwp-22 not found: cannot build the packages");
+    Tools.require("clang-22");
+    Tools.require("llvm-dwp-22");
     FuzzLimits.assertScalesLinearly("converting beside .dwp packages", size -> build("x86_64-linux-gnu", size, true),
         input -> {
           try (ElfFile elf = ElfFile.open(binaries.get(input))) {

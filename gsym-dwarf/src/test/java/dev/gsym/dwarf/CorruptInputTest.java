@@ -8,6 +8,7 @@ import dev.gsym.GsymFormatException;
 import dev.gsym.elf.ElfFile;
 import dev.gsym.GsymFormatException;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.io.IOException;
@@ -20,7 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Damaged inputs must fail with one GsymFormatException (or convert), never with
- * IndexOutOfBounds, StackOverflow, OOM or a hang.
+ * IndexOutOfBounds, StackOverflow, OOM or a hang. Each unmutated input must convert, with
+ * functions: a converter that refused everything would otherwise pass.
  */
 class CorruptInputTest {
   static final List<String> DEBUG = List.of(".debug_info", ".debug_abbrev", ".debug_line", ".debug_str",
@@ -30,16 +32,33 @@ class CorruptInputTest {
     return Files.readAllBytes(TestData.path("bin", name));
   }
 
+  /** Converts an ELF file's bytes; the functions found (GsymFormatException for a damaged file). */
+  static int convertElf(byte[] bytes) {
+    ElfFile elf = ElfFile.of(bytes, "mutant");
+    GsymCreator c = new GsymCreator();
+    DwarfConverter.Summary s = DwarfConverter.convert(elf, c, Diagnostics.silent(), DwarfConverter.Options.defaults());
+    c.encode(s.byteOrder());
+    return s.dwarfFunctions() + s.symbolFunctions();
+  }
+
   /** Converts bytes; returns normally or throws GsymFormatException only. */
   static void convertBytes(byte[] bytes) {
     try {
-      ElfFile elf = ElfFile.of(bytes, "mutant");
-      GsymCreator c = new GsymCreator();
-      DwarfConverter.Summary s = DwarfConverter.convert(elf, c, Diagnostics.silent(), DwarfConverter.Options.defaults());
-      c.encode(s.byteOrder());
+      convertElf(bytes);
     } catch (GsymFormatException expected) {
       // fine
     }
+  }
+
+  /** The unmutated input {@code name} converts, to at least one function. */
+  static void assertConverts(String name, java.util.function.IntSupplier conversion) {
+    int functions;
+    try {
+      functions = conversion.getAsInt();
+    } catch (GsymFormatException e) {
+      throw new AssertionError(name + " (not mutated) is refused: " + e.getMessage(), e);
+    }
+    assertTrue(functions > 0, name + " (not mutated) converts to no function");
   }
 
   /** Offset of section {@code i}'s header field at {@code field} (ELF64). */
@@ -56,6 +75,7 @@ class CorruptInputTest {
   void truncatedSections() throws IOException {
     for (String name : List.of("c-clang-O2", "c-gcc-O2", "cpp-clang-O2", "cpp-gcc-O2")) {
       byte[] orig = golden(name);
+      assertConverts(name, () -> convertElf(orig));
       ElfFile elf = ElfFile.of(orig, name);
       for (String sec : DEBUG) {
         ElfFile.Section s = elf.section(sec);
@@ -136,6 +156,13 @@ class CorruptInputTest {
       if (sections.contains(s.name()) && s.size() > 0 && s.type() != ElfFile.SHT_NOBITS) present.add(s);
     }
     assertTrue(!present.isEmpty(), name + " has none of " + sections);
+    if (name.endsWith(".dwo")) {
+      // a .dwo alone has no skeleton units to name its functions: read through, nothing to encode (as llvm)
+      GsymFormatException e = assertThrows(GsymFormatException.class, () -> convertElf(orig), name);
+      assertTrue(e.getMessage().endsWith("no functions to encode"), name + ": " + e.getMessage());
+    } else {
+      assertConverts(name, () -> convertElf(orig));
+    }
     for (int i = 0; i < iterations; i++) {
       ElfFile.Section s = present.get(rnd.nextInt(present.size()));
       StringBuilder what = new StringBuilder(name + " " + s.name());
@@ -174,6 +201,8 @@ class CorruptInputTest {
       java.nio.file.Path bin = Files.copy(TestData.path("bin", name), tmp.resolve(name), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
       java.nio.file.Path dwp = tmp.resolve(name + ".dwp");
       byte[] orig = golden(name + ".dwp");
+      Files.write(dwp, orig);
+      assertConverts(name + " beside " + name + ".dwp", () -> convertPath(bin));
       ElfFile elf = ElfFile.of(orig, name);
       List<ElfFile.Section> present = new java.util.ArrayList<>();
       for (ElfFile.Section s : elf.sections()) if (sections.contains(s.name()) && s.size() > 0) present.add(s);
@@ -195,19 +224,19 @@ class CorruptInputTest {
     }
   }
 
-  /** Relocatable objects: damaged relocation entries and DWARF (built live; skipped without clang-22). */
+  /** Relocatable objects: damaged relocation entries and DWARF (built live by clang-22 and clang++-22). */
   @Test
   void mutatedRelocatableObjects(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
     Random rnd = new Random(5);
     for (String f : List.of("c_util.c", "c_util.h", "cpp_shapes.cpp", "cpp_shapes.h")) {
       if (Files.exists(TestData.path("src", f))) Files.copy(TestData.path("src", f), tmp.resolve(f));
     }
-    int built = 0;
-    for (List<String> cmd : List.of(List.of("clang-22", "-g", "-O2", "-c", "c_util.c", "-o", "a.o"),
-        List.of("clang++-22", "-g", "-gdwarf-4", "-O2", "-c", "cpp_shapes.cpp", "-o", "b.o"),
-        List.of("clang-22", "--target=i386-linux-gnu", "-g", "-O2", "-c", "c_util.c", "-o", "c.o"))) {
-      if (!LlvmConvertDifferentialTest.run(tmp, cmd)) continue;
-      built++;
+    String clang = Tools.require("clang-22").toString();
+    String clangxx = Tools.require("clang++-22").toString();
+    for (List<String> cmd : List.of(List.of(clang, "-g", "-O2", "-c", "c_util.c", "-o", "a.o"),
+        List.of(clangxx, "-g", "-gdwarf-4", "-O2", "-c", "cpp_shapes.cpp", "-o", "b.o"),
+        List.of(clang, "--target=i386-linux-gnu", "-g", "-O2", "-c", "c_util.c", "-o", "c.o"))) {
+      assertTrue(LlvmConvertDifferentialTest.run(tmp, cmd), String.join(" ", cmd));
       String out = cmd.get(cmd.size() - 1);
       List<String> sections = new java.util.ArrayList<>(DEBUG);
       for (String d : DEBUG) {
@@ -216,7 +245,6 @@ class CorruptInputTest {
       }
       mutateSections(Files.readAllBytes(tmp.resolve(out)), out, sections, 400, rnd);
     }
-    org.junit.jupiter.api.Assumptions.assumeTrue(built > 0, "clang-22 not available");
   }
 
   @Test
@@ -224,6 +252,7 @@ class CorruptInputTest {
     Random rnd = new Random(7);
     for (String name : List.of("c-gcc-O2", "cpp-clang-O0")) {
       byte[] orig = golden(name);
+      assertConverts(name, () -> convertElf(orig));
       ElfFile elf = ElfFile.of(orig, name);
       ElfFile.Section symtab = elf.section(".symtab");
       ElfFile.Section note = elf.section(".note.gnu.build-id");
@@ -266,6 +295,8 @@ class CorruptInputTest {
     long[] interesting = {0, 1, 7, 8, 48, 0x7fffffffL, 0xffffffffL, -1L, orig.length, orig.length - 1, section, section + 4};
     Random rnd = new Random(21);
     java.nio.file.Path file = tmp.resolve("embedded");
+    Files.write(file, orig);
+    assertTrue(openAndLookUp(file, addrs, section), "the GSYM embedded in c-clang-O2 (not mutated) opens");
     int opened = 0;
     for (int i = 0; i < 1500; i++) {
       byte[] b = orig.clone();
@@ -332,26 +363,49 @@ class CorruptInputTest {
     }
   }
 
-  /** Converts a Mach-O or universal file's bytes as the CLI does (every slice); returns or throws GsymFormatException only. */
-  static void convertMachO(byte[] bytes) {
+  /** Converts the file at {@code bin} (beside its package, if any); the functions found. */
+  static int convertPath(java.nio.file.Path bin) {
     try {
-      ByteBuffer head = ByteBuffer.wrap(bytes);
-      if (dev.gsym.object.ObjectFiles.kind(java.util.Arrays.copyOf(bytes, Math.min(8, bytes.length)))
-          == dev.gsym.object.ObjectFiles.Kind.UNIVERSAL) {
-        try (dev.gsym.macho.MachOUniversal fat = dev.gsym.macho.MachOUniversal.of(bytes, "mutant")) {
-          for (dev.gsym.macho.FatArch a : fat.archs()) {
-            try (dev.gsym.macho.MachOFile m = fat.slice(a)) {
-              GsymCreator c = new GsymCreator();
-              c.encode(DwarfConverter.convert(m, c, Diagnostics.silent(), DwarfConverter.Options.defaults()).byteOrder());
-            }
+      GsymCreator c = new GsymCreator();
+      DwarfConverter.Summary s = DwarfConverter.convert(bin, c, Diagnostics.silent(), DwarfConverter.Options.defaults());
+      c.encode(s.byteOrder());
+      return s.dwarfFunctions() + s.symbolFunctions();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Converts a Mach-O or universal file's bytes as the CLI does (every slice); the functions found,
+   * summed over the slices (GsymFormatException for a damaged file).
+   */
+  static int convertMachOSlices(byte[] bytes) {
+    int functions = 0;
+    if (dev.gsym.object.ObjectFiles.kind(java.util.Arrays.copyOf(bytes, Math.min(8, bytes.length)))
+        == dev.gsym.object.ObjectFiles.Kind.UNIVERSAL) {
+      try (dev.gsym.macho.MachOUniversal fat = dev.gsym.macho.MachOUniversal.of(bytes, "mutant")) {
+        for (dev.gsym.macho.FatArch a : fat.archs()) {
+          try (dev.gsym.macho.MachOFile m = fat.slice(a)) {
+            GsymCreator c = new GsymCreator();
+            DwarfConverter.Summary s = DwarfConverter.convert(m, c, Diagnostics.silent(), DwarfConverter.Options.defaults());
+            c.encode(s.byteOrder());
+            functions += s.dwarfFunctions() + s.symbolFunctions();
           }
         }
-        return;
       }
-      head.clear();
-      dev.gsym.macho.MachOFile m = dev.gsym.macho.MachOFile.of(bytes, "mutant");
-      GsymCreator c = new GsymCreator();
-      c.encode(DwarfConverter.convert(m, c, Diagnostics.silent(), DwarfConverter.Options.defaults()).byteOrder());
+      return functions;
+    }
+    dev.gsym.macho.MachOFile m = dev.gsym.macho.MachOFile.of(bytes, "mutant");
+    GsymCreator c = new GsymCreator();
+    DwarfConverter.Summary s = DwarfConverter.convert(m, c, Diagnostics.silent(), DwarfConverter.Options.defaults());
+    c.encode(s.byteOrder());
+    return s.dwarfFunctions() + s.symbolFunctions();
+  }
+
+  /** As {@link #convertMachOSlices}; returns or throws GsymFormatException only. */
+  static void convertMachO(byte[] bytes) {
+    try {
+      convertMachOSlices(bytes);
     } catch (GsymFormatException expected) {
       // fine
     }
@@ -378,6 +432,7 @@ class CorruptInputTest {
     for (String name : List.of("c-arm64-O2.o", "cpp-x86_64-O0-d4.o", "c-i386-O2.o", "c-armv7-O2.o", "c-x86_64-O2",
         "cpp-arm64-O2-d5.dSYM/Contents/Resources/DWARF/cpp-arm64-O2-d5", "c-arm64_32-O2.dSYM/Contents/Resources/DWARF/c-arm64_32-O2")) {
       byte[] orig = Files.readAllBytes(TestData.path("macho", "bin", name));
+      assertConverts(name, () -> convertMachOSlices(orig));
       dev.gsym.macho.MachOFile m = dev.gsym.macho.MachOFile.of(orig, name);
       long headers = m.header().size() + m.header().sizeofcmds();
       List<long[]> regions = new java.util.ArrayList<>();
@@ -398,6 +453,7 @@ class CorruptInputTest {
     }
     for (String name : List.of("fat-c-O2", "fat64-objects.o")) {
       byte[] orig = Files.readAllBytes(TestData.path("macho", "bin", name));
+      assertConverts(name, () -> convertMachOSlices(orig));
       for (int i = 0; i < iterations / 4; i++) {
         StringBuilder what = new StringBuilder(name);
         byte[] b = mutate(orig, 4, 8 + 5 * 32 - 4, 3, rnd, what);
@@ -417,6 +473,7 @@ class CorruptInputTest {
     int iterations = Integer.getInteger("gsym.fuzz.iterations", 1000);
     for (String name : List.of("c-x86_64-O2.o", "util-i686-O2-fs.o", "cpp-aarch64-O0-d4.o", "c-x86_64-O2.exe", "cpp-i686-O0-d4.exe")) {
       byte[] orig = Files.readAllBytes(TestData.path("pecoff", "bin", name));
+      assertConverts(name, () -> convertCoff(orig));
       dev.gsym.coff.CoffFile f = dev.gsym.coff.CoffFile.of(orig, name);
       List<long[]> regions = new java.util.ArrayList<>();
       regions.add(new long[] {0, f.header().sectionTable() + (long) f.header().numberOfSections() * 40});
@@ -438,11 +495,18 @@ class CorruptInputTest {
     }
   }
 
+  /** Converts a PE/COFF file's bytes; the functions found (GsymFormatException for a damaged file). */
+  static int convertCoff(byte[] b) {
+    GsymCreator c = new GsymCreator();
+    DwarfConverter.Summary s = DwarfConverter.convert(dev.gsym.coff.CoffFile.of(b, "mutant"), c, Diagnostics.silent(),
+        DwarfConverter.Options.defaults());
+    c.encode(s.byteOrder());
+    return s.dwarfFunctions() + s.symbolFunctions();
+  }
+
   static void checkCoff(byte[] b, String what) {
     try {
-      GsymCreator c = new GsymCreator();
-      c.encode(DwarfConverter.convert(dev.gsym.coff.CoffFile.of(b, "mutant"), c, Diagnostics.silent(), DwarfConverter.Options.defaults())
-          .byteOrder());
+      convertCoff(b);
     } catch (GsymFormatException expected) {
       // fine
     } catch (StackOverflowError | OutOfMemoryError | RuntimeException e) {

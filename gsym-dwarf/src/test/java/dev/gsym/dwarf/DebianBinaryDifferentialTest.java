@@ -2,9 +2,9 @@ package dev.gsym.dwarf;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.Tools;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.nio.file.Files;
@@ -17,8 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A real distribution binary converted by llvm-gsymutil-22 and by us: Debian's
  * {@code /usr/bin/python3.11d} (package {@code python3.11-dbg}: a non-PIE executable with DWARF 5
  * and a full {@code .symtab} whose undefined functions carry PLT addresses, ~11,300 functions).
- * Same GSYM bytes and the same log. Skipped, with the reason printed, without the binary or the tool
- * ({@code -Dgsym.debian.binary=PATH} converts another file instead).
+ * Same GSYM bytes and the same log. A reported skip without the binary or the tool, a failure then
+ * under -Dgsym.requireTools=true ({@code -Dgsym.debian.binary=PATH} converts another file instead).
  */
 class DebianBinaryDifferentialTest {
   @TempDir Path tmp;
@@ -26,16 +26,12 @@ class DebianBinaryDifferentialTest {
   @Test
   void python311dMatchesLlvm() throws Exception {
     Path bin = Path.of(System.getProperty("gsym.debian.binary", "/usr/bin/python3.11d"));
-    Path gsymutil = Llvm.gsymutil();
-    if (gsymutil == null || !Files.isRegularFile(bin)) {
-      String why = gsymutil == null ? "llvm-gsymutil-22 not found" : bin + " not found (install Debian's python3.11-dbg)";
-      System.out.println("DebianBinaryDifferentialTest skipped: " + why);
-      assumeTrue(false, why);
-    }
+    Path gsymutil = Tools.require(Llvm.gsymutil(), Llvm.GSYMUTIL);
+    Tools.check(Files.isRegularFile(bin), bin + " (Debian package python3.11-dbg)");
     Path ref = tmp.resolve("llvm.gsym");
     Path log = tmp.resolve("llvm.log");
-    assumeTrue(LlvmConvertDifferentialTest.run(tmp, List.of(gsymutil.toString(), "--convert", bin.toString(), "--out-file",
-        ref.toString(), "--num-threads=1"), log), "llvm-gsymutil-22 failed on " + bin);
+    assertEquals(true, LlvmConvertDifferentialTest.run(tmp, List.of(gsymutil.toString(), "--convert", bin.toString(), "--out-file",
+        ref.toString(), "--num-threads=1"), log), "llvm-gsymutil-22 converts " + bin);
     StringBuilder ours = new StringBuilder();
     Diagnostics d = new Diagnostics(ours);
     GsymCreator c = new GsymCreator();

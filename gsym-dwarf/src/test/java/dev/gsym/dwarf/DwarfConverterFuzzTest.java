@@ -49,11 +49,27 @@ class DwarfConverterFuzzTest {
   }
 
   /**
+   * The seeds convert, to at least one function: the replay alone would pass a converter that
+   * refused every input. A split DWARF file or package alone has no unit that names its functions.
+   */
+  @org.junit.jupiter.api.Test
+  void seedsAreAccepted() {
+    java.util.Map<String, String> alone = new java.util.TreeMap<>();
+    FuzzSeeds.files("bin", n -> n.endsWith(".dwo") || n.endsWith(".dwp"))
+        .forEach(a -> alone.put(((Arguments.ArgumentSet) a).getName(), "no functions to encode"));
+    FuzzSeeds.assertRefused(elfSeeds(), input -> {
+      try (ElfFile elf = ElfFile.of(input, "seed.elf")) {
+        if (convert(elf) == 0) throw new AssertionError("no function converted");
+      }
+    }, alone);
+  }
+
+  /**
    * Converts and encodes; the GSYM made must then open and decode without error (a
    * GsymFormatException there is our writer's fault, not the input's) and answer lookups at its
    * functions (a bounded number).
    */
-  static void convert(ObjectFile file) {
+  static int convert(ObjectFile file) {
     GsymCreator c = new GsymCreator();
     DwarfConverter.Summary s = DwarfConverter.convert(file, c, Diagnostics.silent(), OPTIONS);
     byte[] gsym = c.encode(s.byteOrder());
@@ -69,5 +85,6 @@ class DwarfConverterFuzzTest {
     } catch (GsymFormatException e) {
       throw new AssertionError("the GSYM converted from this input does not read back: " + e.getMessage(), e);
     }
+    return s.dwarfFunctions() + s.symbolFunctions();
   }
 }

@@ -45,6 +45,27 @@ class DwpPackageFuzzTest {
     });
   }
 
+  /**
+   * The seeds convert beside the binary (the replay alone would pass a converter that refused
+   * every input), and the binary's own package gives it its DWARF functions.
+   */
+  @org.junit.jupiter.api.Test
+  void seedsAreAccepted() throws IOException {
+    byte[] own = Files.readAllBytes(dev.gsym.testing.TestData.path("bin", DWP_BINARY + ".dwp"));
+    Path bin = packageDir().resolve(DWP_BINARY);
+    FuzzSeeds.assertRefused(dwpSeeds(), input -> {
+      try {
+        Files.write(packageDir().resolve(DWP_BINARY + ".dwp"), input);
+        dev.gsym.write.GsymCreator c = new dev.gsym.write.GsymCreator();
+        DwarfConverter.Summary s = DwarfConverter.convert(bin, c, dev.gsym.write.Diagnostics.silent(), DwarfConverter.Options.defaults());
+        c.encode(s.byteOrder());
+        if (java.util.Arrays.equals(input, own) && s.dwarfFunctions() == 0) throw new AssertionError("no DWARF function from its own package");
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }, java.util.Map.of());
+  }
+
   private static Path packageDir;
 
   private static synchronized Path packageDir() throws IOException {

@@ -45,28 +45,45 @@ class ObjectFileFuzzTest {
     });
   }
 
-  private static void convert(byte[] input) {
+  /**
+   * The seeds are Mach-O, universal and PE/COFF files that convert, to at least one function: the
+   * replay alone would pass a converter that refused every input.
+   */
+  @org.junit.jupiter.api.Test
+  void seedsAreAccepted() {
+    FuzzSeeds.assertRefused(objectSeeds(), input -> {
+      int functions = convert(input);
+      if (functions <= 0) throw new AssertionError(functions < 0 ? "not an object file" : "no function converted");
+    }, java.util.Map.of());
+  }
+
+  /** Converts every slice; the functions converted, or -1 for a file of none of these formats. */
+  private static int convert(byte[] input) {
     switch (ObjectFiles.kind(Arrays.copyOf(input, Math.min(8, input.length)))) {
       case MACH_O -> {
         try (MachOFile m = MachOFile.of(input, "fuzz.macho")) {
-          DwarfConverterFuzzTest.convert(m);
+          return DwarfConverterFuzzTest.convert(m);
         }
       }
       case UNIVERSAL -> {
+        int functions = 0;
         try (MachOUniversal fat = MachOUniversal.of(input, "fuzz.fat")) {
           for (FatArch a : fat.archs()) {
             try (MachOFile m = fat.slice(a)) {
-              DwarfConverterFuzzTest.convert(m);
+              functions += DwarfConverterFuzzTest.convert(m);
             }
           }
         }
+        return functions;
       }
       case COFF -> {
         try (CoffFile f = CoffFile.of(input, "fuzz.exe")) {
-          DwarfConverterFuzzTest.convert(f);
+          return DwarfConverterFuzzTest.convert(f);
         }
       }
-      default -> { /* not an object file of these formats: the CLI's "not recognized" error */ }
+      default -> {
+        return -1; // not an object file of these formats: the CLI's "not recognized" error
+      }
     }
   }
 }

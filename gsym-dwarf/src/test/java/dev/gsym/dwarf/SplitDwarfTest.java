@@ -1,7 +1,6 @@
 package dev.gsym.dwarf;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gsym.GsymFormatException;
 import dev.gsym.elf.ElfFile;
@@ -10,6 +9,7 @@ import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupResult;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.nio.file.Files;
@@ -24,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * DW_AT_dwo_name, or beside the binary; a missing .dwo gives llvm's warning and the skeleton is
  * used. A package {@code <binary>.dwp} takes precedence over .dwo files, as in llvm. Byte-identity
  * with llvm-gsymutil-22 for the split builds is in LlvmConvertDifferentialTest and, for packages,
- * in GoldenConvertTest (bin/dwp-*). The .dwo test is skipped without clang-22; the package tests
- * compare with llvm-gsymutil-22 live when it is installed.
+ * in GoldenConvertTest (bin/dwp-*). The .dwo test needs clang-22 and {@link #packagesAsLlvmLive}
+ * llvm-gsymutil-22: each is a reported skip without it (a failure under -Dgsym.requireTools=true).
  */
 class SplitDwarfTest {
   @TempDir Path tmp;
@@ -44,11 +44,11 @@ class SplitDwarfTest {
   void dwoFilesAreFoundOrWarnedAbout() throws Exception {
     Path build = Files.createDirectories(tmp.resolve("build"));
     for (String f : List.of("c_main.c", "c_util.c", "c_util.h")) Files.copy(TestData.path("src", f), build.resolve(f));
+    String clang = Tools.require("clang-22").toString();
     for (String u : List.of("c_main", "c_util")) {
-      assumeTrue(LlvmConvertDifferentialTest.run(build, List.of("clang-22", "-g", "-gsplit-dwarf", "-O2", "-c", u + ".c")),
-          "clang-22 not available");
+      assertThat(LlvmConvertDifferentialTest.run(build, List.of(clang, "-g", "-gsplit-dwarf", "-O2", "-c", u + ".c"))).as("clang-22 -c " + u + ".c").isTrue();
     }
-    assumeTrue(LlvmConvertDifferentialTest.run(build, List.of("clang-22", "c_main.o", "c_util.o", "-o", "a.out")));
+    assertThat(LlvmConvertDifferentialTest.run(build, List.of(clang, "c_main.o", "c_util.o", "-o", "a.out"))).as("link a.out").isTrue();
     Path bin = build.resolve("a.out");
 
     Result found = convert(bin);
@@ -81,13 +81,9 @@ class SplitDwarfTest {
         .contains("warning: Unable to retrieve DWO .debug_info section for some object files. (Remove the --quiet flag for full output) occurred 2 time(s)");
   }
 
-  /** Runs llvm-gsymutil-22 --convert NAME in {@code dir}; its GSYM bytes, or null without the tool. */
+  /** Runs llvm-gsymutil-22 --convert NAME in {@code dir}; its GSYM bytes (the test is skipped without the tool). */
   private static byte[] llvmConvert(Path dir, String name) throws Exception {
-    Path gsymutil = Llvm.gsymutil();
-    if (gsymutil == null) {
-      System.out.println("SplitDwarfTest: llvm-gsymutil-22 not found, not compared with llvm live");
-      return null;
-    }
+    Path gsymutil = Tools.require(Llvm.gsymutil(), Llvm.GSYMUTIL);
     Path out = dir.resolve(name + ".llvm.gsym");
     Files.deleteIfExists(out);
     assertThat(LlvmConvertDifferentialTest.run(dir, List.of(gsymutil.toString(), "--convert", name, "--out-file", out.toString(),
@@ -103,43 +99,66 @@ class SplitDwarfTest {
    */
   @Test
   void packageTakesPrecedenceOverDwoFiles() throws Exception {
-    Path dir = Files.createDirectories(tmp.resolve("prec"));
-    for (String f : List.of("split-clang-O2", "split-clang-O2-c_main.dwo", "split-clang-O2-c_util.dwo")) {
-      Files.copy(TestData.path("bin", f), dir.resolve(f));
-    }
-    Path bin = dir.resolve("split-clang-O2");
+    Path bin = precedenceBuild();
     byte[] golden = Files.readAllBytes(TestData.path("gsym", "split-clang-O2.gsym"));
 
-    Files.copy(TestData.path("bin", "dwp-clang-O2-d5.dwp"), dir.resolve("split-clang-O2.dwp"));
+    Files.copy(TestData.path("bin", "dwp-clang-O2-d5.dwp"), bin.resolveSibling("split-clang-O2.dwp"));
     Result other = convert(bin);
     assertThat(other.summary().dwarfFunctions()).isZero();
     assertThat(other.log()).contains("warning: Unable to retrieve DWO .debug_info section for split-clang-O2-c_main.dwo\n")
         .contains("warning: Unable to retrieve DWO .debug_info section for split-clang-O2-c_util.dwo\n");
-    byte[] llvm = llvmConvert(dir, "split-clang-O2");
-    if (llvm != null) assertThat(other.gsym()).isEqualTo(llvm);
 
-    Files.writeString(dir.resolve("split-clang-O2.dwp"), "not an object file\n");
+    Files.writeString(bin.resolveSibling("split-clang-O2.dwp"), "not an object file\n");
     Result junk = convert(bin);
     assertThat(junk.gsym()).isEqualTo(golden);
-    llvm = llvmConvert(dir, "split-clang-O2");
-    if (llvm != null) assertThat(llvm).isEqualTo(golden);
+  }
+
+  /** split-clang-O2 and its two .dwo files in a directory of their own; the binary. */
+  private Path precedenceBuild() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("prec"));
+    for (String f : List.of("split-clang-O2", "split-clang-O2-c_main.dwo", "split-clang-O2-c_util.dwo")) {
+      Files.copy(TestData.path("bin", f), dir.resolve(f));
+    }
+    return dir.resolve("split-clang-O2");
+  }
+
+  private static final List<String> RENAMED = List.of("dwp-gcc-O2-d4", "dwp-clangxx-O2-d5-types");
+
+  /** {@code name} and its package copied to NAME/prog and NAME/prog.dwp; the binary. */
+  private Path renamedBuild(String name) throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve(name));
+    Files.copy(TestData.path("bin", name), dir.resolve("prog"));
+    Files.copy(TestData.path("bin", name + ".dwp"), dir.resolve("prog.dwp"));
+    return dir.resolve("prog");
   }
 
   /** The package is the binary's path + ".dwp": found beside a renamed copy, without any .dwo. */
   @Test
   void packageBesideRenamedBinary() throws Exception {
-    for (String name : List.of("dwp-gcc-O2-d4", "dwp-clangxx-O2-d5-types")) {
-      Path dir = Files.createDirectories(tmp.resolve(name));
-      Files.copy(TestData.path("bin", name), dir.resolve("prog"));
-      Files.copy(TestData.path("bin", name + ".dwp"), dir.resolve("prog.dwp"));
-      Result r = convert(dir.resolve("prog"));
+    for (String name : RENAMED) {
+      Path prog = renamedBuild(name);
+      Result r = convert(prog);
       assertThat(r.log()).doesNotContain("Unable to retrieve DWO");
       assertThat(r.gsym()).as(name).isEqualTo(Files.readAllBytes(TestData.path("gsym", name + ".gsym")));
-      byte[] llvm = llvmConvert(dir, "prog");
-      if (llvm != null) assertThat(r.gsym()).as(name).isEqualTo(llvm);
       // without it: llvm's warnings, symbol table only
-      Files.delete(dir.resolve("prog.dwp"));
-      assertThat(convert(dir.resolve("prog")).summary().dwarfFunctions()).isZero();
+      Files.delete(prog.resolveSibling("prog.dwp"));
+      assertThat(convert(prog).summary().dwarfFunctions()).isZero();
+    }
+  }
+
+  /** The two package tests above, converted by llvm-gsymutil-22 too: the same bytes. */
+  @Test
+  void packagesAsLlvmLive() throws Exception {
+    Tools.require(Llvm.gsymutil(), Llvm.GSYMUTIL);
+    Path bin = precedenceBuild();
+    Files.copy(TestData.path("bin", "dwp-clang-O2-d5.dwp"), bin.resolveSibling("split-clang-O2.dwp"));
+    assertThat(llvmConvert(bin.getParent(), "split-clang-O2")).as("a package of other units").isEqualTo(convert(bin).gsym());
+    Files.writeString(bin.resolveSibling("split-clang-O2.dwp"), "not an object file\n");
+    assertThat(llvmConvert(bin.getParent(), "split-clang-O2")).as("a .dwp that is no object file")
+        .isEqualTo(Files.readAllBytes(TestData.path("gsym", "split-clang-O2.gsym")));
+    for (String name : RENAMED) {
+      Path prog = renamedBuild(name);
+      assertThat(llvmConvert(prog.getParent(), "prog")).as(name).isEqualTo(convert(prog).gsym());
     }
   }
 

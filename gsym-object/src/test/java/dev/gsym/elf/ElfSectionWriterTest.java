@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gsym.GsymFormatException;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -89,12 +90,14 @@ class ElfSectionWriterTest {
     assertArrayEquals(second, c.rawData(c.section(".gsym")).bytes(0, second.length));
     assertArrayEquals(out, embed(again, first), "embedding the first payload again gives the first output");
     assertTrue(again.length < out.length + second.length, "the old section was cut from the end");
+  }
 
-    Path readelf = Llvm.readelf();
-    if (readelf == null) {
-      System.out.println("ElfSectionWriterTest: llvm-readelf-22 not on PATH, no warning check");
-      return;
-    }
+  /** After embedding twice, llvm-readelf-22 warns about nothing it did not warn about before. */
+  @ParameterizedTest
+  @MethodSource("inputs")
+  void llvmReadelfFindsNothingNewToWarnAbout(Path input) throws IOException {
+    Path readelf = Tools.require(Llvm.readelf(), "llvm-readelf-22");
+    byte[] again = embed(embed(Files.readAllBytes(input), payload(333, 1)), payload(1000, 2));
     Path o = Files.write(tmp.resolve("out"), again);
     String before = run(readelf.toString(), "-a", input.toString());
     String after = run(readelf.toString(), "-a", o.toString());
@@ -167,15 +170,23 @@ class ElfSectionWriterTest {
   }
 
   /** The 0xff00th section: e_shnum can no longer hold the count, which moves to section 0. */
-  @Test
-  void reachingShnLoreserveEntersExtendedNumbering() throws IOException {
+  private static final int MOST_SHNUM = 0xff00 - 1; // the most e_shnum holds
+
+  /** c-clang-O2 with {@link #MOST_SHNUM} sections (the added ones SHT_NULL). */
+  private static byte[] mostSections() throws IOException {
     byte[] orig = Files.readAllBytes(TestData.path("bin", "c-clang-O2"));
     ElfFile a = ElfFile.of(orig, "orig");
-    int count = 0xff00 - 1; // the most e_shnum holds
     int shoff = (orig.length + 7) & ~7;
-    byte[] many = Arrays.copyOf(orig, shoff + count * 64);
+    byte[] many = Arrays.copyOf(orig, shoff + MOST_SHNUM * 64);
     System.arraycopy(orig, (int) a.sectionHeaderOffset(0), many, shoff, a.sections().size() * 64); // the rest: SHT_NULL
-    ByteBuffer.wrap(many).order(ByteOrder.LITTLE_ENDIAN).putLong(40, shoff).putShort(60, (short) count);
+    ByteBuffer.wrap(many).order(ByteOrder.LITTLE_ENDIAN).putLong(40, shoff).putShort(60, (short) MOST_SHNUM);
+    return many;
+  }
+
+  @Test
+  void reachingShnLoreserveEntersExtendedNumbering() throws IOException {
+    int count = MOST_SHNUM;
+    byte[] many = mostSections();
     assertEquals(count, ElfFile.of(many, "many").sections().size());
     byte[] out = embed(many, payload(24, 6));
     ByteBuffer o = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
@@ -185,13 +196,17 @@ class ElfSectionWriterTest {
     assertEquals(0xff00, e.sections().size());
     assertEquals(count, e.section(".gsym").index());
     assertArrayEquals(payload(24, 6), e.rawData(e.section(".gsym")).bytes(0, 24));
-    Path readelf = Llvm.readelf();
-    if (readelf != null) {
-      String r = run(readelf.toString(), "-h", "-S", Files.write(tmp.resolve("many"), out).toString());
-      assertTrue(r.contains("Number of section headers:         0 (65280)"), r);
-      assertTrue(r.contains("[65279] .gsym"), r);
-      assertEquals(0, warnings(r), r);
-    }
+  }
+
+  /** llvm-readelf-22 reads the count from section 0 and finds the new section, without a warning. */
+  @Test
+  void llvmReadelfReadsTheExtendedNumbering() throws IOException {
+    Path readelf = Tools.require(Llvm.readelf(), "llvm-readelf-22");
+    byte[] out = embed(mostSections(), payload(24, 6));
+    String r = run(readelf.toString(), "-h", "-S", Files.write(tmp.resolve("many"), out).toString());
+    assertTrue(r.contains("Number of section headers:         0 (65280)"), r);
+    assertTrue(r.contains("[65279] .gsym"), r);
+    assertEquals(0, warnings(r), r);
   }
 
   @Test

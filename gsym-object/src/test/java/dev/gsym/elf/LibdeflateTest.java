@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gsym.GsymFormatException;
+import dev.gsym.testing.Tools;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -46,7 +46,7 @@ class LibdeflateTest {
 
   @Test
   void inflatesExactlyWhatJavaUtilZipDoes() {
-    assumeTrue(Libdeflate.available(), "libdeflate.so.0 not installed");
+    Tools.check(Libdeflate.available(), "libdeflate.so.0 (Debian package libdeflate0)");
     Random r = new Random(7);
     for (int size : new int[] {1, 2, 100, 65_536, 65_537, 3_000_000}) {
       byte[] data = sample(r, size);
@@ -65,7 +65,7 @@ class LibdeflateTest {
 
   @Test
   void refusesCorruptStreamsAndHeapMemory() {
-    assumeTrue(Libdeflate.available(), "libdeflate.so.0 not installed");
+    Tools.check(Libdeflate.available(), "libdeflate.so.0 (Debian package libdeflate0)");
     byte[] data = sample(new Random(8), 50_000);
     byte[] z = zlib(data);
     try (Arena a = Arena.ofConfined()) {

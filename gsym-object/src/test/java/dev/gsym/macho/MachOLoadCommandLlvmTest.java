@@ -1,11 +1,11 @@
 package dev.gsym.macho;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gsym.GsymFormatException;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -114,9 +114,7 @@ class MachOLoadCommandLlvmTest {
 
   @Test
   void sameFilesRefusedWithLlvmsDescription() throws IOException, InterruptedException {
-    Path size = Llvm.tool("llvm-size-22");
-    if (size == null) System.out.println("MachOLoadCommandLlvmTest skipped: not found: llvm-size-22");
-    assumeTrue(size != null, "llvm-size-22 not found");
+    Path size = Tools.require("llvm-size-22");
     Map<String, byte[]> all = new TreeMap<>();
     for (String g : GOLDENS) all.putAll(mutants(g, Files.readAllBytes(TestData.path("macho", "bin", g))));
     List<String> args = new ArrayList<>(List.of(size.toString()));

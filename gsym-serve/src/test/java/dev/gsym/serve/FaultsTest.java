@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gsym.symbolize.Source;
 import dev.gsym.symbolize.Symbolizer;
+import dev.gsym.testing.Tools;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -78,10 +79,7 @@ class FaultsTest {
     Process p = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", mount.toString())
         .redirectErrorStream(true).start();
     String why = new String(p.getInputStream().readAllBytes()).trim();
-    if (p.waitFor() != 0) {
-      System.err.println("FaultsTest.diskFullDuringConversion skipped: cannot mount a tmpfs (" + why + ")");
-      org.junit.jupiter.api.Assumptions.abort("cannot mount a tmpfs: " + why);
-    }
+    Tools.check(p.waitFor() == 0, "mounting a tmpfs (root; " + why + ")");
     try {
       Path symbols = tmp.resolve("symbols");
       String id = "0123456789ABCDEF0123456789ABCDEF0";

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gsym.symbolize.Symbolizer;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -22,18 +23,14 @@ import org.junit.jupiter.api.io.TempDir;
  * Load with a real HTTP load generator, Debian's {@code wrk}, on loopback: 100-frame requests at 16
  * and at 256 connections for a few seconds each. Asserts that every request was answered with a 2xx
  * and no socket error, within a bounded time; throughput is measured by bench/serve-load.sh, not
- * here. Skipped with a printed reason without wrk.
+ * here. A reported skip without wrk (a failure under -Dgsym.requireTools=true).
  */
 class LoadTest {
   @TempDir Path tmp;
 
   @Test
   void wrkGetsOnly2xxAnswers() throws Exception {
-    Path wrk = Path.of("/usr/bin/wrk");
-    if (!Files.isExecutable(wrk)) {
-      System.err.println("LoadTest skipped: /usr/bin/wrk is not installed (Debian package wrk)");
-      org.junit.jupiter.api.Assumptions.abort("wrk is not installed");
-    }
+    Path wrk = Tools.require(Path.of("/usr/bin/wrk"), "/usr/bin/wrk (Debian package wrk)");
     Path gsym = ServeFixtures.gsym("cpp-clang-O2").toAbsolutePath();
     List<Long> addresses = ServeFixtures.functionAddresses(gsym);
     StringBuilder b = new StringBuilder("{\"modules\": [{\"path\": " + str(gsym.toString())

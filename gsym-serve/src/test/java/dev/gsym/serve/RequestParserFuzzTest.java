@@ -54,6 +54,25 @@ class RequestParserFuzzTest {
     });
   }
 
+  /**
+   * The seeds that are requests (a "modules" and a "stacks" member, no "status": the rest are
+   * answers and frames) parse, with frames: the replay alone would pass a parser that refused
+   * every body.
+   */
+  @org.junit.jupiter.api.Test
+  void requestSeedsAreAccepted() throws IOException, BadRequest {
+    int requests = 0;
+    for (Arguments a : seeds().toList()) {
+      String text = new String((byte[]) a.get()[0], StandardCharsets.UTF_8);
+      if (!text.contains("\"modules\"") || !text.contains("\"stacks\"") || text.contains("\"status\"")) continue;
+      requests++;
+      SymbolicateRequest r = DEFAULTS.parse(new LimitedInputStream(new ByteArrayInputStream((byte[]) a.get()[0]),
+          SymbolicationServer.DEFAULT_MAX_REQUEST_BYTES, 0));
+      if (r.frames() == 0) throw new AssertionError(((Arguments.ArgumentSet) a).getName() + ": no frames");
+    }
+    if (requests == 0) throw new AssertionError("docs/serve.md has no request example");
+  }
+
   private static void parse(RequestParser parser, byte[] input, long maxBytes) {
     SymbolicateRequest r;
     try {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,7 +100,8 @@ class BreakpadStoreTest {
 
   @Test
   void buildIdWithDebugFileFindsDumpSymsOutput() throws Exception {
-    // elf/cpp-gcc-O2.sym is gsymutil --to-breakpad of bin/cpp-gcc-O2 (dump_syms' MODULE id rule)
+    // elf/cpp-gcc-O2.sym is gsymutil --to-breakpad of bin/cpp-gcc-O2 (dump_syms' MODULE id rule,
+    // names demangled as dump_syms writes them)
     String id = Fixtures.buildId(Fixtures.bin("cpp-gcc-O2"));
     String breakpadId = ConverterAdapter.breakpadIdOfBuildId(id);
     assertEquals("8FAB67EAF93A7F0BBF35ED0BAF7878080", breakpadId);
@@ -114,7 +116,8 @@ class BreakpadStoreTest {
         Symbolized r = s.symbolize(ref, a);
         if (expected == null || !expected.getLast().location().hasFile()) continue; // symbol-table-only functions
         Symbolized.Found f = assertInstanceOf(Symbolized.Found.class, r, Long.toHexString(a));
-        assertEquals(expected.getLast().function(), f.function().function(), Long.toHexString(a));
+        assertEquals(dev.gsym.demangle.Demangler.llvm().demangle(expected.getLast().function()), f.function().function(),
+            Long.toHexString(a));
         assertEquals(expected.getFirst().location(), f.frames().getFirst().location(), Long.toHexString(a));
         compared++;
       }
@@ -132,8 +135,6 @@ class BreakpadStoreTest {
   @Test
   void strippedBinaryByPathFindsItsSymFile() throws Exception {
     Path objcopy = Fixtures.tool("objcopy");
-    if (objcopy == null) System.out.println("BreakpadStoreTest.strippedBinaryByPathFindsItsSymFile skipped: objcopy not found");
-    org.junit.jupiter.api.Assumptions.assumeTrue(objcopy != null, "objcopy not found");
     Path dir = Files.createDirectories(tmp.resolve("bin"));
     Files.copy(Fixtures.bin("cpp-gcc-O2"), dir.resolve("full"));
     Fixtures.run(dir, objcopy.toString(), "--strip-debug", "full", "cpp-gcc-O2");

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gsym.testing.Tools;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -147,8 +148,8 @@ class ConversionProcessTest {
   @Test
   void anInterruptKillsTheChild() throws Exception {
     Path fifo = tmp.resolve("fifo.sym");
-    Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
-    org.junit.jupiter.api.Assumptions.assumeTrue(mk.waitFor() == 0, "mkfifo is not available");
+    Process mk = new ProcessBuilder(Tools.require("mkfifo").toString(), fifo.toString()).start();
+    assertEquals(0, mk.waitFor(), "mkfifo");
     Path out = Files.createFile(tmp.resolve("out.gsym"));
     ConversionProcess c = new ConversionProcess(CHILD);
     java.util.concurrent.CompletableFuture<Throwable> thrown = new java.util.concurrent.CompletableFuture<>();

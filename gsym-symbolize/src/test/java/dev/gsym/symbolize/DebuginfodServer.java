@@ -1,5 +1,6 @@
 package dev.gsym.symbolize;
 
+import dev.gsym.testing.Tools;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -32,7 +33,7 @@ final class DebuginfodServer implements AutoCloseable {
 
   /** debuginfod on the PATH, or null (the caller skips, saying why). */
   static Path find() {
-    return Fixtures.tool(EXECUTABLE);
+    return Tools.require(Tools.find(EXECUTABLE), EXECUTABLE + " (Debian package debuginfod)");
   }
 
   static int freePort() throws IOException {

@@ -9,6 +9,7 @@ import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupResult;
 import dev.gsym.read.SourceLocation;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -34,16 +35,9 @@ final class Fixtures {
     return ConverterAdapter.probe(elf).buildId();
   }
 
-  /** An executable on the PATH, or null. */
+  /** The executable {@code name} on the PATH; the calling test is skipped without it (failed under -Dgsym.requireTools=true). */
   static Path tool(String name) {
-    String path = System.getenv("PATH");
-    if (path == null) return null;
-    for (String dir : path.split(File.pathSeparator)) {
-      if (dir.isEmpty()) continue;
-      Path p = Path.of(dir, name);
-      if (Files.isRegularFile(p) && Files.isExecutable(p)) return p;
-    }
-    return null;
+    return Tools.require(name);
   }
 
   /** Runs a command; fails the test if it does not exit 0 within a minute. */

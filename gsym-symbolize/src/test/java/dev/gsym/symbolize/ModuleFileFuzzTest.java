@@ -26,6 +26,30 @@ class ModuleFileFuzzTest {
         FuzzSeeds.file("breakpad", "elf", "c-clang-O2.sym"));
   }
 
+  /**
+   * Each seed is a module file the symbolizer reads (but a .dwo alone, which names no function):
+   * the replay alone would pass one that refused every file.
+   */
+  @org.junit.jupiter.api.Test
+  void seedsAreAccepted() throws IOException {
+    Path dir = Files.createTempDirectory(ModuleResolutionFuzzTest.fixture(), "seeds");
+    try {
+      dev.gsym.testing.FuzzSeeds.assertRefused(moduleFiles(), input -> {
+        try {
+          Path file = Files.write(dir.resolve("module"), input);
+          try (Symbolizer sym = Symbolizer.builder().store(Files.createTempDirectory(dir, "store")).threads(1).build()) {
+            Symbolized s = sym.symbolize(ModuleRef.file(file), ModuleResolutionFuzzTest.address);
+            if (s instanceof Symbolized.ModuleNotFound || s instanceof Symbolized.ModuleUnreadable) throw new AssertionError(s.toString());
+          }
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }, java.util.Map.of("bin/split-clang-O2-c_main.dwo", "no functions in its DWARF or symbol table"));
+    } finally {
+      ModuleResolutionFuzzTest.delete(dir);
+    }
+  }
+
   @MethodSource("moduleFiles")
   @FuzzTest // last: Jazzer requires it after the seeds' source
   void moduleFile(byte[] input) throws IOException {

@@ -69,6 +69,31 @@ class ModuleResolutionFuzzTest {
     return out.stream();
   }
 
+  /**
+   * The seeds that name a module the fixture has resolve to it: the replay alone would pass a
+   * resolver that found nothing. Not found: the Breakpad names (no Breakpad source configured), the
+   * build-id cut to 7 digits or to a UUID's 16 bytes, and "missing".
+   */
+  @org.junit.jupiter.api.Test
+  void seedsAreAccepted() throws IOException {
+    Path files = fixture().resolve("files");
+    String id = Fixtures.buildId(TestData.path("bin", "c-clang-O2"));
+    String uuid = id.substring(0, 8) + "-" + id.substring(8, 12) + "-" + id.substring(12, 16) + "-" + id.substring(16, 20) + "-"
+        + id.substring(20, 32);
+    java.util.Map<String, String> notFound = java.util.Map.of(
+        "BREAKPAD:basic.pdb/44E4EC8C2F41492B9369D6B9A059577C2", "no configured source can look it up",
+        "BREAKPAD:c/d/xul.pdb/44e4ec8c-2f41-492b-9369-d6b9a059577c-2", "no configured source can look it up",
+        "BUILDID:" + id.substring(0, 7), "odd number of hex digits",
+        "BUILDID:" + uuid, "no .build-id/" + id.substring(0, 2) + "/" + id.substring(2, 32) + ".debug",
+        "missing", "No such file or directory");
+    dev.gsym.testing.FuzzSeeds.assertRefused(names(), input -> {
+      ModuleRef ref = ModuleRef.parse(new String(input, StandardCharsets.UTF_8));
+      if (ref instanceof ModuleRef.FilePath(Path p)) ref = ModuleRef.file(files.resolve(p.toString().replaceFirst("^/+", "")).normalize());
+      Symbolized s = shared.symbolize(ref, address);
+      if (s instanceof Symbolized.ModuleNotFound || s instanceof Symbolized.ModuleUnreadable) throw new AssertionError(s.toString());
+    }, notFound);
+  }
+
   @MethodSource("names")
   @FuzzTest // last: Jazzer requires it after the seeds' source
   void moduleName(byte[] input) throws IOException {

@@ -102,6 +102,40 @@ class CallSiteYamlFuzzTest {
     });
   }
 
+  /**
+   * The seeds of callsites/more the parser refuses (CallSitesYamlCliTest holds each file to
+   * llvm-gsymutil-22's exit status and message).
+   */
+  private static final String MALFORMED_MORE = """
+      anchor badescape badindent big ck3 ck4 colon cslist dashnospace deeper deeper3
+      dupfunctions dupkey emptyflowmap emptyflowmap2 emptyflowmap3 emptyoff
+      flag-then-unknown-name flaglower flagscalar float flowseqitem funcmap funcscalar
+      keyonly mapregex namemap neg nestedregex nofuncs nullitem nullname plusoff rootdeeper
+      scalarregex spaceoff taberr2 topextra topscalar topseq unclosedbrace unclosedq
+      underscore unknown-name-then-flag unknown-name-with-bad-flag utf2 word
+      """;
+
+  /**
+   * The seeds of src-test-data/callsites and the valid ones of callsites/more parse and resolve,
+   * those of callsites/errors (but one) and {@link #MALFORMED_MORE} are refused: the replay alone would pass
+   * a parser that refused every input.
+   */
+  @Test
+  void seedsAreAccepted() {
+    java.util.Map<String, String> errors = new java.util.TreeMap<>();
+    // (errors/unknown-function.yaml parses: the function it names is missing from the binary)
+    FuzzSeeds.files("callsites/errors", n -> n.endsWith(".yaml") && !n.equals("unknown-function.yaml"))
+        .forEach(a -> errors.put(((Arguments.ArgumentSet) a).getName(), ""));
+    for (String n : MALFORMED_MORE.strip().split("\\s+")) errors.put("callsites/more/" + n + ".yaml", "");
+    FuzzSeeds.assertRefused(seeds(), input -> {
+      try {
+        for (CallSiteYaml.Function f : CallSiteYaml.parse(ByteStrings.decode(input), "seed.yaml")) f.resolve();
+      } catch (CallSiteYaml.ParseException | CallSiteYaml.UnknownFlagException e) {
+        throw new IllegalArgumentException(e.getMessage(), e);
+      }
+    }, errors);
+  }
+
   /** No quadratic blow-up: a 1 MB YAML file of call sites parses in proportion to a 10 KB one. */
   @Test
   void scalesLinearly() {

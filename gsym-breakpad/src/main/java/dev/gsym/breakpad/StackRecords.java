@@ -41,15 +41,20 @@ public final class StackRecords {
    * architecture has no Breakpad register names (dump_syms writes no CFI for it).
    */
   public static String write(Arch arch, UnwindEntry e) {
+    return write(arch, e, 0);
+  }
+
+  /** As {@link #write(Arch, UnwindEntry)}, with {@code loadAddress} subtracted from every address. */
+  public static String write(Arch arch, UnwindEntry e, long loadAddress) {
     StringBuilder sb = new StringBuilder();
     switch (e) {
-      case CfiTable t -> writeCfi(sb, arch, t);
-      case WindowsFrameInfo w -> writeWin(sb, w);
+      case CfiTable t -> writeCfi(sb, arch, t, loadAddress);
+      case WindowsFrameInfo w -> writeWin(sb, w, loadAddress);
     }
     return sb.toString();
   }
 
-  private static void writeCfi(StringBuilder sb, Arch arch, CfiTable t) {
+  private static void writeCfi(StringBuilder sb, Arch arch, CfiTable t, long base) {
     List<String> names = BreakpadRegisterNames.names(arch);
     if (names == null || t.rows().isEmpty()) return;
     int ra = t.returnAddressRegister();
@@ -57,15 +62,20 @@ public final class StackRecords {
     TreeMap<String, String> init = new TreeMap<>(StackRecords::compareStd);
     String raName = BreakpadRegisterNames.name(arch, ra);
     if (raName != null) init.put(BreakpadRegisterNames.RA, raName);
+    if ((arch == Arch.X86 || arch == Arch.X86_64) && first.rule(ra) != null && !expressible(first.rule(ra))) {
+      // an FDE that makes the return address undefined (_start, thread entry points): dump_syms
+      // cannot record that and keeps the rule its CIE set first, which on x86 is always [CFA - size]
+      init.put(BreakpadRegisterNames.RA, BreakpadRegisterNames.CFA + " -" + arch.addressSize() + " + ^");
+    }
     rules(init, arch, ra, null, first);
-    sb.append("STACK CFI INIT ").append(Long.toHexString(t.start())).append(' ').append(Long.toHexString(t.length()));
+    sb.append("STACK CFI INIT ").append(Long.toHexString(t.start() - base)).append(' ').append(Long.toHexString(t.length()));
     for (Map.Entry<String, String> r : init.entrySet()) sb.append(' ').append(r.getKey()).append(": ").append(r.getValue());
     sb.append('\n');
     for (int i = 1; i < t.rows().size(); i++) {
       TreeMap<String, String> delta = new TreeMap<>(StackRecords::compareStd);
       rules(delta, arch, ra, t.rows().get(i - 1), t.rows().get(i));
       if (delta.isEmpty()) continue;
-      sb.append("STACK CFI ").append(Long.toHexString(t.rows().get(i).address()));
+      sb.append("STACK CFI ").append(Long.toHexString(t.rows().get(i).address() - base));
       for (Map.Entry<String, String> r : delta.entrySet()) sb.append(' ').append(r.getKey()).append(": ").append(r.getValue());
       sb.append('\n');
     }
@@ -106,6 +116,12 @@ public final class StackRecords {
     }
   }
 
+  /** Whether Breakpad can write {@code rule} (not undefined, a DWARF expression or a constant). */
+  private static boolean expressible(RegisterRule rule) {
+    return !(rule instanceof RegisterRule.Undefined || rule instanceof RegisterRule.Expression
+        || rule instanceof RegisterRule.ValExpression || rule instanceof RegisterRule.Constant);
+  }
+
   /** dump_syms' RegisterName: .ra for the return-address column, the register's name, else unnamed_registerN. */
   private static String name(Arch arch, int ra, int reg) {
     if (reg == ra) return BreakpadRegisterNames.RA;
@@ -118,8 +134,8 @@ public final class StackRecords {
     return a.compareTo(b);
   }
 
-  private static void writeWin(StringBuilder sb, WindowsFrameInfo w) {
-    sb.append("STACK WIN ").append(Integer.toHexString(w.type())).append(' ').append(Long.toHexString(w.start()))
+  private static void writeWin(StringBuilder sb, WindowsFrameInfo w, long base) {
+    sb.append("STACK WIN ").append(Integer.toHexString(w.type())).append(' ').append(Long.toHexString(w.start() - base))
         .append(' ').append(Long.toHexString(w.length())).append(' ').append(Long.toHexString(w.prologSize()))
         .append(' ').append(Long.toHexString(w.epilogSize())).append(' ').append(Long.toHexString(w.parameterSize()))
         .append(' ').append(Long.toHexString(w.savedRegisterSize())).append(' ').append(Long.toHexString(w.localSize()))

@@ -66,7 +66,7 @@ final class ToBreakpadConversion {
     sb.append("Input file: ").append(in).append('\n').append("Output file: ").append(out).append('\n');
     s.emit();
     try (GsymReader r = s.open(in)) {
-      BreakpadWriter.Options options = new BreakpadWriter.Options(os, arch, name, load);
+      BreakpadWriter.Options options = new BreakpadWriter.Options(os, arch, name, load).withCfi(!o.flag(Opt.NO_CFI));
       BreakpadWriter.Result res;
       if (data != null) {
         res = BreakpadWriter.write(r, options, data);
@@ -91,7 +91,9 @@ final class ToBreakpadConversion {
 
   private static void appendWritten(StringBuilder sb, BreakpadWriter.Result res) {
     sb.append("Wrote ").append(res.functions()).append(" FUNC, ").append(res.publics()).append(" PUBLIC, ")
-        .append(res.files()).append(" FILE and ").append(res.inlineOrigins()).append(" INLINE_ORIGIN records.\n");
+        .append(res.files()).append(" FILE and ").append(res.inlineOrigins()).append(" INLINE_ORIGIN records");
+    if (res.stackRecords() > 0) sb.append(", ").append(res.stackRecords()).append(" STACK records");
+    sb.append(".\n");
   }
 
   /**
@@ -118,7 +120,7 @@ final class ToBreakpadConversion {
       }
       options = new BreakpadWriter.Options(o.value(Opt.MODULE_OS) != null ? o.value(Opt.MODULE_OS) : m.os(), arch,
           o.value(Opt.MODULE_NAME) != null ? o.value(Opt.MODULE_NAME) : m.name(), o.value(Opt.LOAD_ADDRESS) != null ? loadAddress(o) : m.loadAddress(),
-          m.debugId(), m.codeId(), true, true);
+          m.debugId(), m.codeId(), true, true, !o.flag(Opt.NO_CFI));
       embedded = EmbeddedGsym.find(elf).orElse(null);
       if (embedded != null) {
         sb.append("Using the GSYM in section ").append(EmbeddedGsym.SECTION).append(" at offset ")
@@ -128,7 +130,8 @@ final class ToBreakpadConversion {
       Progress progress = embedded != null ? null : ProgressBar.forTerminal(s.err, "units", o.flag(Opt.QUIET));
       if (progress != null) try {
         DwarfConverter.convert(elf, creator, diag, DwarfConverter.Options.builder()
-            .quiet(o.flag(Opt.QUIET)).listener(Conversions.listener(progress, null)).build());
+            .quiet(o.flag(Opt.QUIET)).listener(Conversions.listener(progress, null))
+            .unwind(o.flag(Opt.NO_CFI) ? DwarfConverter.Unwind.NONE : DwarfConverter.Unwind.BREAKPAD).build());
       } finally {
         if (progress instanceof ProgressBar bar) bar.close();
       }

@@ -353,8 +353,35 @@ public record UnwindInfo(Arch arch, List<UnwindEntry> entries, List<UnwindEntry>
     w.u8(VERSION);
     w.u8(arch.code());
     w.uleb(continued.size() + entries.size());
-    for (UnwindEntry e : continued) encodeEntry(w, e, true, functionStart);
-    for (UnwindEntry e : entries) encodeEntry(w, e, false, functionStart);
+    Scratch scratch = new Scratch(w.order());
+    for (UnwindEntry e : continued) encodeEntry(w, e, true, functionStart, scratch);
+    for (UnwindEntry e : entries) encodeEntry(w, e, false, functionStart, scratch);
+  }
+
+  /** Writers reused for an entry's body and the two ways of writing a table's first row. */
+  private static final class Scratch {
+    final GsymWriter body;
+    final GsymWriter a;
+    final GsymWriter b;
+
+    Scratch(java.nio.ByteOrder order) {
+      body = new GsymWriter(order);
+      a = new GsymWriter(order);
+      b = new GsymWriter(order);
+    }
+  }
+
+  /** Each architecture's state at a function's first instruction, as {@link #ENTRY_STATE} sets it. */
+  private static final java.util.Map<Arch, UnwindRow> ENTRY_ROWS = entryRows();
+
+  private static java.util.Map<Arch, UnwindRow> entryRows() {
+    java.util.EnumMap<Arch, UnwindRow> m = new java.util.EnumMap<>(Arch.class);
+    for (Arch a : Arch.values()) {
+      UnwindState s = new UnwindState();
+      entryState(a, s);
+      m.put(a, s.toRow());
+    }
+    return m;
   }
 
   /** The payload's bytes for a function starting at {@code functionStart}, little endian (LEB128s only). */
@@ -364,14 +391,15 @@ public record UnwindInfo(Arch arch, List<UnwindEntry> entries, List<UnwindEntry>
     return w.toByteArray();
   }
 
-  private void encodeEntry(GsymWriter w, UnwindEntry e, boolean cont, long functionStart) {
+  private void encodeEntry(GsymWriter w, UnwindEntry e, boolean cont, long functionStart, Scratch scratch) {
     w.u8(e.source().code() | (cont ? CONTINUED : 0));
     w.uleb(e.ordinal());
     w.sleb(e.start() - functionStart);
     w.uleb(e.length());
-    GsymWriter body = new GsymWriter(w.order());
+    GsymWriter body = scratch.body;
+    body.reset();
     switch (e) {
-      case CfiTable t -> encodeTable(body, t);
+      case CfiTable t -> encodeTable(body, t, scratch);
       case WindowsFrameInfo f -> encodeWindows(body, f);
     }
     w.uleb(body.length());
@@ -390,10 +418,11 @@ public record UnwindInfo(Arch arch, List<UnwindEntry> entries, List<UnwindEntry>
     if (f.programString() != null) bytes(w, f.programString().getBytes(StandardCharsets.UTF_8));
   }
 
-  private void encodeTable(GsymWriter w, CfiTable t) {
+  private static final UnwindRow EMPTY = new UnwindRow(0, null, new TreeMap<>());
+
+  private void encodeTable(GsymWriter w, CfiTable t, Scratch scratch) {
     w.uleb(t.returnAddressRegister());
-    UnwindRow empty = new UnwindRow(t.start(), null, new TreeMap<>());
-    UnwindRow prev = empty;
+    UnwindRow prev = EMPTY;
     for (int i = 0; i < t.rows().size(); i++) {
       UnwindRow row = t.rows().get(i);
       if (i > 0) {
@@ -405,14 +434,13 @@ public record UnwindInfo(Arch arch, List<UnwindEntry> entries, List<UnwindEntry>
         }
       } else {
         // the first row: from nothing, or from the entry state when that is shorter
-        UnwindState s = new UnwindState();
-        entryState(arch, s);
-        UnwindRow entry = s.toRow().at(row.address());
-        GsymWriter a = new GsymWriter(w.order());
-        GsymWriter b = new GsymWriter(w.order());
-        changes(a, empty, row);
+        GsymWriter a = scratch.a;
+        GsymWriter b = scratch.b;
+        a.reset();
+        b.reset();
+        changes(a, EMPTY, row);
         b.u8(ENTRY_STATE);
-        changes(b, entry, row);
+        changes(b, ENTRY_ROWS.get(arch), row);
         w.bytes((b.length() < a.length() ? b : a).toByteArray());
         prev = row;
         continue;

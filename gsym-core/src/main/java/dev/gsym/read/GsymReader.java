@@ -357,6 +357,30 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     return chunk[0] != null && dev.gsym.format.UnwindInfo.lookup(chunk[0], start, addr, state);
   }
 
+  /**
+   * The unwind information of the function at {@code index} (its UnwindInfo chunk decoded, the other
+   * chunks skipped), or null when it has none.
+   *
+   * @throws GsymFormatException if the record or its unwind information is malformed
+   */
+  public dev.gsym.format.UnwindInfo unwindInfoAtIndex(int index) {
+    Cursor[] chunk = {null};
+    FunctionInfo.parse(record(index), dev.gsym.format.Reading.LOOKUP, new FunctionInfo.RecordVisitor() {
+      @Override
+      public boolean header(long size, int name) {
+        return true;
+      }
+
+      @Override
+      public boolean chunk(int type, Cursor body) {
+        if (type != FunctionInfo.UNWIND_INFO) return true;
+        chunk[0] = body;
+        return false;
+      }
+    });
+    return chunk[0] == null ? null : dev.gsym.format.UnwindInfo.decode(chunk[0], functionAddress(index));
+  }
+
   /** {@link #unwindRow(long, dev.gsym.unwind.UnwindState)} as an immutable row, if there is one. */
   public java.util.Optional<dev.gsym.unwind.UnwindRow> unwindRow(long addr) {
     dev.gsym.unwind.UnwindState s = new dev.gsym.unwind.UnwindState();

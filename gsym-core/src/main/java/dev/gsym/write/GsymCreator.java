@@ -66,6 +66,7 @@ public final class GsymCreator implements AutoCloseable {
   /** Set once before producers start; read without the lock (a copy nobody else can change). */
   private volatile AddressRanges validTextRanges;
   private boolean finished;
+  private boolean unwindAttached;
   private boolean isSegment;
   /** GSYM version written by encode and save: 1 (LLVM 22's format, the default) or 2. */
   private int outputVersion = Header.VERSION;
@@ -518,7 +519,7 @@ public final class GsymCreator implements AutoCloseable {
    * for an entry before it); an entry that runs on past later functions' starts is repeated in their
    * records, marked continued, so that the record found for any address answers for it. Of several
    * functions at one address the first holds the entries. Entries are ordered by start address,
-   * then by ordinal. Records already holding unwind information keep theirs.
+   * then by ordinal. The records' bytes are kept, the UnwindInfo chunk added before their EndOfList.
    *
    * @return the number of records that received entries
    */
@@ -528,6 +529,8 @@ public final class GsymCreator implements AutoCloseable {
         .thenComparingLong(dev.gsym.unwind.UnwindEntry::ordinal));
     synchronized (lock) {
       if (!finished) throw notFinished();
+      if (unwindAttached) throw new IllegalStateException("unwind information is already attached");
+      unwindAttached = true;
       if (funcs.isEmpty() || sorted.isEmpty()) return 0;
       int n = funcs.size();
       // the first index of each distinct start: the records that hold entries
@@ -553,10 +556,9 @@ public final class GsymCreator implements AutoCloseable {
       for (int j = 0; j < owned; j++) {
         if (own.get(j).isEmpty() && cont.get(j).isEmpty()) continue;
         int i = owners[j];
-        FunctionInfo fi = funcs.get(i).info();
-        if (fi.unwind() != null) continue;
         StoredFunction old = funcs.get(i);
-        StoredFunction sf = StoredFunction.of(fi.withUnwind(new dev.gsym.format.UnwindInfo(arch, own.get(j), cont.get(j))));
+        dev.gsym.format.UnwindInfo u = new dev.gsym.format.UnwindInfo(arch, own.get(j), cont.get(j));
+        StoredFunction sf = old.withChunk(FunctionInfo.UNWIND_INFO, u.encode(old.start()), fi -> fi.withUnwind(u));
         heldBytes -= old.heldBytes();
         old.forget();
         RecordSpill to = !scratch && heldBytes >= spillThreshold ? spill() : null;

@@ -73,12 +73,13 @@ final class HelpText {
     };
     StringBuilder out = new StringBuilder(text.length() + 64);
     String[] lines = text.split("\n", -1); // the last element is what follows the final \n
+    int column = style == Style.TABLE ? descriptionColumn(lines) : -1;
     for (int i = 0; i < lines.length; i++) {
       String line = lines[i];
       boolean cr = line.endsWith("\r"); // picocli's line separator is the platform's
       if (cr) line = line.substring(0, line.length() - 1);
       String newline = cr ? "\r\n" : "\n";
-      List<String> pieces = wrap(line, width, style);
+      List<String> pieces = wrap(line, width, style, column);
       for (int j = 0; j < pieces.size(); j++) {
         out.append(pieces.get(j));
         if (j < pieces.size() - 1 || i < lines.length - 1) out.append(newline);
@@ -88,8 +89,32 @@ final class HelpText {
     return out.toString();
   }
 
+  /**
+   * Where the descriptions of a table start: after the first gap of two spaces or more that follows
+   * a name (picocli lays every row of a table out on the same columns); -1 if no row shows it.
+   */
+  static int descriptionColumn(String[] lines) {
+    for (String line : lines) {
+      int lead = leadingSpaces(line);
+      int gap = line.indexOf("  ", lead);
+      if (lead < line.length() && gap > lead) {
+        int text = leadingSpaces(line, gap);
+        if (text < line.length()) return text;
+      }
+    }
+    return -1;
+  }
+
   /** The pieces of one wrapped line, without line separators. */
   static List<String> wrap(String line, int width, Style style) {
+    return wrap(line, width, style, -1);
+  }
+
+  /**
+   * The pieces of one wrapped line; {@code column}: where a table's descriptions start (-1 if not
+   * known), for a row whose name fills its column and is followed by one space only.
+   */
+  static List<String> wrap(String line, int width, Style style, int column) {
     List<String> pieces = new ArrayList<>();
     if (line.length() <= width) {
       pieces.add(line);
@@ -108,6 +133,10 @@ final class HelpText {
       case TABLE -> {
         int gap = rest.indexOf("  ", lead);
         text = gap < 0 ? lead : leadingSpaces(rest, gap);
+        if (column > lead && (gap < 0 || gap >= column) && rest.length() > column && rest.charAt(column - 1) == ' '
+            && rest.charAt(column - 2) != ' ' && rest.charAt(column) != ' ') {
+          text = column; // "--idle-timeout=SECONDS Close a connection ...": one space before the description
+        }
         hang = text + 2;
       }
       default -> hang = lead;

@@ -219,15 +219,18 @@ class ServeSignalTest {
   @Test
   void sigtermLetsARequestInProgressFinish() throws Exception {
     Server s = serve("in-flight");
-    try (SlowRequest r = new SlowRequest(s.port, 2000); Pinger pinger = new Pinger(s.port)) {
-      awaitInProgress(s.port, 1);
-      while (pinger.answered == 0) Thread.sleep(10);
-      s.process.destroy();
-      await(s, "gsymutil serve: stopping (SIGTERM)");
-      assertThat(s.process.isAlive()).as("waiting for the request in progress").isTrue();
-      assertThat(refusedSoon(s.port)).as("new connections refused while stopping").isTrue();
-      assertThat(pinger.end()).as("a request on a connection opened before").startsWith("HTTP/1.1 503 ")
-          .endsWith("\n{\"error\":{\"kind\":\"unavailable\",\"message\":\"the server is stopping\"}}\n");
+    try (SlowRequest r = new SlowRequest(s.port, 2000)) {
+      awaitInProgress(s.port, 1); // before the pinger, whose requests would count too
+      try (Pinger pinger = new Pinger(s.port)) {
+        for (int i = 0; i < 3000 && pinger.answered == 0; i++) Thread.sleep(10);
+        assertThat(pinger.last).as("the pinger's first answer").startsWith("HTTP/1.1 200 ");
+        s.process.destroy();
+        await(s, "gsymutil serve: stopping (SIGTERM)");
+        assertThat(s.process.isAlive()).as("waiting for the request in progress").isTrue();
+        assertThat(refusedSoon(s.port)).as("new connections refused while stopping").isTrue();
+        assertThat(pinger.end()).as("a request on a connection opened before").startsWith("HTTP/1.1 503 ")
+            .endsWith("\n{\"error\":{\"kind\":\"unavailable\",\"message\":\"the server is stopping\"}}\n");
+      }
       assertThat(r.finish()).startsWith("HTTP/1.1 200 ").contains("\"function\":\"leaf\"")
           .contains("\"function\":\"outer\"").endsWith("]}]}");
     }

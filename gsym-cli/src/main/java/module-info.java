@@ -10,4 +10,5 @@ module dev.gsym.cli {
   requires info.picocli;
   requires tools.jackson.core;
   requires org.slf4j;
+  requires jdk.unsupported; // sun.misc.Signal: serve stops cleanly on SIGTERM and Ctrl-C
 }

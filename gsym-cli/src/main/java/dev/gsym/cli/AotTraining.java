@@ -30,7 +30,9 @@ import java.util.List;
  * WORK_DIR} trains {@code gsymutil serve}'s own cache. Every command must exit 0; otherwise the
  * command and its stderr are printed and the exit status is 1, which fails the build. {@code
  * AotTraining --check-classes LOG} reads the {@code -Xlog:class+load} log of a lookup run with the
- * cache and fails (exit status 1) if it loaded a picocli or logging class.
+ * cache and fails (exit status 1) if it loaded a picocli or logging class. {@code AotTraining
+ * --record-jars TARGET CACHE...} writes {@code CACHE.jars}, the jars of gsym-cli/target {@code
+ * TARGET} the caches were made from ({@link AotJars}).
  */
 public final class AotTraining {
   private AotTraining() {}
@@ -39,6 +41,11 @@ public final class AotTraining {
   public static void main(String[] args) {
     if (args.length == 2 && args[0].equals("--check-classes")) {
       System.exit(checkClasses(Path.of(args[1])));
+    }
+    if (args.length >= 3 && args[0].equals("--record-jars")) {
+      List<Path> caches = new ArrayList<>();
+      for (int i = 2; i < args.length; i++) caches.add(Path.of(args[i]));
+      System.exit(AotJars.write(Path.of(args[1]), caches));
     }
     if (args.length == 3 && args[0].equals("--serve")) {
       try {

@@ -165,32 +165,45 @@ final class CommandModel {
     return spec;
   }
 
+  /** {@code serve}'s options, in help order (the usage line lists them all, in this order). */
+  private static final List<Opt> SERVE = List.of(Opt.STORE, Opt.LISTEN, Opt.DEBUG_FILE_DIRECTORY, Opt.DEBUGINFOD_URL,
+      Opt.NO_DEBUGINFOD, Opt.BREAKPAD_SYMBOLS, Opt.MAX_STORE_SIZE, Opt.MAX_OPEN_MODULES, Opt.MAX_REQUEST_BYTES,
+      Opt.MAX_FRAMES, Opt.IDLE_TIMEOUT, Opt.CONVERT_IN_PROCESS, Opt.NO_WARM_UP, Opt.MERGED_FUNCTIONS, Opt.THREADS,
+      Opt.VERBOSE);
+
   private static CommandSpec serve(Session session) {
     ServeCommand c = new ServeCommand(session, System.getenv());
     CommandSpec spec = CommandSpec.wrapWithoutInspection(c);
+    spec.version(Version.lines());
+    // the usage line is made from the option list, so that no option is left out of it
+    StringBuilder synopsis = new StringBuilder("  gsymutil serve");
+    for (Opt o : SERVE) {
+      String usage = o.names.getLast() + (o.label == null ? "" : " " + o.label + (o.kind == Opt.Kind.LIST ? "..." : ""));
+      synopsis.append(o == Opt.STORE ? " " + usage : " [" + usage + "]");
+    }
     spec.usageMessage().sortOptions(false)
         .header("Serve symbolication over HTTP: POST /symbolicate, GET /healthz, GET /metrics (docs/serve.md).")
         .synopsisHeading("%nUsage:%n")
-        .customSynopsis("  gsymutil serve --store DIR [--listen HOST:PORT] [--debug-file-directory DIR...]"
-            + " [--debuginfod URL...] [--no-debuginfod] [--breakpad-symbols DIR|URL...] [--max-store-size SIZE]"
-            + " [--max-open-modules N] [--max-request-bytes SIZE] [--max-frames N] [--idle-timeout SECONDS]"
-            + " [--threads N]")
+        .customSynopsis(synopsis.toString())
         .descriptionHeading("%n")
-        .description("Runs until stopped (SIGTERM or Ctrl-C: requests in progress finish first). Several servers may"
+        .description("Runs until stopped. SIGTERM or Ctrl-C: stops accepting connections, lets the requests in"
+            + " progress finish (up to 5 s) and exits with status 0 (1 if some did not finish). Several servers may"
             + " share one --store: each module is converted once. Access log lines go to stderr.")
         .optionListHeading("%nOptions:%n");
     add(spec, Opt.HELP, Opt.HELP.description, null);
-    for (Opt o : List.of(Opt.STORE, Opt.LISTEN, Opt.DEBUG_FILE_DIRECTORY, Opt.DEBUGINFOD_URL, Opt.NO_DEBUGINFOD,
-        Opt.BREAKPAD_SYMBOLS, Opt.MAX_STORE_SIZE, Opt.MAX_OPEN_MODULES, Opt.MAX_REQUEST_BYTES, Opt.MAX_FRAMES,
-        Opt.IDLE_TIMEOUT, Opt.CONVERT_IN_PROCESS, Opt.NO_WARM_UP)) {
-      add(spec, o, o.description, o.kind == Opt.Kind.LIST ? "0..*" : null);
+    add(spec, Opt.VERSION, Opt.VERSION.description, null);
+    for (Opt o : SERVE) {
+      String description = switch (o) {
+        case MERGED_FUNCTIONS -> "Convert DWARF with merged functions and call sites (as --dwarf --merged-functions"
+            + " --dwarf-callsites), so that stacks choose among identical-code-folded functions by their callers'"
+            + " call sites; such GSYMs are kept in the store's merged/ subdirectory.";
+        case THREADS -> "Threads that resolve the modules and look the addresses up of one request (default:"
+            + " the number of processors).";
+        case VERBOSE -> STACK_TRACES;
+        default -> o.description;
+      };
+      add(spec, o, description, o.kind == Opt.Kind.LIST ? "0..*" : null);
     }
-    add(spec, Opt.MERGED_FUNCTIONS, "Convert DWARF with merged functions and call sites (as --dwarf --merged-functions"
-        + " --dwarf-callsites), so that stacks choose among identical-code-folded functions by their callers' call"
-        + " sites; such GSYMs are kept in the store's merged/ subdirectory.", null);
-    add(spec, Opt.THREADS, "Threads that resolve the modules and look the addresses up of one request (default:"
-        + " the number of processors).", null);
-    add(spec, Opt.VERBOSE, STACK_TRACES, null);
     return spec;
   }
 

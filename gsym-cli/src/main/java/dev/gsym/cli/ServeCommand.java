@@ -72,31 +72,99 @@ final class ServeCommand implements CliCommand {
       s.close();
       throw e;
     }
+    // SIGTERM, Ctrl-C: a clean stop (the JVM's own handling would end the process with status 143 or
+    // 130 whatever the requests in progress); from here, also during the warm-up
+    Stop stop = new Stop(s);
+    Map<sun.misc.Signal, sun.misc.SignalHandler> before = new java.util.HashMap<>();
+    for (String name : List.of("TERM", "INT")) {
+      sun.misc.Signal signal = new sun.misc.Signal(name);
+      before.put(signal, sun.misc.Signal.handle(signal, stop::signal));
+    }
     SymbolicationServer running;
     try {
       running = server.build().start();
     } catch (IOException e) {
+      before.forEach(sun.misc.Signal::handle); // the JVM's own again (this may be a test's JVM)
       s.close();
-      throw CliException.stderr("gsymutil serve: cannot listen on " + host + ":" + port + ": " + e.getMessage());
+      throw CliException.stderr("gsymutil serve: " + e.getMessage());
     }
-    CountDownLatch stopped = new CountDownLatch(1);
-    Thread hook = new Thread(() -> {
-      // SIGTERM, Ctrl-C: finish the requests in progress, then release the modules
-      running.close();
-      s.close();
-      stopped.countDown();
-    }, "gsym-serve-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
-    session.err.println("gsymutil serve: listening on http://" + (host.contains(":") ? "[" + host + "]" : host) + ":"
-        + running.port() + " (store " + args.value(Opt.STORE) + ")");
-    session.err.flush();
     try {
-      running.join();
-      stopped.await();
+      if (stop.attach(running)) {
+        stop.stop(running); // a signal came during the start
+      } else {
+        session.err.println("gsymutil serve: listening on http://" + (host.contains(":") ? "[" + host + "]" : host) + ":"
+            + running.port() + " (store " + args.value(Opt.STORE) + ")");
+        session.err.flush();
+        running.join();
+      }
+      return stop.status();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      return 1;
     }
-    return 0;
+  }
+
+  /**
+   * Stopping on a signal: no new connections, the requests in progress finish (up to the server's
+   * stop timeout), the symbolizer's modules are released; status 0 if every request finished. A
+   * second signal ends the process at once.
+   */
+  private final class Stop {
+    private final Symbolizer symbolizer;
+    private final CountDownLatch done = new CountDownLatch(1);
+    /** The server once started; whether a signal came (guarded by this). */
+    private SymbolicationServer server;
+    private boolean requested;
+    private volatile int status;
+
+    Stop(Symbolizer symbolizer) {
+      this.symbolizer = symbolizer;
+    }
+
+    /** On a signal's own thread: stops the server, or has it stopped once it is started. */
+    void signal(sun.misc.Signal signal) {
+      SymbolicationServer running;
+      synchronized (this) {
+        if (requested) {
+          session.err.println("gsymutil serve: SIG" + signal.getName() + " again: stopping at once");
+          session.err.flush();
+          Runtime.getRuntime().halt(128 + signal.getNumber());
+          return;
+        }
+        requested = true;
+        running = server;
+      }
+      session.err.println("gsymutil serve: stopping (SIG" + signal.getName()
+          + "): no new connections; the requests in progress finish first");
+      session.err.flush();
+      if (running != null) stop(running);
+    }
+
+    /** The server has started; true if a signal came before, and the caller is to stop it. */
+    synchronized boolean attach(SymbolicationServer running) {
+      server = running;
+      return requested;
+    }
+
+    void stop(SymbolicationServer running) {
+      try {
+        running.close();
+      } catch (java.io.UncheckedIOException e) {
+        session.err.println("gsymutil serve: " + e.getCause().getMessage());
+        status = 1;
+      } finally {
+        symbolizer.close();
+        session.err.println("gsymutil serve: stopped");
+        session.err.flush();
+        done.countDown();
+      }
+    }
+
+    /** Once the server has stopped: waits for the rest of the stop and gives the exit status. */
+    int status() throws InterruptedException {
+      done.await();
+      return status;
+    }
   }
 
   private Symbolizer.Builder symbolizer() {

@@ -201,6 +201,100 @@ class LauncherTest {
         .doesNotContain("gsym.conversion.jvmOptions");
   }
 
+  /** The fake build's jar, lib/ and two "AOT caches" (files the JVM ignores) with their records, older than now. */
+  private Path builtWithCaches(Instant time) throws Exception {
+    assertThat(Result.of(launcher(project.resolve("gsymutil"), "build").start()).status).isZero();
+    Path target = project.resolve("gsym-cli/target");
+    Files.createDirectories(target.resolve("lib"));
+    Files.writeString(target.resolve("lib/dep-1.0.jar"), "a library jar\n");
+    Files.writeString(target.resolve("lib/Other.jar"), "another\n");
+    List<Path> caches = List.of(target.resolve("gsymutil.aot"), target.resolve("gsymutil-serve.aot"));
+    for (Path c : caches) Files.writeString(c, "not a cache: the JVM ignores it\n");
+    assertThat(AotJars.write(target, caches)).isZero();
+    for (Path p : List.of(target.resolve("gsymutil.jar"), target.resolve("lib/dep-1.0.jar"), target.resolve("lib/Other.jar"))) {
+      Files.setLastModifiedTime(p, FileTime.from(time));
+    }
+    for (Path c : caches) Files.setLastModifiedTime(c, FileTime.from(time.plusSeconds(10)));
+    return target;
+  }
+
+  /**
+   * A build with unchanged sources that packages gsym-cli without the AOT caches (bench/spark-local.sh's)
+   * rewrites gsymutil.jar with the same bytes and a new time: the launcher keeps using the caches,
+   * without a build, and touches them so that the next run finds them newer than the jars again.
+   */
+  @Test
+  void aJarRewrittenWithTheSameBytesKeepsItsAotCaches() throws Exception {
+    Instant built = Instant.now().minusSeconds(100);
+    Path target = builtWithCaches(built);
+    Path jar = target.resolve("gsymutil.jar");
+    Files.write(jar, Files.readAllBytes(jar)); // the Spark build's jar: same bytes, written now
+    Files.setLastModifiedTime(target.resolve("lib/Other.jar"), FileTime.from(built.plusSeconds(50)));
+
+    Result lookup = Result.of(launcher(project.resolve("gsymutil"), "--lookup", "0x10", "f.gsym", "--show-jvm").start());
+    assertThat(lookup.status).as(lookup.err).isZero();
+    assertThat(lookup.err).isEmpty();
+    assertThat(lookup.out).contains("-XX:AOTCache=" + target.resolve("gsymutil.aot"));
+    assertThat(Files.getLastModifiedTime(target.resolve("gsymutil.aot"))).isGreaterThan(Files.getLastModifiedTime(jar));
+    Result serve = Result.of(launcher(project.resolve("gsymutil"), "serve", "--show-jvm").start());
+    assertThat(serve.out).contains("-XX:AOTCache=" + target.resolve("gsymutil-serve.aot") + ",");
+    assertThat(Files.readAllLines(calls)).hasSize(1);
+  }
+
+  /** Jars whose bytes are not those the caches were made from: a build remakes the caches. */
+  @Test
+  void outdatedAotCachesAreRefreshedByABuild() throws Exception {
+    Path target = builtWithCaches(Instant.now().minusSeconds(100));
+    writeMvnw("""
+        echo "$*" >> %s
+        cp %s gsym-cli/target/gsymutil.jar
+        for c in gsymutil.aot gsymutil-serve.aot; do
+          echo remade > gsym-cli/target/$c
+          (cd gsym-cli/target && LC_ALL=C && cksum gsymutil.jar lib/*.jar) > gsym-cli/target/$c.jars
+        done
+        """.formatted(calls, tmp.resolve("hello.jar")));
+    Files.writeString(target.resolve("lib/dep-1.0.jar"), "a library jar, changed\n");
+
+    Result r = Result.of(launcher(project.resolve("gsymutil"), "--lookup", "0x10", "f.gsym", "--show-jvm").start());
+    assertThat(r.status).as(r.err).isZero();
+    assertThat(r.err.lines().toList()).singleElement().asString()
+        .startsWith("gsymutil: building gsym-java (the jars changed since its AOT caches were made; log: ");
+    assertThat(r.out).contains("-XX:AOTCache=" + target.resolve("gsymutil.aot"));
+    assertThat(Files.readString(target.resolve("gsymutil.aot"))).isEqualTo("remade\n");
+    assertThat(Files.readAllLines(calls)).hasSize(2);
+    Result again = Result.of(launcher(project.resolve("gsymutil"), "--lookup", "0x10", "f.gsym", "--show-jvm").start());
+    assertThat(again.err).isEmpty();
+    assertThat(again.out).contains("-XX:AOTCache=" + target.resolve("gsymutil.aot"));
+    assertThat(Files.readAllLines(calls)).hasSize(2);
+  }
+
+  /**
+   * A build that does not remake the caches (-Dgsym.aot.skip in the Maven configuration) leaves
+   * caches that can never match: they are removed rather than rebuilt for at every run. With
+   * GSYMUTIL_NO_AOT an outdated cache builds nothing.
+   */
+  @Test
+  void outdatedAotCachesTheBuildDoesNotRemakeAreRemoved() throws Exception {
+    Path target = builtWithCaches(Instant.now().minusSeconds(100));
+    Files.writeString(target.resolve("lib/dep-1.0.jar"), "a library jar, changed\n");
+    ProcessBuilder noAot = launcher(project.resolve("gsymutil"), "--lookup", "0x10", "f.gsym", "--show-jvm");
+    noAot.environment().put("GSYMUTIL_NO_AOT", "1");
+    Result without = Result.of(noAot.start());
+    assertThat(without.err).isEmpty();
+    assertThat(without.out).doesNotContain("AOTCache");
+    assertThat(Files.readAllLines(calls)).hasSize(1);
+
+    Result r = Result.of(launcher(project.resolve("gsymutil"), "--lookup", "0x10", "f.gsym", "--show-jvm").start());
+    assertThat(r.status).as(r.err).isZero();
+    assertThat(r.err).contains("gsymutil: building gsym-java (the jars changed");
+    assertThat(r.out).doesNotContain("AOTCache");
+    assertThat(target.resolve("gsymutil.aot")).doesNotExist();
+    assertThat(target.resolve("gsymutil-serve.aot.jars")).doesNotExist();
+    Result again = Result.of(launcher(project.resolve("gsymutil"), "--lookup", "0x10", "f.gsym").start());
+    assertThat(again.err).isEmpty();
+    assertThat(Files.readAllLines(calls)).hasSize(2);
+  }
+
   private ProcessBuilder launcher(Path script, String... args) {
     List<String> cmd = new ArrayList<>(List.of("/bin/bash", script.toString()));
     cmd.addAll(List.of(args));

@@ -73,6 +73,7 @@ final class ApiHandler extends Handler.Abstract {
     Exchange x = new Exchange();
     String path = Request.getPathInContext(request);
     String method = request.getMethod();
+    metrics.started();
     try {
       switch (path) {
         case "/symbolicate" -> {
@@ -111,6 +112,7 @@ final class ApiHandler extends Handler.Abstract {
       else LOG.debug("{} {}: {}", method, path, e.toString());
       callback.failed(e);
     } finally {
+      metrics.ended();
       long nanos = System.nanoTime() - x.start;
       metrics.request(x.endpoint, x.status, nanos);
       if (access.isInfoEnabled()) {

@@ -15,7 +15,10 @@ import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.TokenStreamContext;
+import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.exc.StreamConstraintsException;
+import tools.jackson.core.exc.UnexpectedEndOfInputException;
 import tools.jackson.core.json.JsonFactory;
 
 /**
@@ -29,13 +32,16 @@ import tools.jackson.core.json.JsonFactory;
 final class RequestParser {
   /** JSON strings: a path is at most 4 KiB on Linux; a module name is far less. */
   private static final int MAX_STRING = 16 * 1024;
+  private static final int MAX_NAME = 256;
+  private static final int MAX_NUMBER = 64;
+  private static final int MAX_DEPTH = 16;
 
   private static final JsonFactory FACTORY = JsonFactory.builder()
       .streamReadConstraints(StreamReadConstraints.builder()
-          .maxNestingDepth(16)
+          .maxNestingDepth(MAX_DEPTH)
           .maxStringLength(MAX_STRING)
-          .maxNameLength(256)
-          .maxNumberLength(64)
+          .maxNameLength(MAX_NAME)
+          .maxNumberLength(MAX_NUMBER)
           .build())
       .build();
 
@@ -56,23 +62,91 @@ final class RequestParser {
   SymbolicateRequest parse(InputStream in) throws BadRequest, IOException {
     Body body = new Body(in);
     try (JsonParser p = FACTORY.createParser(ObjectReadContext.empty(), body)) {
-      return new Reading(p).request();
-    } catch (StreamConstraintsException e) {
-      throw BadRequest.invalid("limit_exceeded", "request exceeds a JSON limit: " + firstLine(e.getOriginalMessage()));
-    } catch (JacksonException e) {
-      IOException io = ioCause(e);
-      if (io instanceof LimitedInputStream.TooLarge t) throw t.badRequest();
-      if (io != null && io == body.failure) throw io;
-      // any other IOException is Jackson's about the bytes (an encoding it cannot read, bytes that
-      // are no character in the encoding it detected): the body's fault, not the connection's
-      if (io != null) throw BadRequest.invalid("malformed_json", firstLine(io.getMessage()));
-      throw BadRequest.invalid("malformed_json", firstLine(e.getOriginalMessage()) + " at " + where(e));
+      try {
+        return new Reading(p).request();
+      } catch (JacksonException e) {
+        throw refusal(e, p, body);
+      }
+    } catch (JacksonException e) { // while detecting the encoding, or closing
+      throw refusal(e, null, body);
     }
   }
 
-  /** The body stream, remembering the failure of a read: only that one is an I/O error. */
+  /**
+   * The answer to a body Jackson refused, in our words (its messages name its own classes and
+   * features, e.g. {@code StreamReadConstraints.getMaxStringLength()}), with where: the JSON
+   * pointer of the value being read, line, column and byte offset. A failed read of the body
+   * itself is no refusal: thrown as it is (the connection is dropped).
+   */
+  private static BadRequest refusal(JacksonException e, JsonParser p, Body body) throws IOException {
+    IOException io = ioCause(e);
+    if (io instanceof LimitedInputStream.TooLarge t) return t.badRequest();
+    if (io != null && io == body.failure) throw io;
+    if (io != null) {
+      // any other IOException is Jackson's about the bytes (an encoding it cannot read, bytes that
+      // are no character in the encoding it detected): the body's fault, not the connection's
+      return BadRequest.invalid("malformed_json", "malformed JSON: the body is not text in UTF-8, UTF-16 or UTF-32");
+    }
+    if (e instanceof StreamConstraintsException) {
+      // no location of its own: where the parser is, where it reached the limit
+      var at = p == null ? null : p.currentLocation();
+      return BadRequest.invalid("limit_exceeded", "request exceeds a JSON limit: " + limit(e.getOriginalMessage())
+          + " at " + position(at) + pointer(p));
+    }
+    var at = e.getLocation() != null && e.getLocation().getLineNr() > 0 ? e.getLocation()
+        : p == null ? null : p.currentLocation();
+    String what;
+    if (e instanceof UnexpectedEndOfInputException eof) {
+      TokenStreamContext c = p == null ? null : p.streamReadContext();
+      what = "the body ends inside " + (eof.getTokenBeingDecoded() == JsonToken.VALUE_STRING ? "a string"
+          : eof.getTokenBeingDecoded() == JsonToken.PROPERTY_NAME ? "a property name"
+          : c != null && c.inObject() ? "an object" : c != null && c.inArray() ? "an array" : "a value");
+    } else {
+      // Jackson's offset is the offending text's start, or (after a token it refuses, such as NaN)
+      // its end: the text before it on its line shows which
+      long offset = at == null ? -1 : at.getByteOffset();
+      String text = body.after(offset, 12);
+      String before = text.isEmpty() ? "" : body.before(offset, 16);
+      what = text.isEmpty() ? "unexpected input" : "unexpected '" + text + "'" + (before.isEmpty() ? "" : " after '" + before + "'");
+    }
+    return BadRequest.invalid("malformed_json", "malformed JSON: " + what + " at " + position(at) + pointer(p));
+  }
+
+  /** The limit a StreamConstraintsException reports, by the constraint its message names. */
+  private static String limit(String jackson) {
+    String m = jackson == null ? "" : jackson;
+    if (m.contains("MaxStringLength")) return "a string longer than " + MAX_STRING + " characters";
+    if (m.contains("MaxNameLength")) return "a property name longer than " + MAX_NAME + " characters";
+    if (m.contains("MaxNumberLength")) return "a number longer than " + MAX_NUMBER + " characters";
+    if (m.contains("MaxNestingDepth")) return "arrays and objects nested deeper than " + MAX_DEPTH + " levels";
+    return "a string, name or number too long, or nesting too deep";
+  }
+
+  /** "line L, column C (byte B)": byte offsets where Jackson reads bytes (UTF-8), characters where it decodes them. */
+  static String position(TokenStreamLocation l) {
+    if (l == null || l.getLineNr() < 1) return "an unknown position";
+    String s = "line " + l.getLineNr() + ", column " + l.getColumnNr();
+    if (l.getByteOffset() >= 0) return s + " (byte " + l.getByteOffset() + ")";
+    if (l.getCharOffset() >= 0) return s + " (character " + l.getCharOffset() + ")";
+    return s;
+  }
+
+  /** ", in /stacks/0/frames/3": the JSON pointer of the value being read, or nothing at the top. */
+  private static String pointer(JsonParser p) {
+    if (p == null) return "";
+    String ptr = p.streamReadContext().pathAsPointer().toString();
+    if (ptr.isEmpty()) return "";
+    return ", in " + (ptr.length() > 200 ? ptr.substring(0, 200) + "..." : ptr);
+  }
+
+  /**
+   * The body stream, remembering the failure of a read (only that one is an I/O error) and the last
+   * bytes read, so that a refusal can show the text at its offset.
+   */
   private static final class Body extends java.io.FilterInputStream {
     IOException failure;
+    private final byte[] recent = new byte[8 * 1024]; // Jackson reads 8000 bytes at a time
+    private long total;
 
     Body(InputStream in) {
       super(in);
@@ -81,7 +155,9 @@ final class RequestParser {
     @Override
     public int read() throws IOException {
       try {
-        return super.read();
+        int b = super.read();
+        if (b >= 0) recent[(int) (total++ % recent.length)] = (byte) b;
+        return b;
       } catch (IOException e) {
         failure = e;
         throw e;
@@ -90,12 +166,53 @@ final class RequestParser {
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
+      int n;
       try {
-        return super.read(b, off, len);
+        n = super.read(b, off, len);
       } catch (IOException e) {
         failure = e;
         throw e;
       }
+      if (n > 0) {
+        // the last recent.length bytes of these n, in at most two copies around the end of the ring
+        int skip = Math.max(0, n - recent.length);
+        int at = (int) ((total + skip) % recent.length);
+        int first = Math.min(n - skip, recent.length - at);
+        System.arraycopy(b, off + skip, recent, at, first);
+        System.arraycopy(b, off + skip + first, recent, 0, n - skip - first);
+        total += n;
+      }
+      return n;
+    }
+
+    /** Up to {@code n} bytes from {@code offset} to the end of its line, as text; "" where not kept. */
+    String after(long offset, int n) {
+      StringBuilder b = new StringBuilder();
+      if (offset < 0 || offset < total - recent.length) return "";
+      for (long i = offset; i < total && i < offset + n && !newline(i); i++) append(b, i);
+      return b.toString();
+    }
+
+    /** Up to {@code n} bytes before {@code offset}, from the start of its line, as text; "" where not kept. */
+    String before(long offset, int n) {
+      StringBuilder b = new StringBuilder();
+      if (offset > total) return "";
+      long start = offset;
+      while (start > 0 && start > offset - n && start > total - recent.length && !newline(start - 1)) start--;
+      for (long i = start; i < offset; i++) append(b, i);
+      return b.toString();
+    }
+
+    private boolean newline(long i) {
+      int c = recent[(int) (i % recent.length)];
+      return c == '\n' || c == '\r';
+    }
+
+    /** The byte at {@code i}: printable ASCII as itself, any other as \xNN. */
+    private void append(StringBuilder b, long i) {
+      int c = recent[(int) (i % recent.length)] & 0xff;
+      if (c >= 0x20 && c < 0x7f) b.append((char) c);
+      else b.append(String.format(java.util.Locale.ROOT, "\\x%02x", c));
     }
   }
 
@@ -104,17 +221,6 @@ final class RequestParser {
       if (t instanceof IOException io) return io;
     }
     return null;
-  }
-
-  private static String where(JacksonException e) {
-    var l = e.getLocation();
-    return l == null ? "an unknown position" : "line " + l.getLineNr() + ", column " + l.getColumnNr();
-  }
-
-  private static String firstLine(String s) {
-    if (s == null) return "invalid JSON";
-    int nl = s.indexOf('\n');
-    return nl < 0 ? s : s.substring(0, nl);
   }
 
   /** The state of one parse. */
@@ -155,7 +261,7 @@ final class RequestParser {
           default -> p.skipChildren();
         }
       }
-      if (p.nextToken() != null) throw BadRequest.invalid("malformed_json", "content after the request object at " + here());
+      if (p.nextToken() != null) throw BadRequest.invalid("malformed_json", "malformed JSON: content after the request object at " + here());
       if (!sawModules) throw BadRequest.invalid("missing_field", "the request has no \"modules\" array");
       if (!sawStacks) throw BadRequest.invalid("missing_field", "the request has no \"stacks\" array");
       for (int i = 0; i < frames; i++) {
@@ -345,8 +451,7 @@ final class RequestParser {
     }
 
     private String here() {
-      var l = p.currentTokenLocation();
-      return "line " + l.getLineNr() + ", column " + l.getColumnNr();
+      return position(p.currentTokenLocation());
     }
   }
 

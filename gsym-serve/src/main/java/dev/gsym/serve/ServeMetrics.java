@@ -26,6 +26,7 @@ final class ServeMetrics {
   private final Counter frames;
   private final Counter errors;
   private final Histogram latency;
+  private final java.util.concurrent.atomic.AtomicInteger inProgress = new java.util.concurrent.atomic.AtomicInteger();
 
   ServeMetrics(Supplier<Symbolizer.Stats> stats) {
     requests = Counter.builder().name("gsym_serve_requests")
@@ -40,6 +41,9 @@ final class ServeMetrics {
         .classicOnly()
         .classicUpperBounds(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
         .register(registry);
+    GaugeWithCallback.builder().name("gsym_serve_requests_in_progress")
+        .help("Requests being handled now (reading the body, symbolizing, writing the answer), this scrape included")
+        .callback(cb -> cb.call(inProgress.get())).register(registry);
     symbolizerCounter("gsym_symbolize_lookups", "Addresses looked up in an open module", stats, Symbolizer.Stats::lookups);
     symbolizerCounter("gsym_symbolize_store_hits", "Modules opened from the GSYM store without converting", stats,
         Symbolizer.Stats::storeHits);
@@ -60,6 +64,16 @@ final class ServeMetrics {
       ToDoubleFunction<Symbolizer.Stats> value) {
     CounterWithCallback.builder().name(name).help(help).callback(cb -> cb.call(value.applyAsDouble(stats.get())))
         .register(registry);
+  }
+
+  /** A request enters the handler. */
+  void started() {
+    inProgress.incrementAndGet();
+  }
+
+  /** A request leaves the handler (its answer is written, or its connection dropped). */
+  void ended() {
+    inProgress.decrementAndGet();
   }
 
   void request(String endpoint, int status, long nanos) {

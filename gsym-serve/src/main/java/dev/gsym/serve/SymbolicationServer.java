@@ -15,6 +15,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -70,8 +71,12 @@ public final class SymbolicationServer implements AutoCloseable {
     // Jetty's MinimumDataRateHandler is not used: it divides the bytes read by all requests since the
     // start by one request's time, so a busy server never cuts a slow client off; the body stream
     // checks each request's own rate instead (LimitedInputStream)
-    server.setHandler(new ApiHandler(b.symbolizer, metrics, b.maxRequestBytes, b.minRequestDataRate, b.maxFrames,
-        b.maxModules, b.accessLog ? ApiHandler.ACCESS : org.slf4j.helpers.NOPLogger.NOP_LOGGER));
+    // GracefulHandler: on stop, the requests in progress are waited for (up to the stop timeout);
+    // without it, stopping the connector would cut them off. Meanwhile Jetty closes connections
+    // silent for a second (the connector's shutdown idle timeout): idle keep-alive connections, and
+    // a request whose client stopped sending its body
+    server.setHandler(new GracefulHandler(new ApiHandler(b.symbolizer, metrics, b.maxRequestBytes, b.minRequestDataRate,
+        b.maxFrames, b.maxModules, b.accessLog ? ApiHandler.ACCESS : org.slf4j.helpers.NOPLogger.NOP_LOGGER)));
     server.setErrorHandler(new JsonErrorHandler(metrics));
     server.setStopTimeout(b.stopTimeout.toMillis());
   }
@@ -83,20 +88,34 @@ public final class SymbolicationServer implements AutoCloseable {
   /**
    * Binds the address and starts serving.
    *
-   * @throws IOException if the address cannot be bound
+   * @throws IOException if the address cannot be bound; its message says which address and why
+   *     ("cannot listen on 127.0.0.1:8080: address already in use")
    */
   public SymbolicationServer start() throws IOException {
     if (warmUp) warmUp();
     try {
       server.start();
-    } catch (IOException e) {
-      stopQuietly();
-      throw e;
     } catch (Exception e) {
       stopQuietly();
-      throw new IOException(e.getMessage(), e);
+      String host = connector.getHost() == null ? "0.0.0.0" : connector.getHost();
+      throw new IOException("cannot listen on " + (host.contains(":") ? "[" + host + "]" : host) + ":"
+          + connector.getPort() + ": " + bindFailure(e), e);
     }
     return this;
+  }
+
+  /** Why binding failed, in the system's words (Jetty's own say "Failed to bind to /127.0.0.1:8080"). */
+  private static String bindFailure(Throwable e) {
+    Throwable why = e;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.nio.channels.UnresolvedAddressException) return "unknown host";
+      why = t; // the deepest cause: the system's BindException or SocketException
+    }
+    String m = why.getMessage();
+    if (m == null || m.isEmpty()) return why.getClass().getSimpleName();
+    // "Address already in use" -> "address already in use"
+    return m.length() > 1 && Character.isUpperCase(m.charAt(0)) && Character.isLowerCase(m.charAt(1))
+        ? Character.toLowerCase(m.charAt(0)) + m.substring(1) : m;
   }
 
   private static void warmUp() {
@@ -124,12 +143,24 @@ public final class SymbolicationServer implements AutoCloseable {
     server.join();
   }
 
-  /** Stops accepting connections, lets requests in progress finish (up to the stop timeout), and stops. */
+  /**
+   * Stops accepting connections, lets requests in progress finish (up to the stop timeout), and stops.
+   *
+   * @throws UncheckedIOException if requests were still in progress at the stop timeout (they are cut
+   *     off), or stopping failed otherwise
+   */
   @Override
   public void close() {
     try {
       server.stop();
     } catch (Exception e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof java.util.concurrent.TimeoutException) {
+          throw new UncheckedIOException(new IOException("requests were still in progress after "
+              + Duration.ofMillis(server.getStopTimeout()).toString().substring(2).toLowerCase(java.util.Locale.ROOT)
+              + ": they were cut off", e));
+        }
+      }
       throw new UncheckedIOException(new IOException("stopping the server: " + e.getMessage(), e));
     }
   }
@@ -158,10 +189,12 @@ public final class SymbolicationServer implements AutoCloseable {
       int status = response.getStatus() > 0 ? response.getStatus() : 500;
       Object s = request.getAttribute(ERROR_STATUS);
       if (s instanceof Integer i) status = i;
-      String kind = status >= 500 ? "internal" : status == 408 ? "timeout" : "bad_http";
+      // 503: a request that arrives while the server stops (GracefulHandler refuses it)
+      String kind = status == 503 ? "unavailable" : status >= 500 ? "internal" : status == 408 ? "timeout" : "bad_http";
       metrics.error(kind);
       var buf = new java.io.ByteArrayOutputStream(128);
-      ResponseWriter.error(buf, kind, status >= 500 ? "internal error" : "bad HTTP request (status " + status + ")");
+      ResponseWriter.error(buf, kind, status == 503 ? "the server is stopping" : status >= 500 ? "internal error"
+          : "bad HTTP request (status " + status + ")");
       buf.write('\n');
       byte[] body = buf.toByteArray();
       response.setStatus(status);

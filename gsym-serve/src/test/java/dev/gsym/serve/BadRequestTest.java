@@ -66,6 +66,108 @@ class BadRequestTest {
     }
   }
 
+  /** Words of the JSON library (its classes, features, location syntax) that must never reach a client. */
+  static void ownWords(JsonNode e) {
+    ownWords(e.get("message").asString());
+  }
+
+  static void ownWords(String m) {
+    assertFalse(m.isEmpty());
+    for (String internal : List.of("Source:", "REDACTED", "StreamRead", "JsonReadFeature", "Constraints", "`", "#UNKNOWN",
+        "code ", "jackson", "Jackson", "VALUE_", "\n")) {
+      assertFalse(m.contains(internal), "message with \"" + internal + "\": " + m);
+    }
+  }
+
+  /**
+   * Each way JSON can be malformed is answered in our words with where: line, column, byte offset
+   * and the JSON pointer of the value being read; Jackson's own messages named its classes and
+   * features ("[Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled)...").
+   */
+  @Test
+  void malformedJsonIsDescribedWithItsPlace() throws Exception {
+    record Case(String body, String kind, String message) {}
+    for (Case c : List.of(
+        new Case("{", "malformed_json", "malformed JSON: the body ends inside an object at line 1, column 2 (byte 1)"),
+        new Case("{\"modules\": [}", "malformed_json",
+            "malformed JSON: unexpected '}' after '{\"modules\": [' at line 1, column 14 (byte 13), in /modules"),
+        new Case("{\"modules\": [{\"path\": \"/x", "malformed_json",
+            "malformed JSON: the body ends inside a string at line 1, column 26 (byte 25), in /modules/0/path"),
+        new Case("{\"modules\": [], \"stacks\": [{\"frames\": [{\"module\": 0, \"address\": \"0x1\"}", "malformed_json",
+            "malformed JSON: the body ends inside an array at line 1, column 71 (byte 70), in /stacks/0/frames/0"),
+        new Case("nul", "malformed_json", "malformed JSON: unexpected 'nul' at line 1, column 1 (byte 0)"),
+        new Case("{\"modules\": tru}", "malformed_json",
+            "malformed JSON: unexpected 'tru}' after '{\"modules\": ' at line 1, column 13 (byte 12), in /modules"),
+        // Jackson points after a token it refuses: the text before shows it
+        new Case("{\"modules\": [],\n \"stacks\": NaN}", "malformed_json",
+            "malformed JSON: unexpected '}' after ' \"stacks\": NaN' at line 2, column 15 (byte 30), in /stacks"),
+        new Case("{\"modules\": [{\"path\": \"\\q\"}]}", "malformed_json", "malformed JSON: unexpected 'q\"}]}' after"
+            + " 's\": [{\"path\": \"\\' at line 1, column 25 (byte 24), in /modules/0/path"),
+        new Case("{\"modules\": [{\"path\": \"\u0001\"}]}", "malformed_json", "malformed JSON: unexpected '\\x01\"}]}' after"
+            + " 'es\": [{\"path\": \"' at line 1, column 24 (byte 23), in /modules/0/path"),
+        new Case("{\"modules\" []}", "malformed_json",
+            "malformed JSON: unexpected '[]}' after '{\"modules\" ' at line 1, column 12 (byte 11), in /modules"),
+        new Case("{\"modules\": [], \"stacks\": [], }", "malformed_json",
+            "malformed JSON: unexpected '}' after ', \"stacks\": [], ' at line 1, column 31 (byte 30), in /stacks"),
+        new Case("{\"modules\": [], \"stacks\": []} {}", "malformed_json",
+            "malformed JSON: content after the request object at line 1, column 31 (byte 30)"),
+        new Case("{\"modules\": [], \"x\": 01}", "malformed_json",
+            "malformed JSON: unexpected '1}' after 'les\": [], \"x\": 0' at line 1, column 23 (byte 22), in /x"),
+        new Case("{\"modules\": [], \"x\": [1 2]}", "malformed_json",
+            "malformed JSON: unexpected '2]}' after 's\": [], \"x\": [1 ' at line 1, column 25 (byte 24), in /x/1"),
+        new Case("{\"modules\": [\u00ff]}", "malformed_json", "malformed JSON: unexpected '\\xbf]}' after"
+            + " '{\"modules\": [\\xc3' at line 1, column 15 (byte 14), in /modules/0"),
+        new Case("\n\n   {\"modules\": [\n  x", "malformed_json",
+            "malformed JSON: unexpected 'x' after '  ' at line 4, column 3 (byte 21), in /modules/0"),
+        // past the first reads of the body (the text shown is kept from the last 8 KiB read)
+        new Case(" ".repeat(20_000) + "{\"modules\": [}", "malformed_json", "malformed JSON: unexpected '}' after"
+            + " '   {\"modules\": [' at line 1, column 20014 (byte 20013), in /modules"))) {
+      JsonNode e = refused(server.post(c.body), 400, c.kind);
+      ownWords(e);
+      assertEquals(c.message, e.get("message").asString(), c.body.strip());
+    }
+  }
+
+  /**
+   * The parser's limits, in our words, with where the parser reached the limit (after the string,
+   * name or number, at the bracket too many) and the value's JSON pointer.
+   */
+  @Test
+  void jsonLimitsAreDescribedWithTheirPlace() throws Exception {
+    String longString = "{\"modules\": [{\"path\": \"/" + "x".repeat(20_000) + "\"}], \"stacks\": []}";
+    String longName = "{\"modules\": [{\"" + "n".repeat(300) + "\": 1}], \"stacks\": []}";
+    String longNumber = "{\"modules\": [], \"stacks\": [{\"frames\": [{\"module\": 0, \"address\": " + "1".repeat(70)
+        + "}]}]}";
+    String deep = "{\"modules\": [], \"stacks\": [], \"x\": " + "[".repeat(20) + "]".repeat(20) + "}";
+    for (String[] c : new String[][] {
+        {longString, "request exceeds a JSON limit: a string longer than 16384 characters at line 1, column 20026"
+            + " (byte 20025), in /modules/0/path"},
+        {longName, "request exceeds a JSON limit: a property name longer than 256 characters at line 1, column 317"
+            + " (byte 316), in /modules/0"},
+        {longNumber, "request exceeds a JSON limit: a number longer than 64 characters at line 1, column 135 (byte 134),"
+            + " in /stacks/0/frames/0/address"},
+        {deep, "request exceeds a JSON limit: arrays and objects nested deeper than 16 levels at line 1, column 52"
+            + " (byte 51), in /x" + "/0".repeat(15)}}) {
+      JsonNode e = refused(server.post(c[0]), 400, "limit_exceeded");
+      ownWords(e);
+      assertEquals(c[1], e.get("message").asString());
+    }
+  }
+
+  /** Our own refusals of types and values say where too: the field, line, column and byte offset. */
+  @Test
+  void wrongTypesSayWhere() throws Exception {
+    JsonNode e = refused(server.post("{\"modules\": [], \"stacks\": [{\"frames\": [{\"module\": 0, \"address\": true}]}]}"),
+        400, "wrong_type");
+    ownWords(e);
+    assertEquals("stacks[0].frames[0].address must be a \"0x...\" hex string or a non-negative integer (found a boolean"
+        + " at line 1, column 65 (byte 64))", e.get("message").asString());
+    JsonNode n = refused(server.post(body("{\"module\": 1e400, \"address\": 1}")), 400, "wrong_type");
+    ownWords(n);
+    assertTrue(n.get("message").asString().startsWith("stacks[0].frames[0].module must be a module index (an integer)"
+        + " (found a number at line 1, column "), n.toString());
+  }
+
   /**
    * A body that is not text in the encoding its first bytes suggest (here UTF-32LE, from a fuzzing
    * finding) is malformed JSON, answered 400; it was taken for a failed read and the connection
@@ -75,7 +177,9 @@ class BadRequestTest {
   void badCharacterEncoding() throws Exception {
     for (String b : List.of("{\0\0\0\0w5\u0094\0\n  \"modules\": []", "\0\0\0{\u00ff\u00ff\u00ff\u00ff", "\u00fe\u00ff\ud800")) {
       JsonNode e = refused(server.post(b), 400, "malformed_json");
-      assertTrue(!e.get("message").asString().contains("\n"), e.toString());
+      ownWords(e);
+      if (b.startsWith("\u00fe")) continue; // UTF-8 that is not JSON (no byte order mark): an unexpected byte
+      assertEquals("malformed JSON: the body is not text in UTF-8, UTF-16 or UTF-32", e.get("message").asString());
     }
   }
 

@@ -20,7 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Coverage-guided fuzz target for the service's request parser (docs/reliability.md): the input is a
  * {@code POST /symbolicate} body, read through the body limit as the handler reads it, with the
  * default limits and with small ones (so the limit errors are reached). Only BadRequest may escape
- * (the handler answers it with its status and kind); a request accepted must be consistent (every
+ * (the handler answers it with its status and kind, and a message in our words: none of the JSON
+ * library's class or feature names); a request accepted must be consistent (every
  * frame names a module of the request, stacks in order, one address per frame). Anything else, and
  * a body taking longer than {@link #LIMIT}, is a finding. Seeds: the JSON examples of
  * docs/serve.md, requests and answers.
@@ -79,6 +80,7 @@ class RequestParserFuzzTest {
       r = parser.parse(new LimitedInputStream(new ByteArrayInputStream(input), maxBytes, 0));
     } catch (BadRequest expected) {
       if (expected.status != 400 && expected.status != 413) throw new AssertionError("status " + expected.status, expected);
+      ownWords(expected.getMessage(), input);
       return;
     } catch (IOException e) {
       throw new UncheckedIOException("a body in memory cannot fail to be read", e);
@@ -95,6 +97,24 @@ class RequestParserFuzzTest {
     }
     for (SymbolicateRequest.Module m : r.modules()) {
       if ((m.ref() == null) == (m.error() == null)) throw new AssertionError("module with both or neither of ref and error: " + m);
+    }
+  }
+
+  /** Words of the JSON library's messages (class and feature names, its location syntax). */
+  private static final List<String> INTERNALS = List.of("Source:", "REDACTED", "StreamRead", "JsonReadFeature",
+      "Constraints", "#UNKNOWN", "(code ");
+
+  /**
+   * A refusal's message is in our words: none of {@link #INTERNALS}, unless the body itself has
+   * them, raw or behind an escape (messages quote the body's text and property names).
+   */
+  private static void ownWords(String message, byte[] input) {
+    String body = new String(input, StandardCharsets.ISO_8859_1);
+    if (message.isEmpty()) throw new AssertionError("a refusal without a message");
+    for (String internal : INTERNALS) {
+      if (message.contains(internal) && !body.contains(internal) && body.indexOf('\\') < 0) {
+        throw new AssertionError("the JSON library's words in a refusal: " + message);
+      }
     }
   }
 

@@ -336,6 +336,41 @@ class SymbolicationServerTest {
     assertTrue(metric(text, "gsym_symbolize_open_modules") >= 1, text);
   }
 
+  /**
+   * gsym_serve_requests_in_progress counts the requests in the handler, the scrape's own included: a
+   * request whose body is half sent is one until its body is complete and answered.
+   */
+  @Test
+  void requestsInProgress() throws Exception {
+    String gauge = "gsym_serve_requests_in_progress";
+    byte[] body = request(modules().subList(0, 1), null, false).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    for (int i = 0; i < 500 && metric(server.get("/metrics").body(), gauge) > 1; i++) Thread.sleep(10); // earlier tests'
+    try (java.net.Socket c = new java.net.Socket("127.0.0.1", server.server.port())) {
+      c.setSoTimeout(30_000);
+      var out = c.getOutputStream();
+      out.write(("POST /symbolicate HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: " + body.length
+          + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      out.write(body, 0, body.length / 2);
+      out.flush();
+      double seen = 0;
+      for (int i = 0; i < 500 && seen < 2; i++) {
+        seen = metric(server.get("/metrics").body(), gauge);
+        if (seen < 2) Thread.sleep(10);
+      }
+      assertEquals(2, seen, "the half-sent request and the scrape");
+      out.write(body, body.length / 2, body.length - body.length / 2);
+      out.flush();
+      String answer = new String(c.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      assertTrue(answer.startsWith("HTTP/1.1 200 "), answer);
+    }
+    double after = 2;
+    for (int i = 0; i < 500 && after > 1; i++) {
+      after = metric(server.get("/metrics").body(), gauge);
+      if (after > 1) Thread.sleep(10);
+    }
+    assertEquals(1, after, "the scrape alone");
+  }
+
   @Test
   void accessLogLines() throws Exception {
     try (AccessLogCapture capture = new AccessLogCapture()) {

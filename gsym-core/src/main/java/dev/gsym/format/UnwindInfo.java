@@ -176,9 +176,10 @@ public record UnwindInfo(Arch arch, List<UnwindEntry> entries, List<UnwindEntry>
       }
       if (op >= SHORT_ADVANCE || op == ADVANCE || op == END) {
         long delta = op == END ? end - address : op == ADVANCE ? body.uleb() : op - SHORT_ADVANCE + 1;
-        if (op != END && (delta <= 0 || Long.compareUnsigned(address + delta - start, length) >= 0)) {
-          throw body.errorAt(opAt, "UnwindInfo row advances to 0x" + Long.toHexString(address + delta)
-              + ", outside its table [0x" + Long.toHexString(start) + ", 0x" + Long.toHexString(end) + ")");
+        // rows may lie at or past the table's end (DWARF CFI keeps them; lookups never reach them)
+        if (op != END && (delta <= 0 || Long.compareUnsigned(address + delta, address) < 0)) {
+          throw body.errorAt(opAt, "UnwindInfo row advance " + Long.toUnsignedString(delta) + " at 0x"
+              + Long.toHexString(address) + " does not move forward");
         }
         if (++rows > MAX_ROWS) throw body.errorAt(opAt, "UnwindInfo table has more than " + MAX_ROWS + " rows");
         if (!v.row(state, address + delta) || op == END) return;

@@ -71,6 +71,23 @@ class UnwindInfoTest {
     assertThat(decodeBytes(u.encode(start), start)).isEqualTo(u);
   }
 
+  /** DWARF CFI may leave rows at or past an FDE's end (llvm-dwarfdump prints them): kept. */
+  @Test
+  void rowsPastTheEndRoundTrip() {
+    long start = 0x2000;
+    CfiTable t = new CfiTable(UnwindSource.EH_FRAME, 0, start, 0x10, RIP, List.of(
+        row(start, new CfaRule.RegisterOffset(RSP, 8), RIP, new RegisterRule.Offset(-8)),
+        row(start + 0x10, new CfaRule.RegisterOffset(RSP, 16), RIP, new RegisterRule.Offset(-8)),
+        row(start + 0x30, new CfaRule.RegisterOffset(RSP, 8), RIP, new RegisterRule.Offset(-8))));
+    UnwindInfo u = new UnwindInfo(Arch.X86_64, List.of(t), List.of());
+    byte[] b = u.encode(start);
+    assertThat(decodeBytes(b, start)).isEqualTo(u);
+    UnwindState s = new UnwindState();
+    assertThat(UnwindInfo.lookup(new Cursor(ByteView.of(b, ByteOrder.LITTLE_ENDIAN, "t"), 0), start, start + 0xf, s)).isTrue();
+    assertThat(s.toRow()).isEqualTo(t.rows().getFirst().at(start));
+    assertThat(UnwindInfo.lookup(new Cursor(ByteView.of(b, ByteOrder.LITTLE_ENDIAN, "t"), 0), start, start + 0x10, s)).isFalse();
+  }
+
   @Test
   void shortFormsKeepFrameFunctionsSmall() {
     long start = 0x1000;
@@ -149,9 +166,12 @@ class UnwindInfoTest {
       byte[] t = java.util.Arrays.copyOf(ok, cut);
       assertThatThrownBy(() -> decodeBytes(t, 0x1000)).as("cut at %d", cut).isInstanceOf(GsymFormatException.class);
     }
-    // an advance past the table's end
-    byte[] past = {1, 2, 1, 1, 0, 0, 4, 4, 16, (byte) 0x44, 0, 0};
-    assertThatThrownBy(() -> decodeBytes(past, 0)).isInstanceOf(GsymFormatException.class).hasMessageContaining("outside its table");
+    // an advance of 0, and one that wraps the address space
+    byte[] zero = {1, 2, 1, 1, 0, 0, 4, 4, 16, 0x01, 0x00, 0};
+    assertThatThrownBy(() -> decodeBytes(zero, 0)).isInstanceOf(GsymFormatException.class).hasMessageContaining("does not move forward");
+    byte[] wrap = {1, 2, 1, 1, 0, 0x7f, 4, 13, 16, 0x01, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff,
+        (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x01, 0};
+    assertThatThrownBy(() -> decodeBytes(wrap, -1)).isInstanceOf(GsymFormatException.class).hasMessageContaining("does not move forward");
   }
 
   /**

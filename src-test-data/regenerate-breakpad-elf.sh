@@ -32,9 +32,10 @@
 #                                         functions (sample-addresses.py over llvm-gsymutil-22's
 #                                         GSYM) of every ELF input of gsym/ (bin/X) and of the four
 #                                         inputs above: the agreement measure
-# Needs Breakpad's dump_syms (DUMP_SYMS; the npm package minidump@0.26.0 ships it as
-# bin/linux-x64/dump_syms) and what regenerate-breakpad-oracle.sh needs to build the resolver (g++
-# and that package's Breakpad sources) besides the llvm-22 tools and compilers.
+# Needs Breakpad's dump_syms and, to build the resolver, g++ and Breakpad's sources, both from the
+# npm package minidump@0.26.0 (breakpad-package.sh: $DUMP_SYMS, $BREAKPAD_PACKAGE (an unpacked
+# package), $BREAKPAD_SRC, dump_syms on the PATH, /work/peers/package, else fetched), besides the
+# llvm-22 tools and compilers.
 set -euo pipefail
 export LC_ALL=C TZ=UTC SOURCE_DATE_EPOCH=0
 
@@ -47,12 +48,15 @@ CC_CLANG=${CC_CLANG:-clang-22}
 CC_GCC=${CC_GCC:-gcc}
 GSYMUTIL=${GSYMUTIL:-$HERE/../gsymutil}
 SYMBOLIZER=${SYMBOLIZER:-llvm-symbolizer-22}
-DUMP_SYMS=${DUMP_SYMS:-dump_syms}
 PREFIX=/gsym-test
 OUT=breakpad/elf
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# shellcheck source=breakpad-package.sh
+. "$HERE/breakpad-package.sh"
+breakpad_src "$TMP"
+breakpad_dump_syms "$TMP"
 rm -rf "$OUT"
 mkdir -p "$OUT"
 
@@ -129,6 +133,6 @@ done
   done
   echo "## ld"; ld --version | head -1
   echo "## dump_syms (Breakpad, npm minidump@0.26.0 bin/linux-x64; no --version): sha256"
-  sha256sum < "$(command -v "$DUMP_SYMS")" | cut -d' ' -f1
+  sha256sum < "$DUMP_SYMS" | cut -d' ' -f1
 } > "$OUT/tool-versions.txt"
 echo "built $OUT"

@@ -6,33 +6,28 @@
 #   src-test-data/regenerate-breakpad-oracle.sh            # regenerates breakpad/X.resolver.txt
 #   src-test-data/regenerate-breakpad-oracle.sh --build DIR # only builds DIR/resolve (tests use it)
 #
-# The sources: $BREAKPAD_SRC, else /work/peers/package/deps/breakpad, else the package fetched
-# with `npm pack minidump@0.26.0` into a temporary directory. Only the six processor files the
-# resolver needs are compiled (no configure: the processor builds without config.h), in a few
-# seconds. X.resolver.txt holds resolve's answers for every address X.sym's records make
-# interesting (resolve.cc says which and the format); breakpad/oracle/tool-versions.txt the
-# package and compiler. bad.sym (malformed lines) and stack-only.sym (no FUNC or PUBLIC) get
-# none. Deterministic: running it twice gives no diff. Needs g++ (C++17) and, without a local
-# copy of the package, npm.
+# The sources (breakpad-package.sh): $BREAKPAD_PACKAGE/deps/breakpad (an unpacked package), else
+# $BREAKPAD_SRC, else /work/peers/package/deps/breakpad, else the package fetched with `npm pack
+# minidump@0.26.0` into a temporary directory. Only the six processor files the resolver needs
+# are compiled (no configure: the processor builds without config.h), in a few seconds.
+# X.resolver.txt holds resolve's answers for every address X.sym's records make interesting
+# (resolve.cc says which and the format); breakpad/oracle/tool-versions.txt the package and
+# compiler. bad.sym (malformed lines) and stack-only.sym (no FUNC or PUBLIC) get none.
+# Deterministic: running it twice gives no diff. Needs g++ (C++17) and, without a local copy of the
+# package, npm.
 set -euo pipefail
 export LC_ALL=C TZ=UTC
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-PACKAGE=minidump@0.26.0
 CXX=${CXX:-g++}
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-src=${BREAKPAD_SRC:-}
-if [ -z "$src" ]; then
-  if [ -d /work/peers/package/deps/breakpad/src/processor ]; then
-    src=/work/peers/package/deps/breakpad
-  else
-    (cd "$TMP" && npm pack --silent "$PACKAGE" > /dev/null && tar xzf minidump-*.tgz)
-    src="$TMP/package/deps/breakpad"
-  fi
-fi
+# shellcheck source=breakpad-package.sh
+. "$HERE/breakpad-package.sh"
+breakpad_src "$TMP"
+src=$BREAKPAD_SRC
 
 build() { # build OUT: the resolver binary
   local out=$1 p="$src/src/processor"
@@ -56,6 +51,6 @@ for sym in *.sym; do
   echo "wrote breakpad/${sym%.sym}.resolver.txt"
 done
 {
-  echo "Breakpad: npm package $PACKAGE (deps/breakpad), BasicSourceLineResolver"
+  echo "Breakpad: npm package $BREAKPAD_NPM (deps/breakpad), BasicSourceLineResolver"
   "$CXX" --version | head -1
 } > oracle/tool-versions.txt

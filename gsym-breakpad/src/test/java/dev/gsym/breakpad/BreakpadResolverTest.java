@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.gsym.breakpad.ResolverOracle.Difference;
 import dev.gsym.breakpad.ResolverOracle.Frame;
 import dev.gsym.read.GsymReader;
+import dev.gsym.testing.Breakpad;
 import dev.gsym.testing.TestData;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
@@ -115,7 +116,7 @@ class BreakpadResolverTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("liveInputs")
   void answersAsTheLiveResolver(Path sym) throws IOException, InterruptedException {
-    Path resolver = ResolverOracle.live();
+    Path resolver = Breakpad.resolver();
     Map<Long, List<Frame>> answers = ResolverOracle.run(resolver, sym);
     assertThat(answers).isNotEmpty();
     String name = sym.getFileName().toString().replaceFirst("\\.sym$", "");

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.LineEntry;
 import dev.gsym.read.GsymReader;
+import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +16,7 @@ import java.util.List;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -106,13 +109,23 @@ class CrossFormatTest {
   /**
    * On llvm's own address lists (function starts, middles, last bytes, one-past-ends, line rows,
    * inline range bounds, below and above everything) the round-tripped GSYM answers exactly what
-   * llvm-gsymutil-22 printed for the original ({@code expected/gsym/F.lookup.txt}); and when the
-   * tool is installed, it prints the same for the round-tripped file.
+   * llvm-gsymutil-22 printed for the original ({@code expected/gsym/F.lookup.txt}).
    */
   @ParameterizedTest(name = "{0}")
   @MethodSource("llvm22Files")
-  void roundTripMatchesLlvmGoldenLookups(Path gsym, @org.junit.jupiter.api.io.TempDir Path dir)
-      throws IOException, InterruptedException {
+  void roundTripMatchesLlvmGoldenLookups(Path gsym, @TempDir Path dir) throws IOException, InterruptedException {
+    roundTrip(gsym, dir, null);
+  }
+
+  /** llvm-gsymutil-22, live, prints the same golden lookups for the round-tripped file. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("llvm22Files")
+  void llvmReadsTheRoundTripAlike(Path gsym, @TempDir Path dir) throws IOException, InterruptedException {
+    roundTrip(gsym, dir, Tools.require(Llvm.gsymutil(), Llvm.GSYMUTIL));
+  }
+
+  /** {@link #roundTripMatchesLlvmGoldenLookups}, then {@code llvm}'s lookups in the round trip if not null. */
+  private static void roundTrip(Path gsym, Path dir, Path llvm) throws IOException, InterruptedException {
     String name = gsym.getFileName().toString();
     List<String> addrs = Files.readAllLines(TestData.path("expected", "gsym", name + ".addrs"));
     String golden = TestData.text(TestData.path("expected", "gsym", name + ".lookup.txt"));
@@ -125,9 +138,8 @@ class CrossFormatTest {
       for (String a : addrs) ours.append(Conv.lookup(r, Long.decode(a)));
     }
     assertThat(ours.toString()).isEqualTo(golden);
-    Path tool = dev.gsym.testing.Llvm.gsymutil();
-    if (tool == null) return;
-    List<String> cmd = new ArrayList<>(List.of(tool.toString()));
+    if (llvm == null) return;
+    List<String> cmd = new ArrayList<>(List.of(llvm.toString()));
     for (String a : addrs) cmd.add("--address=" + a);
     cmd.add(name);
     Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();

@@ -3,13 +3,15 @@ package dev.gsym.breakpad;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gsym.ByteStrings;
 import dev.gsym.GsymFormatException;
 import dev.gsym.elf.ElfFile;
-import dev.gsym.elf.ElfFile;
 import dev.gsym.io.ByteView;
+import dev.gsym.testing.Breakpad;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.ReadelfFacts;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -27,8 +29,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * dump_syms' MODULE identity of ELF files, checked against facts that do not come from our ELF
- * reader: llvm-readelf-22's output (checked in as {@code breakpad/elf/X.readelf.txt} and compared
- * with the live tool when it is installed) and Mozilla dump_syms' own test data.
+ * reader: Breakpad's dump_syms' records and llvm-readelf-22's output (checked in as {@code
+ * breakpad/elf/X.dump_syms.txt} and {@code X.readelf.txt}, and compared with the live tools) and
+ * Mozilla dump_syms' own test data.
  */
 class ElfModuleTest {
   static final HexFormat HEX = HexFormat.of().withUpperCase();
@@ -72,6 +75,27 @@ class ElfModuleTest {
     }
     assertThat(dumpSyms.subList(0, 2)).containsExactly(
         "MODULE " + m.os() + " " + m.arch() + " " + m.debugId() + " " + m.name(), "INFO CODE_ID " + m.codeId());
+  }
+
+  /**
+   * Breakpad's dump_syms, live ({@code -i}: the module records only), writes the committed MODULE and
+   * INFO CODE_ID records, or fails as committed.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("elfFiles")
+  void dumpSymsWritesTheCommittedRecords(String name) throws IOException, InterruptedException {
+    Path tool = Breakpad.dumpSyms();
+    List<String> committed = Files.readAllLines(TestData.path("breakpad", "elf", name + ".dump_syms.txt"));
+    Process p = new ProcessBuilder(tool.toString(), "-i", elfPath(name).toString())
+        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    String out = ByteStrings.decode(p.getInputStream().readAllBytes());
+    int status = p.waitFor();
+    if (committed.getFirst().startsWith("dump_syms: exit status")) {
+      assertThat("dump_syms: exit status " + status).isEqualTo(committed.getFirst());
+    } else {
+      assertThat(status).isZero();
+      assertThat(out.lines()).containsExactlyElementsOf(committed.subList(0, 2));
+    }
   }
 
   /** The MODULE id and CODE_ID text of an identifier, written out from the GUID layout. */
@@ -137,22 +161,24 @@ class ElfModuleTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("elfFiles")
-  void matchesReadelfFacts(String name) throws IOException, InterruptedException {
+  void matchesReadelfFacts(String name) throws IOException {
     Path file = elfPath(name);
-    ReadelfFacts f = facts(name);
     try (ElfFile elf = ElfFile.open(file)) {
-      assertThat(ElfModule.of(elf, name)).isEqualTo(expected(name, file, f));
+      assertThat(ElfModule.of(elf, name)).isEqualTo(expected(name, file, facts(name)));
     }
-    Path readelf = Llvm.readelf();
-    if (readelf == null) {
-      System.out.println("ElfModuleTest: llvm-readelf-22 not on PATH, checked-in facts not re-checked");
-      return;
-    }
+  }
+
+  /** llvm-readelf-22, live, gives the committed facts. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("elfFiles")
+  void readelfGivesTheCommittedFacts(String name) throws IOException, InterruptedException {
+    Path readelf = Tools.require(Llvm.readelf(), "llvm-readelf-22");
+    Path file = elfPath(name);
     Process p = new ProcessBuilder(readelf.toString(), "--file-header", "--program-headers", "--section-headers",
         "--notes", "--dynamic-table", "-W", file.toString()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     String live = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    p.waitFor();
-    assertThat(ReadelfFacts.parse(live)).isEqualTo(f);
+    assertThat(p.waitFor()).isZero();
+    assertThat(ReadelfFacts.parse(live)).isEqualTo(facts(name));
   }
 
   /** The facts cover every rule: swap and no swap, SONAME, padding, PT_NOTE, .text hash, debug file. */

@@ -6,22 +6,19 @@ import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupException;
 import dev.gsym.read.SourceLocation;
 import dev.gsym.testing.TestData;
-import dev.gsym.testing.Tools;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Breakpad's own resolver as the oracle for {@code .sym} lookups: the answers of
  * {@code src-test-data/breakpad/oracle/resolve.cc} (Breakpad's {@code BasicSourceLineResolver}),
  * committed as {@code X.resolver.txt} by {@code src-test-data/regenerate-breakpad-oracle.sh} or run
- * live, compared with the lookups of the GSYM we convert. The comparison allows only the
+ * live ({@link dev.gsym.testing.Breakpad#resolver}), compared with the lookups of the GSYM we convert. The comparison allows only the
  * differences docs/breakpad.md lists, each counted by kind so that tests assert how many there are.
  */
 final class ResolverOracle {
@@ -166,27 +163,6 @@ final class ResolverOracle {
     return String.join("\n", mismatches.subList(0, Math.min(40, mismatches.size())));
   }
 
-  /**
-   * The resolver built by {@code regenerate-breakpad-oracle.sh --build} into {@code
-   * target/breakpad-oracle} (once per build directory), or a skip (a failure under
-   * {@code -Dgsym.requireTools=true}) when it cannot be built here.
-   */
-  static synchronized Path live() throws IOException, InterruptedException {
-    Path dir = Path.of("target", "breakpad-oracle").toAbsolutePath();
-    Path bin = dir.resolve("resolve");
-    if (!Files.isExecutable(bin) && !triedBuild) {
-      triedBuild = true;
-      Path script = TestData.repoRoot().resolve("src-test-data").resolve("regenerate-breakpad-oracle.sh");
-      Files.createDirectories(dir);
-      Process p = new ProcessBuilder("bash", script.toString(), "--build", dir.toString())
-          .redirectErrorStream(true).redirectOutput(dir.resolve("build.log").toFile()).start();
-      if (!p.waitFor(10, TimeUnit.MINUTES)) p.destroyForcibly();
-    }
-    return Tools.require(Files.isExecutable(bin) ? bin : null,
-        "Breakpad's resolver (src-test-data/regenerate-breakpad-oracle.sh --build: g++ and the Breakpad sources of npm minidump@0.26.0)");
-  }
-
-  private static boolean triedBuild;
 
   /** The live resolver's answers for every interesting address of {@code sym}. */
   static Map<Long, List<Frame>> run(Path resolver, Path sym) throws IOException, InterruptedException {

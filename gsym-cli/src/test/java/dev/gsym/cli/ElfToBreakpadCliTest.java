@@ -12,6 +12,7 @@ import dev.gsym.read.SourceLocation;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.ReadelfFacts;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -128,12 +129,23 @@ class ElfToBreakpadCliTest {
    * first; the .sym holds the names as {@link Demangler#llvm()} prints them). The one deliberate
    * difference: functions known only from the symbol table are PUBLIC records, and a PUBLIC extends
    * to the next symbol, so an address after such a function's end that llvm does not resolve
-   * answers as {@code <symbol> + <offset>}. When llvm-gsymutil-22 is installed it must print our
-   * answers for the round-tripped file.
+   * answers as {@code <symbol> + <offset>}.
    */
   @ParameterizedTest(name = "{0}")
   @MethodSource("llvmRuns")
   void roundTripAnswersLlvmLookups(LlvmRun run) throws IOException, InterruptedException {
+    roundTrip(run, null);
+  }
+
+  /** llvm-gsymutil-22, live, prints our answers for the round-tripped file. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("llvmRuns")
+  void llvmReadsTheRoundTripAsWeDo(LlvmRun run) throws IOException, InterruptedException {
+    roundTrip(run, Tools.require(Llvm.gsymutil(), Llvm.GSYMUTIL));
+  }
+
+  /** {@link #roundTripAnswersLlvmLookups}, then {@code gsymutil}'s lookups in the round-tripped file if not null. */
+  private void roundTrip(LlvmRun run, Path gsymutil) throws IOException, InterruptedException {
     Long load = facts(run.name()).firstLoad();
     Path back = dir.resolve(run.name() + ".gsym");
     CliRun c = CliRun.run("--breakpad", TestData.path("breakpad", "elf", run.name() + ".sym").toString(),
@@ -166,12 +178,8 @@ class ElfToBreakpadCliTest {
     }
     if (run.name().startsWith("c-clang-O2")) assertThat(publicExtents).isPositive(); // _start, _fini
     if (run.name().startsWith("cpp-")) assertThat(demangled).isPositive();
-    Path tool = Llvm.gsymutil();
-    if (tool == null) {
-      System.out.println("ElfToBreakpadCliTest: llvm-gsymutil-22 not on PATH, live comparison skipped");
-      return;
-    }
-    List<String> cmd = new ArrayList<>(List.of(tool.toString()));
+    if (gsymutil == null) return;
+    List<String> cmd = new ArrayList<>(List.of(gsymutil.toString()));
     for (String a : addrs) cmd.add("--address=" + a);
     cmd.add(back.getFileName().toString());
     Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();

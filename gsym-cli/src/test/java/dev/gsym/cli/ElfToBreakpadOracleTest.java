@@ -9,6 +9,7 @@ import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupException;
 import dev.gsym.read.LookupResult;
 import dev.gsym.read.SourceLocation;
+import dev.gsym.testing.Breakpad;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
@@ -168,27 +169,6 @@ class ElfToBreakpadOracleTest {
     assertThat(p.waitFor()).as("%s", cmd).isZero();
     return resolverAnswers(TestData.text(out), load, publicAddresses(TestData.text(sym)));
   }
-
-  /**
-   * Breakpad's resolver built by {@code regenerate-breakpad-oracle.sh --build} into {@code
-   * target/breakpad-oracle} (once), or a skip (a failure under {@code -Dgsym.requireTools=true}).
-   */
-  static synchronized Path resolver() throws IOException, InterruptedException {
-    Path out = Path.of("target", "breakpad-oracle").toAbsolutePath();
-    Path bin = out.resolve("resolve");
-    if (!Files.isExecutable(bin) && !triedResolver) {
-      triedResolver = true;
-      Files.createDirectories(out);
-      Path script = TestData.repoRoot().resolve("src-test-data").resolve("regenerate-breakpad-oracle.sh");
-      Process p = new ProcessBuilder("bash", script.toString(), "--build", out.toString()).redirectErrorStream(true)
-          .redirectOutput(out.resolve("build.log").toFile()).start();
-      if (!p.waitFor(10, java.util.concurrent.TimeUnit.MINUTES)) p.destroyForcibly();
-    }
-    return Tools.require(Files.isExecutable(bin) ? bin : null, "Breakpad's resolver (src-test-data/"
-        + "regenerate-breakpad-oracle.sh --build: g++ and the Breakpad sources of npm minidump@0.26.0)");
-  }
-
-  private static boolean triedResolver;
 
   static Ours ours(GsymReader r, long address) {
     LookupResult res;
@@ -473,7 +453,7 @@ class ElfToBreakpadOracleTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("goldens")
   void resolverGivesTheCommittedAnswers(String name) throws IOException, InterruptedException {
-    Path resolver = resolver();
+    Path resolver = Breakpad.resolver();
     Path addrs = TestData.path("breakpad", "elf", name + ".gsym.addrs");
     if (!Files.exists(addrs)) addrs = TestData.path("expected", "gsym", name + ".gsym.addrs");
     List<String> cmd = new ArrayList<>(List.of(resolver.toString(), TestData.path("breakpad", "elf", name + ".sym").toString()));
@@ -565,7 +545,7 @@ class ElfToBreakpadOracleTest {
   }
 
   private void randomAgreement(boolean breakpadsResolver) throws IOException, InterruptedException {
-    Path resolver = breakpadsResolver ? resolver() : null;
+    Path resolver = breakpadsResolver ? Breakpad.resolver() : null;
     List<String> names = randomInputs().toList();
     assertThat(names).hasSizeGreaterThanOrEqualTo(30);
     List<String> unexplained = new ArrayList<>();
@@ -794,16 +774,10 @@ class ElfToBreakpadOracleTest {
     }
   }
 
-  /** Breakpad's dump_syms: the system property {@code gsym.dump_syms} (a path), else {@code dump_syms} on the PATH. */
-  static Path dumpSyms() {
-    String p = System.getProperty("gsym.dump_syms");
-    return p != null && !p.isEmpty() ? Path.of(p) : Llvm.tool("dump_syms");
-  }
-
   @ParameterizedTest(name = "{0}")
   @MethodSource("goldens")
   void dumpSymsGivesTheCommittedRecords(String name) throws IOException, InterruptedException {
-    Path tool = Tools.require(dumpSyms(), "Breakpad's dump_syms (-Dgsym.dump_syms=PATH)");
+    Path tool = Breakpad.dumpSyms();
     Path out = dir.resolve(name + ".dump_syms.txt");
     Process p = new ProcessBuilder(tool.toString(), "-d", "-c", input(name).toString())
         .redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();

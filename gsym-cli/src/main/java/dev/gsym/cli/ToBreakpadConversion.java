@@ -89,11 +89,18 @@ final class ToBreakpadConversion {
     return 0;
   }
 
+  /** Whether any function of {@code r} carries unwind information. */
+  private static boolean hasUnwind(GsymReader r) {
+    for (int i = 0; i < r.numFunctions(); i++) if (r.unwindInfoAtIndex(i) != null) return true;
+    return false;
+  }
+
   private static void appendWritten(StringBuilder sb, BreakpadWriter.Result res) {
     sb.append("Wrote ").append(res.functions()).append(" FUNC, ").append(res.publics()).append(" PUBLIC, ")
-        .append(res.files()).append(" FILE and ").append(res.inlineOrigins()).append(" INLINE_ORIGIN records");
-    if (res.stackRecords() > 0) sb.append(", ").append(res.stackRecords()).append(" STACK records");
-    sb.append(".\n");
+        .append(res.files()).append(res.stackRecords() > 0 ? " FILE, " : " FILE and ").append(res.inlineOrigins())
+        .append(" INLINE_ORIGIN");
+    if (res.stackRecords() > 0) sb.append(" and ").append(res.stackRecords()).append(" STACK");
+    sb.append(" records.\n");
   }
 
   /**
@@ -143,10 +150,36 @@ final class ToBreakpadConversion {
     }
     s.emit();
     if (embedded != null) {
-      // a GSYM carried by the binary (gsymutil embed): written as it is, no DWARF read
-      try (GsymReader r = s.open(in)) {
-        appendWritten(sb, data != null ? BreakpadWriter.write(r, options, data) : BreakpadWriter.write(r, options, outputPath(out)));
-        if (data != null) checkStdout(data);
+      // a GSYM carried by the binary (gsymutil embed): written as it is, no DWARF read; its STACK
+      // records from the binary's CFI when the GSYM carries none
+      try (GsymReader embeddedGsym = s.open(in)) {
+        GsymReader r = embeddedGsym;
+        GsymCreator withCfi = null;
+        FileChannel scratch = null;
+        try {
+          if (options.cfi() && !hasUnwind(embeddedGsym)) {
+            DwarfConverter.UnwindEntries u;
+            try (ElfFile elf = ElfFile.open(inPath)) {
+              u = DwarfConverter.unwindEntries(elf, null, DwarfConverter.Unwind.BREAKPAD, diag);
+            }
+            if (u != null && !u.entries().isEmpty()) {
+              withCfi = GsymCreator.from(embeddedGsym);
+              withCfi.finish(Diagnostics.silent());
+              withCfi.attachUnwind(u.arch(), u.entries());
+              scratch = AtomicFile.scratch(data != null ? AtomicFile.systemTemporaryDirectory()
+                  : AtomicFile.temporaryDirectory(outputPath(out)));
+              withCfi.save(scratch, embeddedGsym.byteOrder());
+              r = GsymReader.open(scratch, in);
+            }
+            s.emit();
+          }
+          appendWritten(sb, data != null ? BreakpadWriter.write(r, options, data) : BreakpadWriter.write(r, options, outputPath(out)));
+          if (data != null) checkStdout(data);
+        } finally {
+          if (r != embeddedGsym) r.close();
+          if (scratch != null) scratch.close();
+          if (withCfi != null) withCfi.close();
+        }
       } catch (IOException e) {
         throw ioError(out, e);
       } catch (GsymFormatException e) {

@@ -287,30 +287,50 @@ public final class DwarfConverter {
       }
       options.listener().beforeFinish(out);
       out.finish(diag);
-      int tables = 0;
-      List<dev.gsym.GsymFormatException> problems = List.of();
-      if (options.unwind() != Unwind.NONE) {
-        dev.gsym.unwind.Arch arch = dev.gsym.unwind.Arch.ofName(file.archName());
-        if (arch == null) {
-          diag.log("warning: no unwind information: architecture " + file.archName() + " is not supported\n");
-        } else {
-          dev.gsym.cfi.CfiReader.Result cfi = options.symbolFile() != null
-              ? dev.gsym.cfi.CfiReader.read(file, options.symbolFile()) : dev.gsym.cfi.CfiReader.read(file);
-          List<dev.gsym.unwind.UnwindEntry> entries = new ArrayList<>();
-          for (dev.gsym.cfi.CfiReader.Entry e : cfi.entries()) {
-            if (e.table() == null || !loaded(file, e.table().start())) continue;
-            if (options.unwind() == Unwind.BREAKPAD && !breakpadReads(e.fde().cie().augmentation())) continue;
-            entries.add(e.table());
-          }
-          out.attachUnwind(arch, entries);
-          tables = entries.size();
-          problems = cfi.problems();
-          diag.log("Loaded " + tables + " unwind tables from call frame information"
-              + (problems.isEmpty() ? "" : " (" + problems.size() + " entries skipped: " + problems.getFirst().getMessage() + ")") + ".\n");
-        }
-      }
-      return new Summary(nd, ns, file.byteOrder(), file.archName(), tables, problems);
+      UnwindEntries u = unwindEntries(file, options.symbolFile(), options.unwind(), diag);
+      if (u != null) out.attachUnwind(u.arch(), u.entries());
+      return new Summary(nd, ns, file.byteOrder(), file.archName(), u == null ? 0 : u.entries().size(),
+          u == null ? List.of() : u.problems());
     }
+  }
+
+  /**
+   * Unwind entries of an object file as a conversion attaches them (see {@link Unwind}), with the
+   * architecture to attach them for and the entries of the file's CFI that could not be read.
+   */
+  public record UnwindEntries(dev.gsym.unwind.Arch arch, List<dev.gsym.unwind.UnwindEntry> entries,
+      List<dev.gsym.GsymFormatException> problems) {
+    public UnwindEntries {
+      entries = List.copyOf(entries);
+      problems = List.copyOf(problems);
+    }
+  }
+
+  /**
+   * Reads the unwind entries {@code which} selects from {@code file} (a debug file takes the
+   * sections it lacks from {@code binary}, which may be null), logging what was loaded to {@code
+   * diag}; null for {@link Unwind#NONE} or an architecture without unwind support (logged).
+   */
+  public static UnwindEntries unwindEntries(ObjectFile file, ObjectFile binary, Unwind which, Diagnostics diag) {
+    if (which == Unwind.NONE) return null;
+    dev.gsym.unwind.Arch arch = dev.gsym.unwind.Arch.ofName(file.archName());
+    if (arch == null) {
+      diag.log("warning: no unwind information: architecture " + file.archName() + " is not supported\n");
+      return null;
+    }
+    dev.gsym.cfi.CfiReader.Result cfi = binary != null
+        ? dev.gsym.cfi.CfiReader.read(file, binary) : dev.gsym.cfi.CfiReader.read(file);
+    List<dev.gsym.unwind.UnwindEntry> entries = new ArrayList<>();
+    for (dev.gsym.cfi.CfiReader.Entry e : cfi.entries()) {
+      if (e.table() == null || !loaded(file, e.table().start())) continue;
+      if (which == Unwind.BREAKPAD && !breakpadReads(e.fde().cie().augmentation())) continue;
+      entries.add(e.table());
+    }
+    List<dev.gsym.GsymFormatException> problems = cfi.problems();
+    diag.log("Loaded " + entries.size() + " unwind tables from call frame information"
+        + (problems.isEmpty() ? "" : " (" + problems.size() + " entries skipped: " + problems.getFirst().getMessage() + ")")
+        + ".\n");
+    return new UnwindEntries(arch, entries, problems);
   }
 
   /**

@@ -59,12 +59,35 @@ rm -rf unwind
 mkdir -p unwind/bin unwind/expected
 
 MAP="-ffile-prefix-map=$HERE/src=$PREFIX/src -ffile-prefix-map=$OBJ=$PREFIX/obj"
-CFLAGS="-O2 -ffreestanding -fasynchronous-unwind-tables -fno-stack-protector -fno-builtin -fno-ident"
+CFLAGS="-O2 -ffreestanding -fno-stack-protector -fno-builtin -fno-ident"
+# Mach-O: synchronous unwind tables, as Apple's toolchain makes them for arm64 (asynchronous ones add
+# epilog CFI, which compact unwind cannot say: every such function would be DWARF-only); -ffreestanding
+# turns them off unless asked for. Windows x64 needs asynchronous ones.
+MACHO_CFLAGS="$CFLAGS -funwind-tables"
+PE_CFLAGS="$CFLAGS -fasynchronous-unwind-tables"
 
-# Mach-O: objects with a DWARF FDE beside every compact encoding
+# Mach-O: objects with a DWARF FDE beside every compact encoding. clang honours
+# -femit-dwarf-unwind=always when it assembles, not when it compiles C, so C goes through assembly;
+# and MC writes the FDEs of all functions only once one function needs DWARF, so the C's assembly
+# gets _dwarf_anchor, whose DW_CFA_GNU_args_size compact unwind cannot say.
+ANCHOR='	.section	__TEXT,__text,regular,pure_instructions
+	.globl	_dwarf_anchor
+	.p2align	2
+_dwarf_anchor:
+	.cfi_startproc
+	.cfi_escape 0x2e, 0x00
+	ret
+	.cfi_endproc'
 macho() { # OUT.o ARCH FLAGS... SOURCE
   local out=$1 arch=$2; shift 2
-  (cd src && $CC_CLANG -target "$arch-apple-macos11" -femit-dwarf-unwind=always $MAP "$@" -c -o "$OBJ/$out")
+  local src=${*: -1}
+  if [ "${src%.c}" != "$src" ]; then
+    (cd src && $CC_CLANG -target "$arch-apple-macos11" $MAP "$@" -S -o "$OBJ/${out%.o}.s")
+    echo "$ANCHOR" >> "$OBJ/${out%.o}.s"
+    (cd "$OBJ" && $CC_CLANG -target "$arch-apple-macos11" -femit-dwarf-unwind=always -c -o "$out" "${out%.o}.s")
+  else
+    (cd src && $CC_CLANG -target "$arch-apple-macos11" -femit-dwarf-unwind=always $MAP "$@" -c -o "$OBJ/$out")
+  fi
   touch -d @0 "$OBJ/$out"
 }
 link64() { # NAME ARCH OBJECTS...
@@ -75,7 +98,7 @@ link64() { # NAME ARCH OBJECTS...
 }
 for a in x86_64 arm64; do
   macho cu-$a-asm.o $a unwind_macho_$a.s
-  macho cu-$a-c.o $a $CFLAGS -g unwind_c.c
+  macho cu-$a-c.o $a $MACHO_CFLAGS -g unwind_c.c
   link64 cu-$a $a cu-$a-asm.o cu-$a-c.o
   cp "$OBJ/cu-$a-asm.o" "$OBJ/cu-$a-c.o" unwind/bin/
 done
@@ -83,7 +106,7 @@ $DSYMUTIL unwind/bin/cu-x86_64 -o unwind/bin/cu-x86_64.dSYM
 find unwind/bin -path '*.dSYM/Contents/Resources/Relocations' -prune -exec rm -rf {} +
 macho cu-i386-asm.o i386 unwind_macho_i386.s
 cp "$OBJ/cu-i386-asm.o" unwind/bin/
-macho cu-x86_64-omitfp-c.o x86_64 $CFLAGS -fomit-frame-pointer unwind_c.c
+macho cu-x86_64-omitfp-c.o x86_64 $MACHO_CFLAGS -fomit-frame-pointer unwind_c.c
 link64 cu-x86_64-omitfp x86_64 cu-x86_64-omitfp-c.o
 cp "$OBJ/cu-x86_64-omitfp-c.o" unwind/bin/
 $LIPO -create unwind/bin/cu-x86_64 unwind/bin/cu-arm64 -output unwind/bin/cu-fat
@@ -139,7 +162,7 @@ $CC_CLANG --target=x86_64-pc-windows-msvc -c -o "$OBJ/pe-asm.obj" src/unwind_pe_
 $LLD_LINK /nodefaultlib /entry:mainCRTStartup /subsystem:console /out:unwind/bin/pe-x64-asm.exe "$OBJ/pe-asm.obj"
 pe_c() { # NAME TARGET FLAGS...
   local name=$1 target=$2; shift 2
-  (cd src && $CC_CLANG --target=$target $CFLAGS -mno-stack-arg-probe $MAP "$@" -c -o "$OBJ/$name.obj" unwind_c.c)
+  (cd src && $CC_CLANG --target=$target $PE_CFLAGS -mno-stack-arg-probe $MAP "$@" -c -o "$OBJ/$name.obj" unwind_c.c)
 }
 pe_c msvc x86_64-pc-windows-msvc
 pe_c msvc-v2 x86_64-pc-windows-msvc -fwinx64-eh-unwindv2=best-effort

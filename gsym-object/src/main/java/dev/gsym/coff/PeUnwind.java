@@ -13,7 +13,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.SortedMap;
-import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -246,7 +245,7 @@ public final class PeUnwind {
     PeUnwind read(long rva, long size) {
       long n = size / 12;
       long table = fileOffset(rva, n * 12, directoryField, "the exception directory");
-      budget = 10_000_000L + 1_000L * n;
+      budget = 4_000_000L + 400L * n;
       List<Function> out = new ArrayList<>((int) Math.min(n, 1 << 16));
       for (int i = 0; i < n; i++) {
         long at = table + 12L * i;
@@ -450,24 +449,24 @@ public final class PeUnwind {
       epiloguePoints = epiloguePoints();
       long begin = entry.begin();
       long end = entry.end();
-      TreeSet<Long> points = new TreeSet<>();
-      points.add(begin);
-      points.add(primary.begin() + info.prologSize());
+      long slots = 1;
+      for (UnwindInfo ui : infos) slots += ui.slots.length;
+      reader.charge(slots + (long) epilogs.size() * (epiloguePoints.size() + 2));
+      TreeSet<Long> inside = new TreeSet<>();
+      inside.add(begin);
+      addInside(inside, primary.begin() + info.prologSize(), begin, end);
       for (int l = 0; l < levels.size(); l++) {
         long b = levels.get(l).begin();
-        points.add(b);
-        for (int slot : infos.get(l).slots) points.add(b + (slot & 0xFF));
+        addInside(inside, b, begin, end);
+        for (int slot : infos.get(l).slots) addInside(inside, b + (slot & 0xFF), begin, end);
       }
       for (long[] epilog : epilogs) {
         long start = epilog[0];
-        points.add(start);
-        points.add(start + epilog[1]);
-        for (long c : epiloguePoints) points.add(start + c);
+        addInside(inside, start, begin, end);
+        addInside(inside, start + epilog[1], begin, end);
+        for (long c : epiloguePoints) addInside(inside, start + c, begin, end);
       }
       List<UnwindRow> rows = new ArrayList<>();
-      SortedSet<Long> inside = points.subSet(begin, end);
-      long slots = 1;
-      for (UnwindInfo ui : infos) slots += ui.slots.length;
       reader.charge((long) inside.size() * slots);
       try {
         for (long rva : inside) {
@@ -479,6 +478,10 @@ public final class PeUnwind {
         return new Plan.Invalid(e.getMessage());
       }
       return new Plan.Rows(new CfiTable(UnwindSource.PE_UNWIND, index, reader.imageBase + begin, end - begin, DWARF_RIP, rows));
+    }
+
+    private static void addInside(TreeSet<Long> points, long rva, long begin, long end) {
+      if (rva >= begin && rva < end) points.add(rva);
     }
 
     /** The version 2 epilogs of the primary information: RVA of the start and size of each. */

@@ -33,7 +33,8 @@ import java.util.TreeSet;
  * body's state there (docs/unwind.md, "PE/COFF x64 unwind codes").
  *
  * <p>Malformed tables (RVAs outside the image's sections, codes that run past their array,
- * unknown operations) are {@link GsymFormatException}s with the absolute file offset; what Windows
+ * unknown operations, and tables whose evaluation would take more than a budget proportional to
+ * their entries) are {@link GsymFormatException}s with the absolute file offset; what Windows
  * itself would fail on or what rows cannot say (chains deeper than 32, an empty range, unwind
  * versions other than 1 and 2, codes that follow a machine frame) makes a function's plan {@link
  * Plan.Invalid}.
@@ -236,8 +237,7 @@ public final class PeUnwind {
       for (CoffSection s : file.sections()) {
         long off = rva - s.virtualAddress();
         if (off < 0 || s.isVirtual()) continue;
-        long raw = Math.min(s.sizeOfRawData(), Math.max(s.virtualSize(), s.sizeOfRawData()));
-        if (off + len <= raw && bytes.has(s.pointerToRawData() + off, len)) return s.pointerToRawData() + off;
+        if (off + len <= s.sizeOfRawData() && bytes.has(s.pointerToRawData() + off, len)) return s.pointerToRawData() + off;
       }
       throw bytes.error(field, what + " at RVA 0x" + Long.toHexString(rva) + " (" + len + " bytes) is not in the image's sections");
     }
@@ -245,7 +245,7 @@ public final class PeUnwind {
     PeUnwind read(long rva, long size) {
       long n = size / 12;
       long table = fileOffset(rva, n * 12, directoryField, "the exception directory");
-      budget = 4_000_000L + 400L * n;
+      budget = 1_000_000L + 400L * n;
       List<Function> out = new ArrayList<>((int) Math.min(n, 1 << 16));
       for (int i = 0; i < n; i++) {
         long at = table + 12L * i;
@@ -282,7 +282,7 @@ public final class PeUnwind {
 
     /**
      * Takes {@code steps} from the work the evaluation of the whole table may do, a bound real images
-     * stay far below (their functions cost tens to hundreds of steps, a hostile one up to millions).
+     * stay far below (their functions cost tens of steps, a hostile one up to millions).
      */
     void charge(long steps) {
       budget -= steps;
@@ -299,9 +299,22 @@ public final class PeUnwind {
       return info;
     }
 
+    private final java.util.Map<Long, Chain> chains = new java.util.HashMap<>();
+    private final java.util.Map<Long, Long> infoOffsets = new java.util.HashMap<>();
+
+    /** The chain of {@code info} (read and charged once however many entries share it). */
+    Chain chain(UnwindInfo info) {
+      Chain c = chains.get(info.rva());
+      if (c == null) {
+        c = Chain.of(this, info);
+        chains.put(info.rva(), c);
+      }
+      return c;
+    }
+
     /** The file offset of the UnwindData field of the chained RUNTIME_FUNCTION of {@code info}. */
     long chainedField(UnwindInfo info) {
-      return fileOffset(info.rva(), 4, 0, "an UNWIND_INFO") + 4 + 2L * ((info.slots.length + 1) & ~1) + 8;
+      return infoOffsets.get(info.rva()) + 4 + 2L * ((info.slots.length + 1) & ~1) + 8;
     }
 
     private UnwindInfo readInfo(long rva, long field) {
@@ -317,6 +330,7 @@ public final class PeUnwind {
       boolean handler = !chained && (flags & (UNW_FLAG_EHANDLER | UNW_FLAG_UHANDLER)) != 0;
       long tail = chained ? 12 : handler ? 4 : 0;
       long all = fileOffset(rva, 4 + 2L * even + tail, field, "an UNWIND_INFO with " + count + " unwind codes");
+      infoOffsets.put(rva, all);
       int[] slots = new int[count];
       for (int i = 0; i < count; i++) slots[i] = bytes.u16(all + 4 + 2L * i);
       List<UnwindCode> codes = decode(slots, all + 4);
@@ -367,23 +381,16 @@ public final class PeUnwind {
   }
 
   /** Thrown by the evaluator for what Windows fails on or rows cannot say; becomes the function's Invalid plan. */
+  /** Thrown by the evaluator for what Windows fails on or rows cannot say; becomes the function's Invalid plan. */
   private static final class Unsupported extends RuntimeException {
     Unsupported(String message) {
       super(message, null, false, false);
     }
   }
 
-  /**
-   * A location: the value of Windows register {@code base} (at the address the row is for) plus
-   * {@code offset}; {@code deref}: the 8 bytes stored there instead (a machine frame's stack pointer).
-   */
-  private record Loc(int base, long offset, boolean deref) {
+  /** A location: the value of Windows register {@code base} (at the address the row is for) plus {@code offset}. */
+  private record Loc(int base, long offset) {
     static final int RSP = 4;
-
-    Loc plus(long n) {
-      if (deref) throw new Unsupported("unwind codes after UWOP_PUSH_MACHFRAME change the stack pointer");
-      return new Loc(base, offset + n, false);
-    }
   }
 
   /** DWARF numbers of Windows' integer registers 0-15. */
@@ -403,6 +410,75 @@ public final class PeUnwind {
     return 1 + extra;
   }
 
+  /**
+   * What a function's unwind information and its chained parents give whatever the function's own
+   * start and end: read once per UNWIND_INFO, however many entries share it.
+   *
+   * @param parents the chained parents' entries, in chain order
+   * @param infos the unwind information of the function, then of each parent
+   * @param problem why Windows would give up on the chain, or null
+   * @param firstPush UnwindEpilogue's first push code: level and slot, or null
+   * @param epiloguePoints where in a version 2 epilog its state changes (offsets from its start)
+   * @param offsets each level's distinct code offsets, sorted
+   * @param slots the slots of all levels, plus one: the work of one evaluation
+   */
+  private record Chain(List<RuntimeFunction> parents, List<UnwindInfo> infos, String problem, int[] firstPush, long[] epiloguePoints,
+      int[][] offsets, long slots) {
+    static Chain of(Reader reader, UnwindInfo info) {
+      List<RuntimeFunction> parents = new ArrayList<>();
+      List<UnwindInfo> infos = new ArrayList<>();
+      infos.add(info);
+      UnwindInfo ui = info;
+      String problem = null;
+      long slots = 1 + ui.slots.length;
+      while ((ui.flags() & UNW_FLAG_CHAININFO) != 0) {
+        if (parents.size() == CHAIN_LIMIT) {
+          problem = "chained unwind information deeper than " + CHAIN_LIMIT;
+          break;
+        }
+        RuntimeFunction parent = ui.chained();
+        ui = reader.info(parent.unwindData(), reader.chainedField(ui));
+        parents.add(parent);
+        infos.add(ui);
+        slots += ui.slots.length;
+      }
+      reader.charge(slots);
+      for (UnwindInfo u : infos) {
+        if (problem == null && u.version() != 1 && u.version() != 2) problem = "unwind information version " + u.version();
+      }
+      int[] first = firstPush(infos);
+      long[] points = new long[0];
+      if (first != null) {
+        UnwindInfo p = infos.get(first[0]);
+        List<Long> out = new ArrayList<>();
+        long current = 0;
+        for (int i = first[1]; i < p.slots.length && p.op(i) == UWOP_PUSH_NONVOL; i++) {
+          out.add(current + 1);
+          current += p.opInfo(i) >= 8 ? 2 : 1;
+        }
+        out.add(current + 1);
+        points = out.stream().mapToLong(Long::longValue).toArray();
+      }
+      int[][] offsets = new int[infos.size()][];
+      for (int l = 0; l < infos.size(); l++) {
+        offsets[l] = java.util.Arrays.stream(infos.get(l).slots).map(s -> s & 0xFF).sorted().distinct().toArray();
+      }
+      return new Chain(parents, infos, problem, first, points, offsets, slots);
+    }
+
+    /** UnwindEpilogue's search for the first push: in the function's codes, else in each parent's. */
+    private static int[] firstPush(List<UnwindInfo> infos) {
+      for (int l = 0; l < infos.size(); l++) {
+        UnwindInfo ui = infos.get(l);
+        for (int i = 0; i < ui.slots.length; i += windowsSlots(ui, i)) {
+          if (ui.op(i) == UWOP_PUSH_NONVOL || ui.op(i) == UWOP_PUSH_MACHFRAME) return new int[] {l, i};
+        }
+        if ((ui.flags() & UNW_FLAG_CHAININFO) == 0) return null;
+      }
+      return null;
+    }
+  }
+
   /** RtlVirtualUnwind for one function at every change point. */
   private static final class Evaluator {
     private final Reader reader;
@@ -411,12 +487,10 @@ public final class PeUnwind {
     /** The entry whose unwind information and start Windows uses (the indirect target, or the entry). */
     private final RuntimeFunction primary;
     private final UnwindInfo info;
-    /** The primary, then each chained parent. */
-    private final List<RuntimeFunction> levels = new ArrayList<>();
-    private final List<UnwindInfo> infos = new ArrayList<>();
-    private String chainProblem;
+    private final Chain chain;
+    /** The start RVA of each level: the primary's, then each parent's. */
+    private final long[] begins;
     private List<long[]> epilogs;
-    private List<Long> epiloguePoints;
 
     Evaluator(Reader reader, int index, RuntimeFunction entry, RuntimeFunction primary, UnwindInfo info) {
       this.reader = reader;
@@ -424,50 +498,37 @@ public final class PeUnwind {
       this.entry = entry;
       this.primary = primary;
       this.info = info;
-      RuntimeFunction level = primary;
-      UnwindInfo ui = info;
-      levels.add(level);
-      infos.add(ui);
-      while ((ui.flags() & UNW_FLAG_CHAININFO) != 0) {
-        if (levels.size() > CHAIN_LIMIT) {
-          chainProblem = "chained unwind information deeper than " + CHAIN_LIMIT;
-          break;
-        }
-        level = ui.chained();
-        ui = reader.info(level.unwindData(), reader.chainedField(ui));
-        levels.add(level);
-        infos.add(ui);
-      }
+      this.chain = reader.chain(info);
+      begins = new long[chain.infos().size()];
+      begins[0] = primary.begin();
+      for (int l = 1; l < begins.length; l++) begins[l] = chain.parents().get(l - 1).begin();
     }
 
     Plan plan() {
-      if (chainProblem != null) return new Plan.Invalid(chainProblem);
-      for (UnwindInfo ui : infos) {
-        if (ui.version() != 1 && ui.version() != 2) return new Plan.Invalid("unwind information version " + ui.version());
-      }
+      if (chain.problem() != null) return new Plan.Invalid(chain.problem());
       epilogs = epilogs();
-      epiloguePoints = epiloguePoints();
       long begin = entry.begin();
       long end = entry.end();
-      long slots = 1;
-      for (UnwindInfo ui : infos) slots += ui.slots.length;
-      reader.charge(slots + (long) epilogs.size() * (epiloguePoints.size() + 2));
+      reader.charge(begins.length + (long) epilogs.size() * (chain.epiloguePoints().length + 2));
       TreeSet<Long> inside = new TreeSet<>();
       inside.add(begin);
       addInside(inside, primary.begin() + info.prologSize(), begin, end);
-      for (int l = 0; l < levels.size(); l++) {
-        long b = levels.get(l).begin();
+      for (int l = 0; l < begins.length; l++) {
+        long b = begins[l];
         addInside(inside, b, begin, end);
-        for (int slot : infos.get(l).slots) addInside(inside, b + (slot & 0xFF), begin, end);
+        // only the offsets that land inside the function
+        int[] offs = chain.offsets()[l];
+        int from = java.util.Arrays.binarySearch(offs, (int) Math.max(0, Math.min(256, begin - b)));
+        for (int k = from < 0 ? -from - 1 : from; k < offs.length && b + offs[k] < end; k++) addInside(inside, b + offs[k], begin, end);
       }
       for (long[] epilog : epilogs) {
         long start = epilog[0];
         addInside(inside, start, begin, end);
         addInside(inside, start + epilog[1], begin, end);
-        for (long c : epiloguePoints) addInside(inside, start + c, begin, end);
+        for (long c : chain.epiloguePoints()) addInside(inside, start + c, begin, end);
       }
+      reader.charge((long) inside.size() * chain.slots());
       List<UnwindRow> rows = new ArrayList<>();
-      reader.charge((long) inside.size() * slots);
       try {
         for (long rva : inside) {
           UnwindRow row = at(rva);
@@ -498,34 +559,6 @@ public final class PeUnwind {
       return out;
     }
 
-    /** Where in an epilog its state changes: after each pop that UnwindEpilogue counts (relative to the epilog's start). */
-    private List<Long> epiloguePoints() {
-      List<Long> out = new ArrayList<>();
-      int[] first = firstPush();
-      if (first == null) return out;
-      UnwindInfo ui = infos.get(first[0]);
-      long current = 0;
-      int i = first[1];
-      for (; i < ui.slots.length && ui.op(i) == UWOP_PUSH_NONVOL; i++) {
-        out.add(current + 1);
-        current += ui.opInfo(i) >= 8 ? 2 : 1;
-      }
-      out.add(current + 1);
-      return out;
-    }
-
-    /** UnwindEpilogue's search for the first push: the level and slot, or null. */
-    private int[] firstPush() {
-      for (int l = 0; l < infos.size(); l++) {
-        UnwindInfo ui = infos.get(l);
-        for (int i = 0; i < ui.slots.length; i += windowsSlots(ui, i)) {
-          if (ui.op(i) == UWOP_PUSH_NONVOL || ui.op(i) == UWOP_PUSH_MACHFRAME) return new int[] {l, i};
-        }
-        if ((ui.flags() & UNW_FLAG_CHAININFO) == 0) return null;
-      }
-      return null;
-    }
-
     /** The caller's registers at {@code rva}, as RtlVirtualUnwind finds them. */
     UnwindRow at(long rva) {
       long prologOffset = (rva - primary.begin()) & 0xFFFFFFFFL;
@@ -538,21 +571,21 @@ public final class PeUnwind {
     }
 
     private Loc establisherFrame(long prologOffset) {
-      if (info.frameRegister() == 0) return new Loc(Loc.RSP, 0, false);
-      Loc frame = new Loc(info.frameRegister(), -16L * info.frameOffset(), false);
+      if (info.frameRegister() == 0) return new Loc(Loc.RSP, 0);
+      Loc frame = new Loc(info.frameRegister(), -16L * info.frameOffset());
       if (prologOffset >= info.prologSize() || (info.flags() & UNW_FLAG_CHAININFO) != 0) return frame;
       for (int i = 0; i < info.slots.length; i += windowsSlots(info, i)) {
         // RtlVirtualUnwind reads the slot after the array when there is no UWOP_SET_FPREG: taken as not yet set
-        if (info.op(i) == UWOP_SET_FPREG) return prologOffset >= info.codeOffsetAt(i) ? frame : new Loc(Loc.RSP, 0, false);
+        if (info.op(i) == UWOP_SET_FPREG) return prologOffset >= info.codeOffsetAt(i) ? frame : new Loc(Loc.RSP, 0);
       }
-      return new Loc(Loc.RSP, 0, false);
+      return new Loc(Loc.RSP, 0);
     }
 
     private UnwindRow epilogue(long rva, long epilogueOffset) {
       Frame fr = new Frame();
-      int[] first = firstPush();
+      int[] first = chain.firstPush();
       if (first != null) {
-        UnwindInfo ui = infos.get(first[0]);
+        UnwindInfo ui = chain.infos().get(first[0]);
         long current = 0;
         int i = first[1];
         int lastOp = -1, lastInfo = 0;
@@ -565,13 +598,12 @@ public final class PeUnwind {
         }
         // a pushfq's UWOP_ALLOC_SMALL 8, popped into a volatile register
         if (i < ui.slots.length && lastOp == UWOP_ALLOC_SMALL && lastInfo == 0) {
-          if (current >= epilogueOffset) fr.sp = fr.sp.plus(8);
+          if (current >= epilogueOffset) fr.add(8);
           i++;
         }
         if (i < ui.slots.length && ui.op(i) == UWOP_PUSH_MACHFRAME) {
           // UnwindEpilogue's machine frame: rip at rsp, rsp at rsp + 24 (no error code there)
           fr.machineFrame(false);
-          return fr.row(rva);
         }
       }
       return fr.row(rva);
@@ -579,9 +611,9 @@ public final class PeUnwind {
 
     private UnwindRow prologue(long rva, Loc establisher) {
       Frame fr = new Frame();
-      for (int l = 0; l < levels.size(); l++) {
-        UnwindInfo ui = infos.get(l);
-        long prologOffset = (rva - levels.get(l).begin()) & 0xFFFFFFFFL;
+      for (int l = 0; l < begins.length; l++) {
+        UnwindInfo ui = chain.infos().get(l);
+        long prologOffset = (rva - begins[l]) & 0xFFFFFFFFL;
         int[] s = ui.slots;
         for (int i = 0; i < s.length;) {
           int op = ui.op(i);
@@ -596,13 +628,10 @@ public final class PeUnwind {
               long size = slot(ui, ++i);
               if (opInfo != 0) size += slot(ui, ++i) << 16;
               else size *= 8;
-              fr.sp = fr.sp.plus(size & 0xFFFFFFFFL);
+              fr.add(size & 0xFFFFFFFFL);
             }
-            case UWOP_ALLOC_SMALL -> fr.sp = fr.sp.plus(8L * opInfo + 8);
-            case UWOP_SET_FPREG -> {
-              if (fr.sp.deref()) throw new Unsupported("UWOP_SET_FPREG after UWOP_PUSH_MACHFRAME");
-              fr.sp = new Loc(ui.frameRegister(), -16L * ui.frameOffset(), false);
-            }
+            case UWOP_ALLOC_SMALL -> fr.add(8L * opInfo + 8);
+            case UWOP_SET_FPREG -> fr.setFrame(ui.frameRegister(), -16L * ui.frameOffset());
             case UWOP_SAVE_NONVOL -> fr.save(opInfo, establisher, 8L * slot(ui, ++i));
             case UWOP_SAVE_NONVOL_FAR -> {
               long off = slot(ui, i + 1) | slot(ui, i + 2) << 16;
@@ -626,38 +655,69 @@ public final class PeUnwind {
       return fr.row(rva);
     }
 
-    private long slot(UnwindInfo ui, int i) {
+    private static long slot(UnwindInfo ui, int i) {
       if (i >= ui.slots.length) throw new Unsupported("an unwind code reads past the " + ui.slots.length + " slots of its array");
       return ui.slots[i];
     }
 
-    /** The virtual unwind's state: the stack pointer, where the caller's registers were saved. */
+    /**
+     * The virtual unwind's state: the stack pointer (Windows register {@code spBase} plus {@code
+     * spOffset}, unknown after a machine frame loaded it), where the caller's registers were saved.
+     */
     private final class Frame {
-      Loc sp = new Loc(Loc.RSP, 0, false);
-      final TreeMap<Integer, Loc> saved = new TreeMap<>();
+      int spBase = Loc.RSP;
+      long spOffset;
+      boolean spLoaded;
+      /** By DWARF number (0-15 integer registers, 17-32 xmm0-15): where the caller's value is, when set. */
+      final boolean[] isSaved = new boolean[DWARF_XMM0 + 16];
+      final int[] savedBase = new int[DWARF_XMM0 + 16];
+      final long[] savedOffset = new long[DWARF_XMM0 + 16];
       Loc ripAt;
       Loc cfaAt;
 
+      private void saveAt(int dwarf, int base, long offset) {
+        isSaved[dwarf] = true;
+        savedBase[dwarf] = base;
+        savedOffset[dwarf] = offset;
+      }
+
+      private void checkSp() {
+        if (spLoaded) throw new Unsupported("unwind codes after UWOP_PUSH_MACHFRAME change the stack pointer");
+      }
+
+      void add(long n) {
+        checkSp();
+        spOffset += n;
+      }
+
+      void setFrame(int register, long offset) {
+        checkSp();
+        spBase = register;
+        spOffset = offset;
+      }
+
       void push(int reg) {
         if (reg == Loc.RSP) throw new Unsupported("a push of RSP");
-        saved.put(DWARF[reg], sp);
-        sp = sp.plus(8);
+        checkSp();
+        saveAt(DWARF[reg], spBase, spOffset);
+        spOffset += 8;
       }
 
       void save(int reg, Loc establisher, long offset) {
         if (reg == Loc.RSP) throw new Unsupported("a save of RSP");
-        saved.put(DWARF[reg], establisher.plus(offset & 0xFFFFFFFFL));
+        saveAt(DWARF[reg], establisher.base(), establisher.offset() + (offset & 0xFFFFFFFFL));
       }
 
       void saveXmm(int reg, Loc establisher, long offset) {
-        saved.put(DWARF_XMM0 + reg, establisher.plus(offset & 0xFFFFFFFFL));
+        saveAt(DWARF_XMM0 + reg, establisher.base(), establisher.offset() + (offset & 0xFFFFFFFFL));
       }
 
       void machineFrame(boolean errorCode) {
-        Loc base = sp.plus(errorCode ? 8 : 0);
-        ripAt = base;
-        cfaAt = base.plus(24);
-        sp = new Loc(base.base(), base.offset() + 24, true);
+        checkSp();
+        long base = spOffset + (errorCode ? 8 : 0);
+        ripAt = new Loc(spBase, base);
+        cfaAt = new Loc(spBase, base + 24);
+        spLoaded = true;
       }
 
       UnwindRow row(long rva) {
@@ -668,10 +728,10 @@ public final class PeUnwind {
           cfa = new CfaRule.Expression(breg(cfaAt, true));
           rip = ripAt;
         } else {
-          cfa = new CfaRule.RegisterOffset(DWARF[sp.base()], sp.offset() + 8);
-          rip = sp;
+          cfa = new CfaRule.RegisterOffset(DWARF[spBase], spOffset + 8);
+          rip = new Loc(spBase, spOffset);
         }
-        for (var e : saved.entrySet()) rules.put(e.getKey(), rule(cfa, e.getValue()));
+        for (int r = 0; r < isSaved.length; r++) if (isSaved[r]) rules.put(r, rule(cfa, new Loc(savedBase[r], savedOffset[r])));
         rules.put(DWARF_RIP, rule(cfa, rip));
         return new UnwindRow(reader.imageBase + rva, cfa, rules);
       }

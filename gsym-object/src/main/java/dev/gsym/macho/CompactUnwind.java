@@ -469,11 +469,6 @@ public final class CompactUnwind {
     return arch == Arch.X86_64 ? X86_64_REGISTERS : X86_REGISTERS;
   }
 
-  private static String registerName(Arch arch, int n) {
-    String[] names = arch == Arch.X86_64 ? new String[] {"none", "RBX", "R12", "R13", "R14", "R15", "RBP", "7"}
-        : new String[] {"none", "EBX", "ECX", "EDX", "EDI", "ESI", "EBP", "7"};
-    return names[n];
-  }
 
   /**
    * EBP/RBP frame: the caller's frame pointer is at the frame pointer, the return address above it,
@@ -489,7 +484,8 @@ public final class CompactUnwind {
       int reg = slots & 7;
       if (reg == 0) continue;
       if (reg >= 6) {
-        return new Plan.Invalid("frame slot " + i + " holds register " + reg + " (" + registerName(arch, reg) + "), which libunwind refuses");
+        String name = reg == 7 ? "" : arch == Arch.X86_64 ? " (RBP)" : " (EBP)";
+        return new Plan.Invalid("frame slot " + i + " holds register " + reg + name + ", which libunwind refuses");
       }
       // fp - w * offset + w * i, with the CFA at fp + 2w
       rules.put(registers(arch)[reg], new RegisterRule.Offset(-2L * w - (long) w * offset + (long) w * i));
@@ -526,7 +522,6 @@ public final class CompactUnwind {
     if (saved == null) return new Plan.Invalid("register permutation " + permutation + " of " + count + " registers does not decode");
     TreeMap<Integer, RegisterRule> rules = new TreeMap<>();
     for (int i = 0; i < count; i++) {
-      if (arch == Arch.X86_64 && saved[i] > 6) return new Plan.Invalid("frameless register " + saved[i]);
       rules.put(registers(arch)[saved[i]], new RegisterRule.Offset(-(long) w - (long) w * count + (long) w * i));
     }
     rules.put(arch.returnAddress(), new RegisterRule.Offset(-w));

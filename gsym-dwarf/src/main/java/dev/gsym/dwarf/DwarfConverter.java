@@ -326,7 +326,29 @@ public final class DwarfConverter {
       if (which == Unwind.BREAKPAD && !breakpadReads(e.fde().cie().augmentation())) continue;
       entries.add(e.table());
     }
-    List<dev.gsym.GsymFormatException> problems = cfi.problems();
+    List<dev.gsym.GsymFormatException> problems = new ArrayList<>(cfi.problems());
+    if (which == Unwind.ALL) {
+      // the formats' own unwind information (dump_syms reads DWARF CFI only): numbered after the CFI
+      long next = 0;
+      for (dev.gsym.unwind.UnwindEntry e : entries) next = Math.max(next, e.ordinal() + 1);
+      List<dev.gsym.unwind.CfiTable> native_ = List.of();
+      try {
+        if (file instanceof dev.gsym.macho.MachOFile m) {
+          dev.gsym.macho.CompactUnwind cu = dev.gsym.macho.CompactUnwind.read(m);
+          if (cu != null) native_ = cu.tables();
+        } else if (file instanceof dev.gsym.coff.CoffFile c) {
+          dev.gsym.coff.PeUnwind pe = dev.gsym.coff.PeUnwind.read(c);
+          if (pe != null) native_ = pe.tables();
+        }
+      } catch (dev.gsym.GsymFormatException e) {
+        problems.add(e); // the section is unreadable: its tables are left out
+      }
+      for (dev.gsym.unwind.CfiTable t : native_) {
+        if (!loaded(file, t.start())) continue;
+        entries.add(new dev.gsym.unwind.CfiTable(t.source(), next + t.ordinal(), t.start(), t.length(),
+            t.returnAddressRegister(), t.rows()));
+      }
+    }
     diag.log("Loaded " + entries.size() + " unwind tables from call frame information"
         + (problems.isEmpty() ? "" : " (" + problems.size() + " entries skipped: " + problems.getFirst().getMessage() + ")")
         + ".\n");

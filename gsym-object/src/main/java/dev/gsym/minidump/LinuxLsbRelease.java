@@ -1,0 +1,22 @@
+package dev.gsym.minidump;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * {@code MD_LINUX_LSB_RELEASE}: the system's {@code /etc/lsb-release} ({@code DISTRIB_ID=...}) or,
+ * from newer writers, {@code /etc/os-release}.
+ *
+ * @param fields the {@code NAME=value} lines, in order (values as written, quotes kept)
+ */
+public record LinuxLsbRelease(byte[] text, Map<String, String> fields) {
+  public LinuxLsbRelease {
+    fields = Collections.unmodifiableMap(new LinkedHashMap<>(fields));
+  }
+
+  static LinuxLsbRelease read(Minidump dump, DirectoryEntry e) {
+    byte[] text = LinuxText.bytes(dump, e, "Linux lsb-release stream");
+    return new LinuxLsbRelease(text, LinuxText.fields(text, '='));
+  }
+}

@@ -1,0 +1,32 @@
+package dev.gsym.minidump;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * {@code MD_LINUX_PROC_STATUS}: the crashed process's {@code /proc/PID/status} ({@code Name:},
+ * {@code Pid:}, {@code PPid:}, {@code VmRSS:}, ...).
+ *
+ * @param text the stream's bytes
+ * @param fields the {@code name: value} lines, in order
+ */
+public record LinuxProcStatus(byte[] text, Map<String, String> fields) {
+  public LinuxProcStatus {
+    fields = Collections.unmodifiableMap(new LinkedHashMap<>(fields));
+  }
+
+  static LinuxProcStatus read(Minidump dump, DirectoryEntry e) {
+    byte[] text = LinuxText.bytes(dump, e, "Linux proc status stream");
+    return new LinuxProcStatus(text, LinuxText.fields(text, ':'));
+  }
+
+  /** The process id ({@code Pid:}), or -1. */
+  public long pid() {
+    try {
+      return Long.parseLong(fields.getOrDefault("Pid", "-1"));
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+}

@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
-# Builds the minidump corpus: small programs (src/) that install Breakpad's Linux ExceptionHandler
-# and crash in known ways, for x86-64 and i386, with and without frame pointers; the minidumps
-# Breakpad's handler writes; one minidump made by Breakpad's core2md from a gdb core file; and the
-# outputs of Breakpad's own tools on each (the goldens: minidump_dump, minidump_stackwalk [-m],
-# without and with symbols from dump_syms). README.md in this directory lists what is where.
+# Builds the minidump corpus (src-test-data/README.md, "minidump/", says what is where):
+#  - dumps/: small programs (src/) that install Breakpad's Linux ExceptionHandler and crash in known
+#    ways, for x86-64 and i386, with and without frame pointers, and the minidumps Breakpad's handler
+#    writes; one minidump made by Breakpad's core2md from a gdb core file; one each for aarch64 and
+#    arm made by core2md from the core files of programs crashing under qemu-user;
+#  - external/: real dumps of other writers (Windows, Crashpad, macOS) at pinned commits;
+#  - expected/: the outputs of Breakpad's own tools on each (minidump_dump, minidump_stackwalk [-m],
+#    without and with the symbols dump_syms writes into symbols/), and LD_SHOW_AUXV's auxv.
 #
-# Needs g++ 12 with g++-multilib (-m32), gdb, python3 and Breakpad: the npm package minidump@0.26.0
-# unpacked at $BREAKPAD_PKG (default /work/peers/package; fetched with `npm pack` when absent), whose
-# bin/linux-x64 holds minidump_dump, minidump_stackwalk and dump_syms and whose deps/ hold the
-# Breakpad sources (the client library is compiled here, in $WORK, never inside the package).
+# Needs g++ 12 with g++-multilib (-m32), g++-aarch64-linux-gnu, g++-arm-linux-gnueabihf, qemu-user,
+# gdb, python3, xz and Breakpad: the npm package minidump@0.26.0 unpacked at $BREAKPAD_PKG (default
+# /work/peers/package; fetched with `npm pack` when absent), whose bin/linux-x64 holds minidump_dump,
+# minidump_stackwalk and dump_syms and whose deps/ hold the Breakpad sources (the client library is
+# compiled here, in $WORK, never inside the package).
 #
 # The programs run under `setarch -R` (no address randomisation) with an empty environment, so
 # dumps hold no secrets and their addresses are stable; their times, process ids and stack
 # contents differ from run to run, so regenerating changes every dump and golden together.
+#
+#   src-test-data/minidump/regenerate.sh                           # everything
+#   src-test-data/minidump/regenerate.sh --build-minidump-dump DIR # only DIR/minidump_dump (tests)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 WORK="${WORK:-/tmp/gsym-minidump}"   # fixed: paths under it are recorded in the dumps
@@ -20,6 +27,26 @@ CXX="${CXX:-g++}"
 CC="${CC:-gcc}"
 BREAKPAD_PKG="${BREAKPAD_PKG:-/work/peers/package}"
 MODES="null abort recurse lib thread"
+
+# --build-minidump-dump DIR: only build Breakpad's minidump_dump from the package's sources into DIR
+# (the live differential test's oracle where the package's binaries are not installed; seconds)
+if [ "${1:-}" = "--build-minidump-dump" ]; then
+  out="$2"
+  mkdir -p "$out"
+  src="$BREAKPAD_PKG/deps/breakpad/src"
+  if [ ! -d "$src/processor" ]; then
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
+    (cd "$tmp" && npm pack --silent minidump@0.26.0 > /dev/null && tar xzf minidump-*.tgz)
+    src="$tmp/package/deps/breakpad/src"
+  fi
+  p="$src/processor"
+  "$CXX" -std=c++17 -O1 -w -I"$src" -o "$out/minidump_dump.tmp" "$p/minidump_dump.cc" "$src/common/path_helper.cc" \
+    "$p/basic_code_modules.cc" "$p/convert_old_arm64_context.cc" "$p/dump_context.cc" "$p/dump_object.cc" "$p/logging.cc" \
+    "$p/minidump.cc" "$p/pathname_stripper.cc" "$p/proc_maps_linux.cc"
+  mv "$out/minidump_dump.tmp" "$out/minidump_dump"
+  exit 0
+fi
 
 # the client libraries are kept between runs (they depend only on the Breakpad sources); the rest is rebuilt
 rm -rf "$WORK/bin" "$WORK/run" "$WORK/core" "$WORK/core2md"
@@ -69,22 +96,23 @@ m32() { [ "$1" = 32 ] && echo "-isystem $WORK/include32"; true; }
 
 # Breakpad's client library, one per word size (no -g: its debug information would be most of each
 # binary, and the stack walks go through our code and libc, not the handler's)
-build_client() { # M (32|64)
-  local out="$WORK/client$1"
+build_client() { # NAME COMPILER FLAGS...
+  local out="$WORK/client-$1" cxx="$2"
+  shift 2
   [ -f "$out/libbreakpad_client.a" ] && return 0
   mkdir -p "$out"
   local objs=()
-  for s in $CLIENT_SOURCES; do
+  for s in $CLIENT_SOURCES common/path_helper.cc; do
     local o="$out/$(echo "$s" | tr / _).o"
-    "$CXX" -m"$1" $(m32 "$1") -O2 -std=c++17 -fno-exceptions -Wno-deprecated-declarations -Wno-deprecated -I"$BP" -I"$BREAKPAD_PKG/deps" \
+    "$cxx" "$@" -O2 -std=c++17 -fno-exceptions -w -I"$BP" -I"$BREAKPAD_PKG/deps" \
       -DHAVE_GETCONTEXT -DHAVE_SYS_RANDOM_H -DHAVE_GETRANDOM -c "$BP/$s" -o "$o"
     objs+=("$o")
   done
   ar rcs "$out/libbreakpad_client.a" "${objs[@]}"
 }
 echo "== Breakpad client library (64 and 32 bit)"
-build_client 64
-build_client 32
+build_client 64 "$CXX" -m64
+build_client 32 "$CXX" -m32 $(m32 32)
 
 # NAME M FRAMEPOINTER-FLAG
 variants="x86_64-fp:64:-fno-omit-frame-pointer x86_64-nofp:64:-fomit-frame-pointer i386-fp:32:-fno-omit-frame-pointer i386-nofp:32:-fomit-frame-pointer"
@@ -97,7 +125,7 @@ for v in $variants; do
   "$CC" -m"$m" $(m32 "$m") -O2 -g $fp $prefix -fPIC -shared -Wl,-soname,libcrashlib.so -Wl,--build-id \
     "$here/src/crashlib.c" -o "$d/libcrashlib.so"
   "$CXX" -m"$m" $(m32 "$m") -O2 -g $fp $prefix -std=c++17 -I"$BP" -I"$BREAKPAD_PKG/deps" -pthread -Wl,--build-id \
-    "$here/src/crasher.cc" -o "$d/crasher" -L"$d" -lcrashlib -Wl,-rpath,'$ORIGIN' "$WORK/client$m/libbreakpad_client.a"
+    "$here/src/crasher.cc" -o "$d/crasher" -L"$d" -lcrashlib -Wl,-rpath,'$ORIGIN' "$WORK/client-$m/libbreakpad_client.a"
 done
 
 rm -rf "$here/bin" "$here/dumps" "$here/expected" "$here/symbols"
@@ -133,8 +161,8 @@ done
 # core2md: a minidump written from a core file gdb made at the crash (and the /proc files of the
 # stopped process, which core2md reads beside the core)
 echo "== core2md"
-"$CXX" -m64 -O2 -std=c++17 -I"$BP" -I"$BREAKPAD_PKG/deps" "$BP/tools/linux/core2md/core2md.cc" "$BP/common/path_helper.cc" \
-  -o "$WORK/core2md" "$WORK/client64/libbreakpad_client.a"
+"$CXX" -m64 -O2 -std=c++17 -I"$BP" -I"$BREAKPAD_PKG/deps" "$BP/tools/linux/core2md/core2md.cc" \
+  -o "$WORK/core2md" "$WORK/client-64/libbreakpad_client.a"
 core="$WORK/core"
 mkdir -p "$core/proc"
 (cd "$WORK/bin/x86_64-fp" && env -i PATH=/usr/bin:/bin setarch -R gdb -nx -batch \
@@ -145,6 +173,33 @@ mkdir -p "$core/proc"
   -ex kill \
   --args ./crasher null "$core" > "$core/gdb.log" 2>&1)
 "$WORK/core2md" "$core/core" "$core/proc" "$here/dumps/x86_64-fp-core2md.dmp"
+
+# Other CPUs, through core2md alone (Breakpad's ExceptionHandler writes dumps with ptrace, which
+# qemu-user does not emulate): src/procfs_crash.c, cross-compiled, copies its emulated /proc/self
+# files and crashes under qemu-user, which writes the emulated process's core file; core2md, cross-
+# compiled too, runs under qemu on that core. aarch64 dumps have Breakpad's old arm64 context
+# layout, arm ones MDRawContextARM. Needs g++-aarch64-linux-gnu, g++-arm-linux-gnueabihf and
+# qemu-user; the host's own core file of the crashing qemu is deleted.
+for t in aarch64:aarch64-linux-gnu arm:arm-linux-gnueabihf; do
+  IFS=: read -r cpu triple <<< "$t"
+  echo "== core2md for $cpu under qemu-$cpu"
+  build_client "$triple" "$triple-g++"
+  q="$WORK/qemu-$cpu"
+  rm -rf "$q"
+  mkdir -p "$q/proc"
+  "$triple-g++" -O2 -std=c++17 -static -I"$BP" -I"$BREAKPAD_PKG/deps" "$BP/tools/linux/core2md/core2md.cc" \
+    -o "$q/core2md" "$WORK/client-$triple/libbreakpad_client.a"
+  "$triple-gcc" -O2 -g -fno-omit-frame-pointer $prefix "$here/src/procfs_crash.c" -o "$q/procfs_crash"
+  set +e
+  (cd "$q" && ulimit -c unlimited && env -i PATH=/usr/bin:/bin "qemu-$cpu" -L "/usr/$triple" ./procfs_crash proc 2> /dev/null)
+  set -e
+  rm -f "$q/core"
+  cores=("$q"/qemu_procfs_crash_*.core)
+  [ -f "${cores[0]}" ] || { echo "qemu-$cpu wrote no core file" >&2; exit 1; }
+  (cd "$q" && "qemu-$cpu" "./core2md" "${cores[0]}" proc "$here/dumps/$cpu-core2md.dmp" 2> core2md.log)
+  mkdir -p "$here/bin/$cpu"
+  cp "$q/procfs_crash" "$here/bin/$cpu/"
+done
 
 for v in $variants; do
   IFS=: read -r name _ _ <<< "$v"
@@ -232,6 +287,9 @@ done
 {
   echo "g++: $("$CXX" --version | head -1)"
   echo "gdb: $(gdb --version | head -1)"
+  echo "aarch64-linux-gnu-g++: $(aarch64-linux-gnu-g++ --version | head -1)"
+  echo "arm-linux-gnueabihf-g++: $(arm-linux-gnueabihf-g++ --version | head -1)"
+  echo "qemu: $(qemu-aarch64 --version | head -1)"
   echo "breakpad: npm minidump@$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['version'])" "$BREAKPAD_PKG/package.json")"
   echo "libc: $(ldd --version | head -1)"
   echo "kernel: $(uname -sr)"

@@ -44,6 +44,20 @@ class MinidumpDumpTest {
     return f.substring(0, f.length() - 4);
   }
 
+  /** The exit status of {@code tool} on {@code dump} when the goldens were made (expected/status.tsv). */
+  static int status(Path dump, String tool) {
+    String key = dir().relativize(dump).toString();
+    try {
+      for (String line : Files.readAllLines(dir().resolve("expected").resolve("status.tsv"))) {
+        String[] f = line.split("\t");
+        if (f[0].equals(key) && f[1].equals(tool)) return Integer.parseInt(f[2]);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    throw new IllegalArgumentException("no status of " + tool + " on " + key);
+  }
+
   /** The committed minidump_dump output of {@code dump}, bytes as {@link ByteStrings} decodes them. */
   static String expectedDump(Path dump) throws IOException {
     try (InputStream in = new GZIPInputStream(Files.newInputStream(dir().resolve("expected").resolve(name(dump) + ".dump.txt.gz")))) {

@@ -252,8 +252,12 @@ final class MinidumpDumpText {
         p("  cpsr                = 0x%x\n", a.cpsr());
         p("  float_save.fpsr     = 0x%x\n", a.fpsr());
         p("  float_save.fpcr     = 0x%x\n", a.fpcr());
+        // Breakpad normalises the halves of a 128-bit register only when it byte-swaps the dump: of a
+        // little-endian dump it prints the low half first ("high" is the first eight bytes)
+        boolean le = a.raw().order() == java.nio.ByteOrder.LITTLE_ENDIAN;
         for (int i = 0; i < 32; i++) {
-          p("  float_save.regs[%2d]            = 0x%x%x\n", i, a.floatRegHigh(i), a.floatRegLow(i));
+          p("  float_save.regs[%2d]            = 0x%x%x\n", i, le ? a.floatRegLow(i) : a.floatRegHigh(i),
+              le ? a.floatRegHigh(i) : a.floatRegLow(i));
         }
       }
       case UnsupportedContext u -> throw new IllegalStateException("not printed");

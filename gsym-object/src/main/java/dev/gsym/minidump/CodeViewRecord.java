@@ -25,25 +25,83 @@ public sealed interface CodeViewRecord {
   /** Largest record Breakpad reads; a larger one counts as missing. */
   int MAX_SIZE = 32768;
 
-  /** The record's bytes as they are in the file. */
+  /** A copy of the record's bytes as they are in the file. */
   byte[] bytes();
 
   /** A PDB 7.0 record: the PDB's GUID and age, and its file name (the bytes before the first NUL). */
-  record Pdb70(byte[] bytes, Guid guid, long age, String pdbFileName) implements CodeViewRecord {}
+  record Pdb70(Guid guid, long age, String pdbFileName, RecordBytes raw) implements CodeViewRecord {
+    @Override
+    public byte[] bytes() {
+      return raw.copy();
+    }
+  }
 
   /** A PDB 2.0 record. */
-  record Pdb20(byte[] bytes, long offset, long signature, long age, String pdbFileName) implements CodeViewRecord {}
+  record Pdb20(long offset, long signature, long age, String pdbFileName, RecordBytes raw) implements CodeViewRecord {
+    @Override
+    public byte[] bytes() {
+      return raw.copy();
+    }
+  }
 
-  /** Breakpad's ELF record: the module's build-id. */
-  record Elf(byte[] bytes, byte[] buildId) implements CodeViewRecord {
+  /** Breakpad's ELF record: the module's build-id (the record's bytes after the signature). */
+  record Elf(RecordBytes raw) implements CodeViewRecord {
+    @Override
+    public byte[] bytes() {
+      return raw.copy();
+    }
+
+    /** A copy of the build-id. */
+    public byte[] buildId() {
+      byte[] b = raw.copy();
+      return java.util.Arrays.copyOfRange(b, 4, b.length);
+    }
+
     /** The build-id in lower-case hex (Breakpad's code identifier of ELF modules). */
     public String buildIdHex() {
-      return HexFormat.of().formatHex(buildId);
+      return HexFormat.of().formatHex(buildId());
     }
   }
 
   /** A record of another signature (or of 4 bytes or fewer, whose signature Breakpad does not read). */
-  record Other(byte[] bytes, long signature) implements CodeViewRecord {}
+  record Other(long signature, RecordBytes raw) implements CodeViewRecord {
+    @Override
+    public byte[] bytes() {
+      return raw.copy();
+    }
+  }
+
+  /** A record's bytes, immutable, compared by content. */
+  final class RecordBytes {
+    private final byte[] bytes;
+
+    RecordBytes(byte[] bytes) {
+      this.bytes = bytes.clone();
+    }
+
+    public byte[] copy() {
+      return bytes.clone();
+    }
+
+    public int size() {
+      return bytes.length;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof RecordBytes r && java.util.Arrays.equals(r.bytes, bytes);
+    }
+
+    @Override
+    public int hashCode() {
+      return java.util.Arrays.hashCode(bytes);
+    }
+
+    @Override
+    public String toString() {
+      return HexFormat.of().formatHex(bytes);
+    }
+  }
 
   /**
    * Reads the record at {@code location} as Breakpad's {@code MinidumpModule::GetCVRecord} does:
@@ -58,16 +116,17 @@ public sealed interface CodeViewRecord {
     int n = (int) b.size();
     byte[] bytes = b.bytes(0, n);
     long signature = n > 4 ? b.u32(0) : 0xffffffffL;
+    RecordBytes raw = new RecordBytes(bytes);
     if (signature == Integer.toUnsignedLong(SIGNATURE_PDB70)) {
       if (n < 24 + 1 || bytes[n - 1] != 0) return null;
-      return new Pdb70(bytes, Guid.read(b, 4), b.u32(20), cString(bytes, 24));
+      return new Pdb70(Guid.read(b, 4), b.u32(20), cString(bytes, 24), raw);
     } else if (signature == Integer.toUnsignedLong(SIGNATURE_PDB20)) {
       if (n < 16 + 1 || bytes[n - 1] != 0) return null;
-      return new Pdb20(bytes, b.u32(4), b.u32(8), b.u32(12), cString(bytes, 16));
+      return new Pdb20(b.u32(4), b.u32(8), b.u32(12), cString(bytes, 16), raw);
     } else if (signature == Integer.toUnsignedLong(SIGNATURE_ELF)) {
-      return new Elf(bytes, java.util.Arrays.copyOfRange(bytes, 4, n));
+      return new Elf(raw);
     }
-    return new Other(bytes, signature);
+    return new Other(signature, raw);
   }
 
   private static String cString(byte[] b, int from) {

@@ -64,6 +64,26 @@ public record CrashpadInfo(long version, Guid reportId, Guid clientId, Map<Strin
   /** An annotation object: its name, type (1: a string) and value bytes. */
   public record Annotation(String name, int type, byte[] value) {
     public static final int TYPE_STRING = 1;
+
+    public Annotation {
+      value = value.clone();
+    }
+
+    /** A copy of the value. */
+    @Override
+    public byte[] value() {
+      return value.clone();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Annotation a && a.name.equals(name) && a.type == type && java.util.Arrays.equals(a.value, value);
+    }
+
+    @Override
+    public int hashCode() {
+      return name.hashCode() * 31 + java.util.Arrays.hashCode(value);
+    }
   }
 
   static CrashpadInfo read(Minidump dump, DirectoryEntry e) {
@@ -144,7 +164,9 @@ public record CrashpadInfo(long version, Guid reportId, Guid clientId, Map<Strin
       long value = file.u32(entry + 8);
       if (!file.has(value, 4)) throw dump.error(entry + 8, what + " " + i + ": value at 0x" + Long.toHexString(value) + " is past the end of the file");
       long length = file.u32(value);
-      if (!file.has(value + 4, length)) throw dump.error(value, what + " " + i + ": value of " + length + " bytes extends past the end of the file");
+      if (!file.has(value + 4, length) || length > Integer.MAX_VALUE - 16) {
+        throw dump.error(value, what + " " + i + ": value of " + length + " bytes extends past the end of the file");
+      }
       list.add(new Annotation(name, file.u16(entry + 4), file.bytes(value + 4, (int) length)));
     }
     return list;

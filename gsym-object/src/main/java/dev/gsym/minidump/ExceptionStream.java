@@ -1,6 +1,8 @@
 package dev.gsym.minidump;
 
 import dev.gsym.io.ByteView;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * {@code MINIDUMP_EXCEPTION_STREAM}: the thread that crashed, why, and its registers at the crash.
@@ -26,11 +28,15 @@ import dev.gsym.io.ByteView;
  * @param parameters the first {@code min(numberParameters, 15)} parameters
  */
 public record ExceptionStream(long offset, long threadId, long exceptionCode, long exceptionFlags, long exceptionRecord,
-    long exceptionAddress, long numberParameters, long[] parameters, Location threadContext) {
+    long exceptionAddress, long numberParameters, List<Long> parameters, Location threadContext) {
   /** Bytes in the on-disk structure. */
   public static final int SIZE = 168;
   /** Parameters the record has room for. */
   public static final int MAXIMUM_PARAMETERS = 15;
+
+  public ExceptionStream {
+    parameters = List.copyOf(parameters);
+  }
 
   static ExceptionStream read(Minidump dump, DirectoryEntry e) {
     if (e.location().dataSize() != SIZE) {
@@ -38,8 +44,8 @@ public record ExceptionStream(long offset, long threadId, long exceptionCode, lo
     }
     ByteView b = dump.bytes(e.location(), e.offset() + 4, "exception stream");
     long n = b.u32(32);
-    long[] params = new long[(int) Math.min(n, MAXIMUM_PARAMETERS)];
-    for (int i = 0; i < params.length; i++) params[i] = b.u64(40 + 8L * i);
+    List<Long> params = new ArrayList<>();
+    for (int i = 0; i < Math.min(n, MAXIMUM_PARAMETERS); i++) params.add(b.u64(40 + 8L * i));
     return new ExceptionStream(b.fileOffset(), b.u32(0), b.u32(8), b.u32(12), b.u64(16), b.u64(24), n, params,
         new Location(b.u32(160), b.u32(164)));
   }

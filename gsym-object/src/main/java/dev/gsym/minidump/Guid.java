@@ -1,6 +1,7 @@
 package dev.gsym.minidump;
 
 import dev.gsym.io.ByteView;
+import java.util.Arrays;
 
 /**
  * {@code GUID} / {@code MDGUID}: u32 data1, u16 data2, u16 data3 (in the dump's byte order), u8
@@ -9,6 +10,26 @@ import dev.gsym.io.ByteView;
 public record Guid(long data1, int data2, int data3, byte[] data4) {
   /** Bytes in the on-disk structure. */
   public static final int SIZE = 16;
+
+  public Guid {
+    if (data4.length != 8) throw new IllegalArgumentException("data4 of " + data4.length + " bytes");
+    data4 = data4.clone();
+  }
+
+  @Override
+  public byte[] data4() {
+    return data4.clone();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Guid g && g.data1 == data1 && g.data2 == data2 && g.data3 == data3 && Arrays.equals(g.data4, data4);
+  }
+
+  @Override
+  public int hashCode() {
+    return Long.hashCode(data1) * 31 + Arrays.hashCode(data4);
+  }
 
   static Guid read(ByteView b, long at) {
     return new Guid(b.u32(at), b.u16(at + 4), b.u16(at + 6), b.bytes(at + 8, 8));

@@ -8,7 +8,25 @@ import java.util.List;
  */
 public record LinuxCmdLine(byte[] text, List<String> arguments) {
   public LinuxCmdLine {
+    text = text.clone();
     arguments = List.copyOf(arguments);
+  }
+
+  /** A copy of the stream's bytes. */
+  @Override
+  public byte[] text() {
+    return text.clone();
+  }
+
+  /** Equal when the stream's bytes are (everything else is read from them). */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof LinuxCmdLine other && java.util.Arrays.equals(other.text, text);
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Arrays.hashCode(text);
   }
 
   static LinuxCmdLine read(Minidump dump, DirectoryEntry e) {

@@ -12,9 +12,27 @@ import java.util.Map;
  */
 public record LinuxCpuInfo(byte[] text, List<Map<String, String>> processors) {
   public LinuxCpuInfo {
+    text = text.clone();
     List<Map<String, String>> copy = new ArrayList<>();
     for (Map<String, String> p : processors) copy.add(Collections.unmodifiableMap(new LinkedHashMap<>(p)));
     processors = List.copyOf(copy);
+  }
+
+  /** A copy of the stream's bytes. */
+  @Override
+  public byte[] text() {
+    return text.clone();
+  }
+
+  /** Equal when the stream's bytes are (everything else is read from them). */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof LinuxCpuInfo other && java.util.Arrays.equals(other.text, text);
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Arrays.hashCode(text);
   }
 
   static LinuxCpuInfo read(Minidump dump, DirectoryEntry e) {

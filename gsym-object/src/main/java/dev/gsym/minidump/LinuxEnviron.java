@@ -8,7 +8,25 @@ import java.util.List;
  */
 public record LinuxEnviron(byte[] text, List<String> entries) {
   public LinuxEnviron {
+    text = text.clone();
     entries = List.copyOf(entries);
+  }
+
+  /** A copy of the stream's bytes. */
+  @Override
+  public byte[] text() {
+    return text.clone();
+  }
+
+  /** Equal when the stream's bytes are (everything else is read from them). */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof LinuxEnviron other && java.util.Arrays.equals(other.text, text);
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Arrays.hashCode(text);
   }
 
   static LinuxEnviron read(Minidump dump, DirectoryEntry e) {

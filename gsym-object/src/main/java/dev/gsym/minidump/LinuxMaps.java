@@ -15,7 +15,25 @@ import java.util.List;
  */
 public record LinuxMaps(byte[] text, List<Mapping> mappings) {
   public LinuxMaps {
+    text = text.clone();
     mappings = List.copyOf(mappings);
+  }
+
+  /** A copy of the stream's bytes. */
+  @Override
+  public byte[] text() {
+    return text.clone();
+  }
+
+  /** Equal when the stream's bytes are (everything else is read from them). */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof LinuxMaps other && java.util.Arrays.equals(other.text, text);
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Arrays.hashCode(text);
   }
 
   /**
@@ -49,8 +67,8 @@ public record LinuxMaps(byte[] text, List<Mapping> mappings) {
   }
 
   static LinuxMaps read(Minidump dump, DirectoryEntry e) {
-    ByteView b = dump.bytes(e.location(), e.offset() + 4, "Linux maps stream");
-    byte[] text = b.bytes(0, (int) b.size());
+    byte[] text = LinuxText.bytes(dump, e, "Linux maps stream");
+    ByteView b = dump.file().slice(e.location().rva(), text.length);
     List<Mapping> out = new ArrayList<>();
     int lineStart = 0;
     for (int i = 0; i <= text.length; i++) {

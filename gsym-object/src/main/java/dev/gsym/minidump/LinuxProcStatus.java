@@ -13,7 +13,25 @@ import java.util.Map;
  */
 public record LinuxProcStatus(byte[] text, Map<String, String> fields) {
   public LinuxProcStatus {
+    text = text.clone();
     fields = Collections.unmodifiableMap(new LinkedHashMap<>(fields));
+  }
+
+  /** A copy of the stream's bytes. */
+  @Override
+  public byte[] text() {
+    return text.clone();
+  }
+
+  /** Equal when the stream's bytes are (everything else is read from them). */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof LinuxProcStatus other && java.util.Arrays.equals(other.text, text);
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Arrays.hashCode(text);
   }
 
   static LinuxProcStatus read(Minidump dump, DirectoryEntry e) {

@@ -13,6 +13,7 @@ final class LinuxText {
   /** The stream's bytes (every byte of it; the text streams are copies of small /proc files). */
   static byte[] bytes(Minidump dump, DirectoryEntry e, String what) {
     var b = dump.bytes(e.location(), e.offset() + 4, what);
+    if (b.size() > Integer.MAX_VALUE - 16) throw dump.error(e.offset() + 4, what + " of " + b.size() + " bytes is too large");
     return b.bytes(0, (int) b.size());
   }
 

@@ -302,7 +302,10 @@ public final class Minidump implements AutoCloseable {
     MemoryList list = memoryList();
     if (list != null) all.addAll(list.regions());
     Memory64List list64 = memory64List();
-    if (list64 != null) all.addAll(list64.regions());
+    if (list64 != null) {
+      all.addAll(list64.regions());
+      MinidumpMemory.checkDisjoint(this, all, stream(StreamType.MEMORY_64_LIST).location().rva(), "memory list and memory64 list");
+    }
     return new MinidumpMemory(all, byteOrder());
   }
 

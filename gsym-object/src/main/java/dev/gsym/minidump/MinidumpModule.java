@@ -1,6 +1,7 @@
 package dev.gsym.minidump;
 
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * {@code MINIDUMP_MODULE}: one loaded module (executable or shared library) of the module list,
@@ -31,10 +32,14 @@ import java.util.Arrays;
  * @param platformId the dump's {@link SystemInfo#platformId()}, or -1 without a readable system info
  */
 public record MinidumpModule(long offset, long baseOfImage, long sizeOfImage, long checksum, long timeDateStamp,
-    long moduleNameRva, VersionInfo versionInfo, Location cvRecord, Location miscRecord, long[] reserved, String name,
+    long moduleNameRva, VersionInfo versionInfo, Location cvRecord, Location miscRecord, List<Long> reserved, String name,
     CodeViewRecord codeView, MiscDebugRecord misc, boolean hasDebugInfo, long platformId) {
   /** Bytes in the on-disk structure. */
   public static final int SIZE = 108;
+
+  public MinidumpModule {
+    reserved = List.copyOf(reserved);
+  }
 
   /** The module's path, as the dump names it. */
   public String codeFile() {
@@ -48,7 +53,7 @@ public record MinidumpModule(long offset, long baseOfImage, long sizeOfImage, lo
 
   /** The ELF build-id of Breakpad's {@code BpEL} record, or null. */
   public byte[] elfBuildId() {
-    return codeView instanceof CodeViewRecord.Elf elf ? elf.buildId().clone() : null;
+    return codeView instanceof CodeViewRecord.Elf elf ? elf.buildId() : null;
   }
 
   /**

@@ -1,6 +1,8 @@
 package dev.gsym.minidump;
 
 import dev.gsym.io.ByteView;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * {@code MINIDUMP_MISC_INFO} through {@code MINIDUMP_MISC_INFO_5}: process id and times, processor
@@ -62,7 +64,11 @@ public record MiscInfo(long sizeOfInfo, long flags1, long processId, long proces
    *
    * @param features offset and size of feature {@code i} at {@code [2i]} and {@code [2i + 1]}
    */
-  public record XState(long sizeOfInfo, long contextSize, long enabledFeatures, long[] features) {}
+  public record XState(long sizeOfInfo, long contextSize, long enabledFeatures, List<Long> features) {
+    public XState {
+      features = List.copyOf(features);
+    }
+  }
 
   static MiscInfo read(Minidump dump, DirectoryEntry e) {
     long size = e.location().dataSize();
@@ -80,8 +86,8 @@ public record MiscInfo(long sizeOfInfo, long flags1, long processId, long proces
     long info = b.u32(0);
     TimeZone tz = new TimeZone(b.s32(60), info > SIZE_2 ? Utf16.field(b, 64, 64) : "", SystemTime.read(b, 128), b.s32(144),
         info > SIZE_2 ? Utf16.field(b, 148, 64) : "", SystemTime.read(b, 212), b.s32(228));
-    long[] features = new long[128];
-    for (int i = 0; i < 128; i++) features[i] = b.u32(848 + 4L * i);
+    List<Long> features = new ArrayList<>();
+    for (int i = 0; i < 128; i++) features.add(b.u32(848 + 4L * i));
     XState xstate = new XState(b.u32(832), b.u32(836), b.u64(840), features);
     return new MiscInfo(info, b.u32(4), b.u32(8), b.u32(12), b.u32(16), b.u32(20), b.u32(24), b.u32(28), b.u32(32), b.u32(36),
         b.u32(40), b.u32(44), b.u32(48), b.u32(52), b.u32(56), tz, info > SIZE_3 ? Utf16.field(b, 232, 520) : "",

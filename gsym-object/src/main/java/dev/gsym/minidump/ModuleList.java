@@ -43,7 +43,7 @@ public record ModuleList(List<MinidumpModule> modules) {
       CodeViewRecord cvRecord = CodeViewRecord.read(dump, cv);
       MiscDebugRecord miscRecord = MiscDebugRecord.read(dump, misc);
       boolean debugInfo = (cv.dataSize() == 0 || cvRecord != null) && (misc.dataSize() == 0 || miscRecord != null);
-      long[] reserved = {b.u32(at + 92), b.u32(at + 96), b.u32(at + 100), b.u32(at + 104)};
+      List<Long> reserved = List.of(b.u32(at + 92), b.u32(at + 96), b.u32(at + 100), b.u32(at + 104));
       modules.add(new MinidumpModule(abs, base, size, b.u32(at + 12), b.u32(at + 16), nameRva, VersionInfo.read(b, at + 24), cv,
           misc, reserved, name, cvRecord, miscRecord, debugInfo, platform));
     }

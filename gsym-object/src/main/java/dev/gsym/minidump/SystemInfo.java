@@ -3,6 +3,8 @@ package dev.gsym.minidump;
 import dev.gsym.GsymFormatException;
 import dev.gsym.io.ByteView;
 import dev.gsym.unwind.Arch;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * {@code MINIDUMP_SYSTEM_INFO}: the CPU and operating system of the crashed process.
@@ -31,9 +33,14 @@ import dev.gsym.unwind.Arch;
  */
 public record SystemInfo(int processorArchitecture, int processorLevel, int processorRevision, int numberOfProcessors,
     int productType, long majorVersion, long minorVersion, long buildNumber, long platformId, long csdVersionRva,
-    int suiteMask, int reserved2, long[] cpuInfo, long[] processorFeatures, String csdVersion) {
+    int suiteMask, int reserved2, List<Long> cpuInfo, List<Long> processorFeatures, String csdVersion) {
   /** Bytes in the on-disk structure (the stream's exact size). */
   public static final int SIZE = 56;
+
+  public SystemInfo {
+    cpuInfo = List.copyOf(cpuInfo);
+    processorFeatures = List.copyOf(processorFeatures);
+  }
 
   // processor_architecture
   public static final int CPU_X86 = 0;
@@ -76,9 +83,9 @@ public record SystemInfo(int processorArchitecture, int processorLevel, int proc
       throw dump.error(e.offset() + 4, "system info stream of " + e.location().dataSize() + " bytes, not " + SIZE);
     }
     ByteView b = dump.bytes(e.location(), e.offset() + 4, "system info stream");
-    long[] words = new long[6];
-    for (int i = 0; i < 6; i++) words[i] = b.u32(32 + 4L * i);
-    long[] features = {b.u64(32), b.u64(40)};
+    List<Long> words = new ArrayList<>();
+    for (int i = 0; i < 6; i++) words.add(b.u32(32 + 4L * i));
+    List<Long> features = List.of(b.u64(32), b.u64(40));
     long csdRva = b.u32(24);
     String csd;
     try {
@@ -133,7 +140,7 @@ public record SystemInfo(int processorArchitecture, int processorLevel, int proc
     StringBuilder sb = new StringBuilder(12);
     for (int i = 0; i < 3; i++) {
       for (int k = 0; k < 4; k++) {
-        int c = (int) (cpuInfo[i] >>> (8 * k)) & 0xff;
+        int c = (int) (cpuInfo.get(i) >>> (8 * k)) & 0xff;
         if (c == 0) return sb.toString(); // snprintf("%c") of a NUL ends the C string
         sb.append((char) c);
       }

@@ -394,8 +394,8 @@ final class MinidumpDumpText {
     p("  exception_record.exception_record          = 0x%x\n", e.exceptionRecord());
     p("  exception_record.exception_address         = 0x%x\n", e.exceptionAddress());
     p("  exception_record.number_parameters         = %d\n", (int) e.numberParameters());
-    for (int i = 0; i < e.parameters().length; i++) {
-      p("  exception_record.exception_information[%2d] = 0x%x\n", i, e.parameters()[i]);
+    for (int i = 0; i < e.parameters().size(); i++) {
+      p("  exception_record.exception_information[%2d] = 0x%x\n", i, e.parameters().get(i));
     }
     p("  thread_context.data_size                   = %d\n", (int) e.threadContext().dataSize());
     p("  thread_context.rva                         = 0x%x\n", e.threadContext().rva());
@@ -437,13 +437,13 @@ final class MinidumpDumpText {
     p("  csd_version_rva                            = 0x%x\n", s.csdVersionRva());
     p("  suite_mask                                 = 0x%x\n", s.suiteMask());
     p(s.isX86CpuInfo() ? "  cpu.x86_cpu_info (valid):\n" : "  cpu.x86_cpu_info (invalid):\n");
-    for (int i = 0; i < 3; i++) p("  cpu.x86_cpu_info.vendor_id[%d]              = 0x%x\n", i, s.cpuInfo()[i]);
-    p("  cpu.x86_cpu_info.version_information       = 0x%x\n", s.cpuInfo()[3]);
-    p("  cpu.x86_cpu_info.feature_information       = 0x%x\n", s.cpuInfo()[4]);
-    p("  cpu.x86_cpu_info.amd_extended_cpu_features = 0x%x\n", s.cpuInfo()[5]);
+    for (int i = 0; i < 3; i++) p("  cpu.x86_cpu_info.vendor_id[%d]              = 0x%x\n", i, s.cpuInfo().get(i));
+    p("  cpu.x86_cpu_info.version_information       = 0x%x\n", s.cpuInfo().get(3));
+    p("  cpu.x86_cpu_info.feature_information       = 0x%x\n", s.cpuInfo().get(4));
+    p("  cpu.x86_cpu_info.amd_extended_cpu_features = 0x%x\n", s.cpuInfo().get(5));
     if (!s.isX86CpuInfo()) {
       p("  cpu.other_cpu_info (valid):\n");
-      for (int i = 0; i < 2; i++) p("  cpu.other_cpu_info.processor_features[%d]   = 0x%x\n", i, s.processorFeatures()[i]);
+      for (int i = 0; i < 2; i++) p("  cpu.other_cpu_info.processor_features[%d]   = 0x%x\n", i, s.processorFeatures().get(i));
     }
     if (s.csdVersion() != null) p("  (csd_version)                              = \"%s\"\n", cString(s.csdVersion()));
     else p("  (csd_version)                              = (null)\n");
@@ -528,7 +528,7 @@ final class MinidumpDumpText {
         p("  xstate_data.enabled_features = 0x%x\n", x.enabledFeatures());
         for (int i = 0; i < 64; i++) {
           if ((x.enabledFeatures() >>> i & 1) != 0) {
-            p("  xstate_data.features[%02d]     = { %d, %d }\n", i, (int) x.features()[2 * i], (int) x.features()[2 * i + 1]);
+            p("  xstate_data.features[%02d]     = { %d, %d }\n", i, (int) (long) x.features().get(2 * i), (int) (long) x.features().get(2 * i + 1));
           }
         }
         if (x.enabledFeatures() == 0) p("  xstate_data.features[]       = (empty)\n");

@@ -126,6 +126,26 @@ class MinidumpHostileTest {
   }
 
   @Test
+  void memory64RangesOverlappingTheMemoryListFailTheFullMemory() {
+    Minidump m = Minidump.of(base, "base");
+    MemoryDescriptor first = m.memoryList().descriptors().getFirst();
+    byte[] b = Arrays.copyOf(base, base.length + 32 + 8);
+    DirectoryEntry auxv = m.stream(StreamType.LINUX_AUXV);
+    ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+    bb.putInt((int) auxv.offset(), StreamType.MEMORY_64_LIST);
+    bb.putInt((int) auxv.offset() + 4, 32);
+    bb.putInt((int) auxv.offset() + 8, base.length);
+    bb.putLong(base.length, 1).putLong(base.length + 8, base.length + 32);
+    bb.putLong(base.length + 16, first.start() + 4).putLong(base.length + 24, 8);
+    Minidump d = Minidump.of(b, "overlap64");
+    assertThat(d.memory64List().regions()).hasSize(1);
+    GsymFormatException e = catching(d::fullMemory);
+    assertThat(e.offset()).isEqualTo(base.length);
+    assertThat(e.detail()).contains("memory list and memory64 list").contains("overlap");
+    assertThat(d.memory().readable(first.start() + 4, 8)).isTrue();
+  }
+
+  @Test
   void everyVariantReadsWithFormatErrorsOnly() {
     assertThat(variants).hasSizeGreaterThan(30);
     for (Map.Entry<String, byte[]> v : variants.entrySet()) {

@@ -26,8 +26,10 @@ import java.util.List;
  *      feature_information, amd_extended_cpu_features) or other (u64 processor_features[2])
  * </pre>
  *
- * @param cpuInfo the 24 bytes of CPU information as six u32 words (x86's view)
- * @param processorFeatures the same 24 bytes' first 16 as two u64 words (the other CPUs' view)
+ * @param cpuInfo the 24 bytes of CPU information as six u32 words (x86's view; for other CPUs the
+ *     halves of {@code processorFeatures}, low first, then bytes 16..23 as two little-endian words)
+ * @param processorFeatures the first 16 bytes as two u64 words (the other CPUs' view; for x86 the
+ *     first four words, low first)
  * @param csdVersion the service pack / OS version string, or null when it cannot be read (Breakpad
  *     prints "(null)")
  */
@@ -83,9 +85,26 @@ public record SystemInfo(int processorArchitecture, int processorLevel, int proc
       throw dump.error(e.offset() + 4, "system info stream of " + e.location().dataSize() + " bytes, not " + SIZE);
     }
     ByteView b = dump.bytes(e.location(), e.offset() + 4, "system info stream");
+    // The CPU information is a union: read in the dump's byte order as the CPU's own view (six u32
+    // for x86, two u64 for the others), the other view then being those values' bytes in host
+    // (little-endian) memory, as Breakpad's byte-swapped union gives it; bytes 16..23 are not part
+    // of the other CPUs' view and stay as stored.
     List<Long> words = new ArrayList<>();
-    for (int i = 0; i < 6; i++) words.add(b.u32(32 + 4L * i));
-    List<Long> features = List.of(b.u64(32), b.u64(40));
+    List<Long> features;
+    int arch = b.u16(0);
+    if (arch == CPU_X86 || arch == CPU_X86_WIN64) {
+      for (int i = 0; i < 6; i++) words.add(b.u32(32 + 4L * i));
+      features = List.of(words.get(0) | words.get(1) << 32, words.get(2) | words.get(3) << 32);
+    } else {
+      features = List.of(b.u64(32), b.u64(40));
+      for (long f : features) {
+        words.add(f & 0xffffffffL);
+        words.add(f >>> 32);
+      }
+      ByteView le = ByteView.of(b.bytes(48, 8), java.nio.ByteOrder.LITTLE_ENDIAN, b.source());
+      words.add(le.u32(0));
+      words.add(le.u32(4));
+    }
     long csdRva = b.u32(24);
     String csd;
     try {

@@ -44,6 +44,14 @@ class MinidumpDumpLiveTest {
     Path patterned = tmp.resolve("aarch64-core2md-patterned-new-arm64-contexts.dmp");
     Files.write(patterned, HostileDumps.withNewArm64Contexts(HostileDumps.of(Files.readAllBytes(arm64)).get("patterned-float-state")));
     inputs.add(patterned);
+    // small dumps in both byte orders: a big-endian writer's dump is read through its swapped signature
+    for (boolean isArm64 : new boolean[] {false, true}) {
+      for (java.nio.ByteOrder order : List.of(java.nio.ByteOrder.LITTLE_ENDIAN, java.nio.ByteOrder.BIG_ENDIAN)) {
+        Path f = tmp.resolve("synthetic-" + (isArm64 ? "arm64-" : "x86-") + order + ".dmp");
+        Files.write(f, SyntheticDump.of(isArm64, order));
+        inputs.add(f);
+      }
+    }
     List<String> differ = new ArrayList<>();
     for (Path p : inputs) {
       String expected = BreakpadTools.run(tool, p);

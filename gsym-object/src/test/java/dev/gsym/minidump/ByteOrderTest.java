@@ -44,6 +44,34 @@ class ByteOrderTest {
     assertThat(mb.debugIdentifier()).isEqualTo("123456789ABCDEF001020304050607083").isEqualTo(ml.debugIdentifier());
     assertThat(mb.codeIdentifier()).isEqualTo("5E00000020000").isEqualTo(ml.codeIdentifier());
     assertThat(mb.version()).isEqualTo("1.2.3.4");
+    for (int i = 0; i < 3; i++) {
+      MinidumpModule b = be.moduleList().modules().get(i);
+      MinidumpModule l = le.moduleList().modules().get(i);
+      assertThat(b.debugFile()).isEqualTo(l.debugFile());
+      assertThat(b.debugIdentifier()).isEqualTo(l.debugIdentifier());
+      assertThat(b.codeIdentifier()).isEqualTo(l.codeIdentifier());
+      assertThat(b.misc()).isEqualTo(l.misc());
+    }
+    MinidumpModule nb10 = be.moduleList().modules().get(1);
+    assertThat(nb10.codeView()).isInstanceOf(CodeViewRecord.Pdb20.class);
+    assertThat(nb10.debugFile()).isEqualTo("old.pdb");
+    assertThat(nb10.debugIdentifier()).isEqualTo("3C0000007");
+    assertThat(nb10.misc().data()).isEqualTo("old.dbg");
+    MinidumpModule misc = be.moduleList().modules().get(2);
+    assertThat(misc.codeView()).isNull();
+    assertThat(misc.debugFile()).as("every byte of 8-bit misc data").isEqualTo("older.dbg\0\0\0");
+    assertThat(misc.debugIdentifier()).isEmpty();
+    assertThat(misc.codeIdentifier()).isEqualTo("5E00000220000");
+    assertThat(be.unloadedModuleList()).isEqualTo(le.unloadedModuleList());
+    assertThat(be.unloadedModuleList().modules()).singleElement()
+        .satisfies(u -> assertThat(u.name()).isEqualTo("C:\\Windows\\gone.dll"))
+        .satisfies(u -> assertThat(u.baseOfImage()).isEqualTo(0x10000000L))
+        .satisfies(u -> assertThat(u.sizeOfImage()).isEqualTo(0x8000L));
+    assertThat(be.memoryInfoList()).isEqualTo(le.memoryInfoList());
+    MemoryInfo stackInfo = be.memoryInfoList().infoAt(be.threadList().threads().getFirst().stack().start() + 8);
+    assertThat(stackInfo.writable()).isTrue();
+    assertThat(stackInfo.executable()).isFalse();
+    assertThat(stackInfo.state()).isEqualTo(0x1000);
     assertThat(be.exception()).isEqualTo(le.exception());
     assertThat(be.miscInfo()).isEqualTo(le.miscInfo());
     assertThat(be.miscInfo().processId()).isEqualTo(4242);

@@ -4,7 +4,7 @@
  * {@code dev.gsym.elf} (ELF files, sections, compressed sections, symbols, notes, {@code .gsym}
  * sections), {@code dev.gsym.macho} (Mach-O, universal files, dSYM bundles), {@code
  * dev.gsym.coff} (PE/COFF) and {@code dev.gsym.cfi} (the DWARF call frame information of any of
- * them).
+ * them); and {@code dev.gsym.minidump} (crash dumps: streams, CPU contexts, process memory).
  *
  * <p>Section contents are {@code dev.gsym.io.ByteView}s, usable by the in-repo modules only (javac's
  * "exports" lint is off for this module for that reason); code outside uses the files for what they
@@ -21,4 +21,5 @@ module dev.gsym.object {
   exports dev.gsym.coff;
   exports dev.gsym.macho;
   exports dev.gsym.cfi;
+  exports dev.gsym.minidump;
 }

@@ -26,6 +26,8 @@
 #                                         CFI): its MODULE and INFO CODE_ID lines, FILE and
 #                                         INLINE_ORIGIN numbering and names; or the line
 #                                         `dump_syms: exit status N` where it fails
+#            X.dump_syms.stack.txt        the STACK CFI records of Breakpad's `dump_syms` (with
+#                                         CFI, the default): what X.sym's STACK records must be
 #            random/X.symbolizer.txt      llvm-symbolizer-22 at 100 random addresses inside the
 #                                         functions (sample-addresses.py over llvm-gsymutil-22's
 #                                         GSYM) of every ELF input of gsym/ (bin/X) and of the four
@@ -110,6 +112,10 @@ for p in bin/c-clang-O2 bin/cpp-gcc-O2 bin/fs-aarch64-O2-d5 bin/fs-i386-O2-d5 bi
   (exec "$DUMP_SYMS" -d -c "$p" > "$TMP/dump_syms.txt" 2> /dev/null) 2> /dev/null || status=$?
   # (this dump_syms build crashes on the big-endian ppc64 file)
   if [ "$status" = 0 ]; then mv "$TMP/dump_syms.txt" "$OUT/$f.dump_syms.txt"; else echo "dump_syms: exit status $status" > "$OUT/$f.dump_syms.txt"; fi
+  status=0
+  (exec "$DUMP_SYMS" "$p" > "$TMP/dump_syms.txt" 2> /dev/null) 2> /dev/null || status=$?
+  if [ "$status" = 0 ]; then grep '^STACK ' "$TMP/dump_syms.txt" > "$OUT/$f.dump_syms.stack.txt" || true
+  else echo "dump_syms: exit status $status" > "$OUT/$f.dump_syms.stack.txt"; fi
 done
 
 # The agreement measure: random addresses inside the functions of every ELF input with an llvm GSYM

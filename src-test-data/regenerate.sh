@@ -214,6 +214,8 @@ done < "$TMP/list"
 "$HERE/regenerate-pecoff.sh"
 # Hand-made Mach-O edge cases (yaml2obj-22: bad load commands, overlaps, stripped files) in macho-yaml/
 "$HERE/regenerate-macho-yaml.sh"
+# Native unwind information (compact unwind, x64 unwind codes) and llvm's views of it in unwind/
+"$HERE/regenerate-unwind.sh"
 # MiniDebugInfo (.gnu_debugdata) and --symtab-file inputs and llvm 22's logs in minidebuginfo/
 "$HERE/regenerate-minidebuginfo.sh"
 # Symbol-table names of the outermost frame (symbolize): a library, its stripped copy and debug file, llvm's answers in symnames/
@@ -222,4 +224,7 @@ done < "$TMP/list"
 "$HERE/regenerate-llvmtests.sh"
 # The demangling corpus (reads gsym/ and src/rust_v0.rs, so it runs after them)
 "$HERE/demangle/regenerate.sh"
+# DWARF call frame information inputs and llvm-dwarfdump/readelf/dump_syms goldens (reads bin/,
+# macho/bin, pecoff/bin, so it runs after them)
+"$HERE/regenerate-cfi.sh"
 echo done

@@ -18,6 +18,7 @@ module dev.gsym.core {
   exports dev.gsym.format;
   exports dev.gsym.read;
   exports dev.gsym.write;
+  exports dev.gsym.unwind;
   exports dev.gsym.io to
       dev.gsym.object,
       dev.gsym.dwarf,

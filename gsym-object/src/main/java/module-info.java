@@ -1,9 +1,10 @@
 /**
- * Object files as the converters and tools read them, with no DWARF in sight: {@code
- * dev.gsym.object} (the object-file abstraction and opening a file as its kind), {@code
- * dev.gsym.elf} (ELF files, sections, compressed sections, symbols, notes, {@code .gsym} sections),
- * {@code dev.gsym.macho} (Mach-O, universal files, dSYM bundles) and {@code dev.gsym.coff}
- * (PE/COFF).
+ * Object files as the converters and tools read them, with no DWARF debugging information in
+ * sight: {@code dev.gsym.object} (the object-file abstraction and opening a file as its kind),
+ * {@code dev.gsym.elf} (ELF files, sections, compressed sections, symbols, notes, {@code .gsym}
+ * sections), {@code dev.gsym.macho} (Mach-O, universal files, dSYM bundles), {@code
+ * dev.gsym.coff} (PE/COFF) and {@code dev.gsym.cfi} (the DWARF call frame information of any of
+ * them); and {@code dev.gsym.minidump} (crash dumps: streams, CPU contexts, process memory).
  *
  * <p>Section contents are {@code dev.gsym.io.ByteView}s, usable by the in-repo modules only (javac's
  * "exports" lint is off for this module for that reason); code outside uses the files for what they
@@ -19,4 +20,6 @@ module dev.gsym.object {
   exports dev.gsym.elf;
   exports dev.gsym.coff;
   exports dev.gsym.macho;
+  exports dev.gsym.cfi;
+  exports dev.gsym.minidump;
 }

@@ -339,6 +339,11 @@ public final class BreakpadParser implements Closeable {
     };
   }
 
+  /** The STACK record of the last {@link #advance()} that returned STACK. */
+  BreakpadRecord.Stack stackRecord() {
+    return (BreakpadRecord.Stack) parse(ByteStrings.decode(buf, ls, le - ls));
+  }
+
   /** The record of the last {@link #advance()} that returned OTHER. */
   BreakpadRecord record() {
     return record;

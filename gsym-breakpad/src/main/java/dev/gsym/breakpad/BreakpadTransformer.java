@@ -71,7 +71,16 @@ public final class BreakpadTransformer {
    */
   public record Result(long functions, long publics, long publicsInsideFunctions, long lineRecords,
       long inlineRecords, long stackRecords, long badRecords, long orphanRecords,
-      long linesOutsideFunctions, long ignoredRecords, long publicTails, byte[] uuid) {}
+      long linesOutsideFunctions, long ignoredRecords, long publicTails, byte[] uuid, Unwind unwind) {}
+
+  /**
+   * The STACK records read with {@link #unwind()}: their entries (addresses relocated like the
+   * others) for {@code GsymCreator.attachUnwind} after finishing, on the MODULE record's
+   * architecture.
+   *
+   * @param skipped STACK CFI records outside their INIT record and rules for unknown registers
+   */
+  public record Unwind(dev.gsym.unwind.Arch arch, List<dev.gsym.unwind.UnwindEntry> entries, long skipped) {}
 
   /** Names quoted in messages are cut to this many characters (a name may be megabytes long). */
   static final int MAX_QUOTED_NAME = 256;
@@ -132,6 +141,19 @@ public final class BreakpadTransformer {
   }
 
   private long loadAddress;
+  private boolean unwind;
+  private StackRecords.Reader stack;
+  private dev.gsym.unwind.Arch arch;
+
+  /**
+   * Reads the STACK CFI and STACK WIN records into unwind entries ({@link Result#unwind()}) instead
+   * of counting and skipping them; they need a MODULE record whose architecture has Breakpad
+   * register names.
+   */
+  public BreakpadTransformer unwind() {
+    this.unwind = true;
+    return this;
+  }
 
   /**
    * Adds {@code load} to every address of the file (Breakpad addresses are relative to the
@@ -222,7 +244,10 @@ public final class BreakpadTransformer {
             if (orphaned) orphanRecords++;
             else inline(p.inlineLevel, p.inlineCallLine, p.inlineCallFile, p.inlineOrigin, ranges);
           }
-          case BreakpadParser.STACK -> stackRecords++;
+          case BreakpadParser.STACK -> {
+            stackRecords++;
+            if (unwind) stack(p.stackRecord());
+          }
           default -> {
             BreakpadRecord r = p.record();
             if (r instanceof BreakpadRecord.Public pub && pub.address() == 0) {
@@ -258,9 +283,46 @@ public final class BreakpadTransformer {
     long droppedPublics = addPublics();
     byte[] uuid = codeUuid != null ? codeUuid : moduleUuid;
     if (uuid != null) creator.setUUID(uuid);
+    Unwind u = stack == null ? null : new Unwind(arch, relocated(stack.entries()), stack.skipped());
     return new Result(nFunc, keptPublics - droppedPublics, droppedPublics, lineRecords, inlineRecords,
         stackRecords, badRecords, orphanRecords, linesOutside, ignored, publicTails,
-        uuid == null ? new byte[0] : uuid);
+        uuid == null ? new byte[0] : uuid, u);
+  }
+
+  /** One STACK record into the unwind entries (the architecture is the MODULE record's). */
+  private void stack(BreakpadRecord.Stack s) {
+    if (stack == null) {
+      if (arch == null) {
+        throw parser.error("STACK records need a MODULE record before them naming an architecture"
+            + " with Breakpad register names (x86, x86_64, arm, arm64, mips, riscv)");
+      }
+      stack = new StackRecords.Reader(arch);
+    }
+    try {
+      stack.accept(s.kind(), s.text());
+    } catch (IllegalArgumentException e) {
+      throw parser.error(e.getMessage());
+    }
+  }
+
+  private List<dev.gsym.unwind.UnwindEntry> relocated(List<dev.gsym.unwind.UnwindEntry> entries) {
+    if (loadAddress == 0) return entries;
+    List<dev.gsym.unwind.UnwindEntry> out = new ArrayList<>(entries.size());
+    for (dev.gsym.unwind.UnwindEntry e : entries) {
+      shift(e.start() + e.length());
+      out.add(switch (e) {
+        case dev.gsym.unwind.CfiTable t -> {
+          List<dev.gsym.unwind.UnwindRow> rows = new ArrayList<>(t.rows().size());
+          for (dev.gsym.unwind.UnwindRow r : t.rows()) rows.add(r.at(shift(r.address())));
+          yield new dev.gsym.unwind.CfiTable(t.source(), t.ordinal(), shift(t.start()), t.length(),
+              t.returnAddressRegister(), rows);
+        }
+        case dev.gsym.unwind.WindowsFrameInfo w -> new dev.gsym.unwind.WindowsFrameInfo(w.source(), w.ordinal(),
+            w.type(), shift(w.start()), w.length(), w.prologSize(), w.epilogSize(), w.parameterSize(),
+            w.savedRegisterSize(), w.localSize(), w.maxStackSize(), w.programString(), w.allocatesBasePointer());
+      });
+    }
+    return out;
   }
 
   /** Record keywords a Breakpad symbol file's first line can start with. */
@@ -291,6 +353,7 @@ public final class BreakpadTransformer {
     switch (r) {
       case BreakpadRecord.Module m -> {
         moduleUuid = BreakpadIds.fromModuleId(m.os(), m.id());
+        if (arch == null) arch = dev.gsym.unwind.Arch.ofName(m.arch());
       }
       case BreakpadRecord.Info i -> {
         if (i.key().equals("CODE_ID")) codeUuid = BreakpadIds.fromCodeId(i.value());
@@ -340,7 +403,10 @@ public final class BreakpadTransformer {
         pubName[nPub] = creator.insertString(p.name());
         nPub++;
       }
-      case BreakpadRecord.Stack s -> stackRecords++;
+      case BreakpadRecord.Stack s -> {
+        stackRecords++;
+        if (unwind) stack(s);
+      }
     }
   }
 

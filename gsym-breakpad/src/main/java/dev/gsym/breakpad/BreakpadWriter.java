@@ -62,12 +62,15 @@ public final class BreakpadWriter {
    * @param demangle write FUNC, PUBLIC and INLINE_ORIGIN names as {@link Demangler#llvm()} demangles
    *     them (C++ {@code _Z}, Rust and D names; others unchanged), as dump_syms writes demangled
    *     names; false writes the GSYM's names unchanged (a lossless GSYM → .sym → GSYM round trip)
+   * @param cfi write the GSYM's unwind information (InfoType UnwindInfo) as STACK CFI and STACK WIN
+   *     records after the PUBLIC records, as dump_syms writes them ({@link StackRecords}); false
+   *     writes none, as {@code dump_syms -c}
    */
   public record Options(String os, String arch, String moduleName, long loadAddress, String debugId,
-      String codeId, boolean symbolsAsPublic, boolean demangle) {
-    /** Ids from the GSYM UUID, sized functions as FUNC, names demangled. */
+      String codeId, boolean symbolsAsPublic, boolean demangle, boolean cfi) {
+    /** Ids from the GSYM UUID, sized functions as FUNC, names demangled, STACK records written. */
     public Options(String os, String arch, String moduleName, long loadAddress) {
-      this(os, arch, moduleName, loadAddress, null, null, false, true);
+      this(os, arch, moduleName, loadAddress, null, null, false, true, true);
     }
 
     public static Options defaults(String moduleName) {
@@ -76,17 +79,26 @@ public final class BreakpadWriter {
 
     /** The MODULE fields, ids and load address of an ELF file as dump_syms makes them. */
     public static Options of(ElfModule m) {
-      return new Options(m.os(), m.arch(), m.name(), m.loadAddress(), m.debugId(), m.codeId(), true, true);
+      return new Options(m.os(), m.arch(), m.name(), m.loadAddress(), m.debugId(), m.codeId(), true, true, true);
     }
 
     /** These options with names demangled or not. */
     public Options withDemangle(boolean demangle) {
-      return new Options(os, arch, moduleName, loadAddress, debugId, codeId, symbolsAsPublic, demangle);
+      return new Options(os, arch, moduleName, loadAddress, debugId, codeId, symbolsAsPublic, demangle, cfi);
+    }
+
+    /** These options with STACK records written or not. */
+    public Options withCfi(boolean cfi) {
+      return new Options(os, arch, moduleName, loadAddress, debugId, codeId, symbolsAsPublic, demangle, cfi);
     }
   }
 
-  /** What was written. */
-  public record Result(long functions, long publics, long files, long inlineOrigins) {}
+  /**
+   * What was written.
+   *
+   * @param stackRecords STACK CFI INIT, STACK CFI and STACK WIN lines
+   */
+  public record Result(long functions, long publics, long files, long inlineOrigins, long stackRecords) {}
 
   private final GsymReader reader;
   private final Options options;
@@ -170,8 +182,57 @@ public final class BreakpadWriter {
       text.flush();
       spill.copyTo(out);
     }
+    long stack = options.cfi() ? stackRecords(out) : 0;
     out.flush();
-    return new Result(funcs, publics, files, origins);
+    return new Result(funcs, publics, files, origins, stack);
+  }
+
+  /**
+   * The STACK records of every unwind entry, each once (from the record it starts in), in the order
+   * of their ordinals: the order their source listed them, as dump_syms writes them.
+   */
+  private long stackRecords(OutputStream out) throws IOException {
+    int n = reader.numFunctions();
+    long[] keys = new long[16]; // ordinal, index: sorted as pairs
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+      dev.gsym.format.UnwindInfo u = reader.unwindInfoAtIndex(i);
+      if (u == null) continue;
+      for (dev.gsym.unwind.UnwindEntry e : u.entries()) {
+        if (count + 2 > keys.length) keys = Arrays.copyOf(keys, keys.length * 2);
+        keys[count++] = e.ordinal();
+        keys[count++] = i;
+      }
+    }
+    Integer[] order = new Integer[count / 2];
+    for (int k = 0; k < order.length; k++) order[k] = k;
+    final long[] kv = keys;
+    Arrays.sort(order, (a, b) -> a.equals(b) ? 0 : kv[2 * a] != kv[2 * b] ? Long.compare(kv[2 * a], kv[2 * b])
+        : Long.compare(kv[2 * a + 1], kv[2 * b + 1]));
+    long lines = 0;
+    int cachedIndex = -1;
+    dev.gsym.format.UnwindInfo cached = null;
+    StringBuilder sb = new StringBuilder();
+    for (Integer k : order) {
+      int index = (int) kv[2 * k + 1];
+      if (index != cachedIndex) {
+        cached = reader.unwindInfoAtIndex(index);
+        cachedIndex = index;
+      }
+      for (dev.gsym.unwind.UnwindEntry e : cached.entries()) {
+        if (e.ordinal() != kv[2 * k]) continue;
+        String text = StackRecords.write(cached.arch(), e, options.loadAddress());
+        sb.append(text);
+        for (int c = 0; c < text.length(); c++) if (text.charAt(c) == '\n') lines++;
+        break;
+      }
+      if (sb.length() > 1 << 16) {
+        out.write(sb.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        sb.setLength(0);
+      }
+    }
+    out.write(sb.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    return lines;
   }
 
   private static boolean merged(FunctionInfo fi) {

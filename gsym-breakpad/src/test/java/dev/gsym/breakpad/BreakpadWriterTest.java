@@ -104,7 +104,7 @@ class BreakpadWriterTest {
     c.setUUID(new byte[] {1, 2, 3, 4});
     c.finish(Diagnostics.silent());
     try (GsymReader r = GsymReader.of(c.encode(), "elf.gsym")) {
-      String elf = write(r, new BreakpadWriter.Options("Linux", "arm64", "lib.so", 0x1000, "ABC0", "C0DE", true, true));
+      String elf = write(r, new BreakpadWriter.Options("Linux", "arm64", "lib.so", 0x1000, "ABC0", "C0DE", true, true, true));
       assertThat(elf).isEqualTo("""
           MODULE Linux arm64 ABC0 lib.so
           INFO CODE_ID C0DE
@@ -117,7 +117,7 @@ class BreakpadWriterTest {
           PUBLIC 300 0 sym
           """);
       // no CODE_ID given: no INFO record; without symbolsAsPublic the bare function stays a FUNC
-      String gsym = write(r, new BreakpadWriter.Options("Linux", "arm64", "lib.so", 0x1000, "ABC0", null, false, true));
+      String gsym = write(r, new BreakpadWriter.Options("Linux", "arm64", "lib.so", 0x1000, "ABC0", null, false, true, true));
       assertThat(gsym).startsWith("MODULE Linux arm64 ABC0 lib.so\nFILE 0 /s/a.c\n").contains("FUNC 300 10 0 sym\n");
       assertThat(write(r, BreakpadWriter.Options.defaults("x")))
           .startsWith("MODULE Linux x86_64 04030201000000000000000000000000" + "0 x\nINFO CODE_ID 01020304\n");

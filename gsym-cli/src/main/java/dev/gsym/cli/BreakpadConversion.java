@@ -52,12 +52,17 @@ final class BreakpadConversion {
     BreakpadTransformer.Result r;
     try {
       if (stdin) {
-        r = new BreakpadTransformer(creator, o.flag(Opt.LENIENT), diag).loadAddress(load)
-            .convert(new BreakpadParser(s.in, "-"));
+        BreakpadTransformer t = new BreakpadTransformer(creator, o.flag(Opt.LENIENT), diag).loadAddress(load);
+        if (o.flag(Opt.UNWIND)) t.unwind();
+        r = t.convert(new BreakpadParser(s.in, "-"));
       } else {
         Progress progress = ProgressBar.forTerminal(s.err, "MiB", o.flag(Opt.QUIET));
         try {
-          r = BreakpadTransformer.convert(inPath, creator, o.flag(Opt.LENIENT), diag, load, progress);
+          try (BreakpadParser p = BreakpadParser.open(inPath, progress)) {
+            BreakpadTransformer t = new BreakpadTransformer(creator, o.flag(Opt.LENIENT), diag).loadAddress(load);
+            if (o.flag(Opt.UNWIND)) t.unwind();
+            r = t.convert(p);
+          }
         } finally {
           if (progress instanceof ProgressBar bar) bar.close();
         }
@@ -88,7 +93,14 @@ final class BreakpadConversion {
       sb.append("Ignored ").append(r.ignoredRecords())
           .append(" records as Breakpad's processor does (overlapping or empty FUNC and line records, see docs/breakpad.md).\n");
     }
-    if (r.stackRecords() > 0) sb.append("Skipped ").append(r.stackRecords()).append(" STACK records.\n");
+    if (r.unwind() != null) {
+      sb.append("Loaded ").append(r.unwind().entries().size()).append(" unwind tables from ").append(r.stackRecords())
+          .append(" STACK records");
+      if (r.unwind().skipped() > 0) sb.append(" (").append(r.unwind().skipped()).append(" records or rules left out, see docs/unwind.md)");
+      sb.append(".\n");
+    } else if (r.stackRecords() > 0) {
+      sb.append("Skipped ").append(r.stackRecords()).append(" STACK records (--unwind keeps them).\n");
+    }
     if (o.flag(Opt.LENIENT)) {
       sb.append("Skipped ").append(r.badRecords()).append(" bad records");
       if (r.orphanRecords() > 0) {
@@ -99,6 +111,7 @@ final class BreakpadConversion {
     s.emit();
     int before = creator.numFunctionInfos();
     creator.finish(diag);
+    if (r.unwind() != null && !r.unwind().entries().isEmpty()) creator.attachUnwind(r.unwind().arch(), r.unwind().entries());
     if (o.flag(Opt.QUIET)) {
       int after = creator.numFunctionInfos();
       sb.append("Pruned ").append(before - after).append(" functions, ended with ").append(after).append(" total\n");

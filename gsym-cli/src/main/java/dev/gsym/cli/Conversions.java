@@ -42,6 +42,13 @@ final class Conversions {
       throw CliException.stderr(GsymUtil.TOOL_NAME + ": --merged-functions, --dwarf-callsites, --verify, --num-threads,"
           + " --json-summary-file, --callsites-yaml-file and --arch only apply to --dwarf");
     }
+    if (a.flag(Opt.UNWIND) && a.has(Opt.TO_BREAKPAD)) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --unwind applies to conversions that write GSYM (--to-breakpad"
+          + " of an object file writes STACK CFI records unless --no-cfi)");
+    }
+    if (a.flag(Opt.NO_CFI) && !a.has(Opt.TO_BREAKPAD)) {
+      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --no-cfi only applies to --to-breakpad");
+    }
     if (a.flag(Opt.EMBED) || a.flag(Opt.IN_PLACE)) {
       throw CliException.stderr(GsymUtil.TOOL_NAME + ": --embed and --in-place only apply to --dwarf (and to gsymutil embed)");
     }

@@ -225,6 +225,7 @@ final class DwarfConversion {
           .quiet(o.flag(Opt.QUIET)).mergedFunctions(o.flag(Opt.MERGED_FUNCTIONS))
           .dwarfCallSites(o.flag(Opt.DWARF_CALLSITES)).threads(threads)
           .symbolFile(symbols, o.value(Opt.SYMTAB_FILE)).miniDebugInfo(llvmCompat(o) >= 23)
+          .unwind(o.flag(Opt.UNWIND) ? DwarfConverter.Unwind.ALL : DwarfConverter.Unwind.NONE)
           .listener(Conversions.listener(progress, callSites == null ? null : c -> loadCallSites(s, c, callSites)))
           .build());
     } finally {

@@ -78,6 +78,12 @@ enum Opt {
       "--arch"),
   VERIFY(Kind.FLAG, null, "With --dwarf: look every address of every function up in the new GSYM file and"
       + " compare with the DWARF (exit status 1 on a mismatch).", "--verify"),
+  UNWIND(Kind.FLAG, null, "With --dwarf and --breakpad: also carry the unwind information (the CFI of"
+      + " .eh_frame/.debug_frame; STACK CFI/STACK WIN records) in each function, for stack walkers (InfoType 0x10000,"
+      + " docs/unwind.md). Not an llvm-gsymutil option: llvm-gsymutil's lookups of the file are unchanged, but its"
+      + " dump shows an error line instead of each function that carries unwind information.", "--unwind"),
+  NO_CFI(Kind.FLAG, null, "With --to-breakpad of an object file: write no STACK CFI records, as dump_syms -c.",
+      "--no-cfi"),
   NUM_THREADS(Kind.VALUE, "N", "With --dwarf: number of threads converting compile units (default: the number of"
       + " cores). The output does not depend on it.", "--num-threads"),
   JSON_SUMMARY(Kind.VALUE, "FILE", "With --dwarf: write the counts of the warning and error categories to FILE as"
@@ -163,7 +169,7 @@ enum Opt {
   static final List<Opt> TOP = List.of(HELP, VERSION, DUMP, ADDRESS, FROM_STDIN, VERBOSE, MERGED_FUNCTIONS,
       MERGED_FILTER, STATISTICS, THREADS, DWARF, BREAKPAD, TO_BREAKPAD, OUT_FILE, QUIET, OUTPUT_VERSION, LENIENT,
       SEGMENT_SIZE, LOAD_ADDRESS, MODULE_OS, MODULE_ARCH, MODULE_NAME, DWARF_CALLSITES, CALLSITES_YAML, ARCH, SYMTAB_FILE,
-      LLVM_COMPAT, VERIFY, NUM_THREADS, JSON_SUMMARY, EMBED, IN_PLACE, FILES);
+      LLVM_COMPAT, VERIFY, UNWIND, NO_CFI, NUM_THREADS, JSON_SUMMARY, EMBED, IN_PLACE, FILES);
 
   /** The subcommand names: an argument spelled so is a subcommand, not a file. */
   static final List<String> SUBCOMMANDS = List.of("dump", "lookup", "convert", "embed", "symbolize", "serve", "help");
@@ -175,7 +181,7 @@ enum Opt {
    */
   static final List<Opt> CONVERSION_ONLY = List.of(DWARF, BREAKPAD, TO_BREAKPAD, OUT_FILE, QUIET, OUTPUT_VERSION,
       LENIENT, SEGMENT_SIZE, LOAD_ADDRESS, MODULE_OS, MODULE_ARCH, MODULE_NAME, DWARF_CALLSITES, CALLSITES_YAML,
-      ARCH, SYMTAB_FILE, LLVM_COMPAT, NUM_THREADS, JSON_SUMMARY, EMBED, IN_PLACE);
+      ARCH, SYMTAB_FILE, LLVM_COMPAT, UNWIND, NO_CFI, NUM_THREADS, JSON_SUMMARY, EMBED, IN_PLACE);
 
   /** The number of entries. */
   static final int COUNT = values().length;

@@ -66,7 +66,7 @@ final class ToBreakpadConversion {
     sb.append("Input file: ").append(in).append('\n').append("Output file: ").append(out).append('\n');
     s.emit();
     try (GsymReader r = s.open(in)) {
-      BreakpadWriter.Options options = new BreakpadWriter.Options(os, arch, name, load);
+      BreakpadWriter.Options options = new BreakpadWriter.Options(os, arch, name, load).withCfi(!o.flag(Opt.NO_CFI));
       BreakpadWriter.Result res;
       if (data != null) {
         res = BreakpadWriter.write(r, options, data);
@@ -89,9 +89,18 @@ final class ToBreakpadConversion {
     return 0;
   }
 
+  /** Whether any function of {@code r} carries unwind information. */
+  private static boolean hasUnwind(GsymReader r) {
+    for (int i = 0; i < r.numFunctions(); i++) if (r.unwindInfoAtIndex(i) != null) return true;
+    return false;
+  }
+
   private static void appendWritten(StringBuilder sb, BreakpadWriter.Result res) {
     sb.append("Wrote ").append(res.functions()).append(" FUNC, ").append(res.publics()).append(" PUBLIC, ")
-        .append(res.files()).append(" FILE and ").append(res.inlineOrigins()).append(" INLINE_ORIGIN records.\n");
+        .append(res.files()).append(res.stackRecords() > 0 ? " FILE, " : " FILE and ").append(res.inlineOrigins())
+        .append(" INLINE_ORIGIN");
+    if (res.stackRecords() > 0) sb.append(" and ").append(res.stackRecords()).append(" STACK");
+    sb.append(" records.\n");
   }
 
   /**
@@ -118,7 +127,7 @@ final class ToBreakpadConversion {
       }
       options = new BreakpadWriter.Options(o.value(Opt.MODULE_OS) != null ? o.value(Opt.MODULE_OS) : m.os(), arch,
           o.value(Opt.MODULE_NAME) != null ? o.value(Opt.MODULE_NAME) : m.name(), o.value(Opt.LOAD_ADDRESS) != null ? loadAddress(o) : m.loadAddress(),
-          m.debugId(), m.codeId(), true, true);
+          m.debugId(), m.codeId(), true, true, !o.flag(Opt.NO_CFI));
       embedded = EmbeddedGsym.find(elf).orElse(null);
       if (embedded != null) {
         sb.append("Using the GSYM in section ").append(EmbeddedGsym.SECTION).append(" at offset ")
@@ -128,7 +137,8 @@ final class ToBreakpadConversion {
       Progress progress = embedded != null ? null : ProgressBar.forTerminal(s.err, "units", o.flag(Opt.QUIET));
       if (progress != null) try {
         DwarfConverter.convert(elf, creator, diag, DwarfConverter.Options.builder()
-            .quiet(o.flag(Opt.QUIET)).listener(Conversions.listener(progress, null)).build());
+            .quiet(o.flag(Opt.QUIET)).listener(Conversions.listener(progress, null))
+            .unwind(o.flag(Opt.NO_CFI) ? DwarfConverter.Unwind.NONE : DwarfConverter.Unwind.BREAKPAD).build());
       } finally {
         if (progress instanceof ProgressBar bar) bar.close();
       }
@@ -140,10 +150,36 @@ final class ToBreakpadConversion {
     }
     s.emit();
     if (embedded != null) {
-      // a GSYM carried by the binary (gsymutil embed): written as it is, no DWARF read
-      try (GsymReader r = s.open(in)) {
-        appendWritten(sb, data != null ? BreakpadWriter.write(r, options, data) : BreakpadWriter.write(r, options, outputPath(out)));
-        if (data != null) checkStdout(data);
+      // a GSYM carried by the binary (gsymutil embed): written as it is, no DWARF read; its STACK
+      // records from the binary's CFI when the GSYM carries none
+      try (GsymReader embeddedGsym = s.open(in)) {
+        GsymReader r = embeddedGsym;
+        GsymCreator withCfi = null;
+        FileChannel scratch = null;
+        try {
+          if (options.cfi() && !hasUnwind(embeddedGsym)) {
+            DwarfConverter.UnwindEntries u;
+            try (ElfFile elf = ElfFile.open(inPath)) {
+              u = DwarfConverter.unwindEntries(elf, null, DwarfConverter.Unwind.BREAKPAD, diag);
+            }
+            if (u != null && !u.entries().isEmpty()) {
+              withCfi = GsymCreator.from(embeddedGsym);
+              withCfi.finish(Diagnostics.silent());
+              withCfi.attachUnwind(u.arch(), u.entries());
+              scratch = AtomicFile.scratch(data != null ? AtomicFile.systemTemporaryDirectory()
+                  : AtomicFile.temporaryDirectory(outputPath(out)));
+              withCfi.save(scratch, embeddedGsym.byteOrder());
+              r = GsymReader.open(scratch, in);
+            }
+            s.emit();
+          }
+          appendWritten(sb, data != null ? BreakpadWriter.write(r, options, data) : BreakpadWriter.write(r, options, outputPath(out)));
+          if (data != null) checkStdout(data);
+        } finally {
+          if (r != embeddedGsym) r.close();
+          if (scratch != null) scratch.close();
+          if (withCfi != null) withCfi.close();
+        }
       } catch (IOException e) {
         throw ioError(out, e);
       } catch (GsymFormatException e) {

@@ -34,7 +34,7 @@ final class TranscodeConversion {
     }
     for (Opt other : List.of(Opt.SEGMENT_SIZE, Opt.LENIENT, Opt.LOAD_ADDRESS, Opt.MODULE_OS, Opt.MODULE_ARCH,
         Opt.MODULE_NAME, Opt.DWARF_CALLSITES, Opt.CALLSITES_YAML, Opt.SYMTAB_FILE, Opt.LLVM_COMPAT, Opt.VERIFY,
-        Opt.NUM_THREADS, Opt.JSON_SUMMARY, Opt.EMBED, Opt.IN_PLACE)) {
+        Opt.NUM_THREADS, Opt.JSON_SUMMARY, Opt.EMBED, Opt.IN_PLACE, Opt.UNWIND, Opt.NO_CFI)) {
       if (o.has(other)) {
         throw CliException.stderr(GsymUtil.TOOL_NAME + ": " + other.names.getLast()
             + " does not apply to rewriting a GSYM file");

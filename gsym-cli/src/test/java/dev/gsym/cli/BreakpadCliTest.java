@@ -80,7 +80,7 @@ class BreakpadCliTest {
         + "Loaded 3 functions from Breakpad.\n"
         + "Loaded 2 public symbols from Breakpad (2 more are covered by FUNC records;"
         + " 1 of them also the bytes after the FUNC).\n"
-        + "Skipped 3 STACK records.\n"
+        + "Skipped 3 STACK records (--unwind keeps them).\n"
         + "Pruned 0 functions, ended with 6 total\n");
     CliRun l = lookupAll(gsym);
     assertThat(l.out()).isEqualTo("Looking up addresses in \"" + gsym + "\":\n"

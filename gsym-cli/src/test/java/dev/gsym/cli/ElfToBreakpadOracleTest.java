@@ -774,6 +774,41 @@ class ElfToBreakpadOracleTest {
     }
   }
 
+  /**
+   * The STACK CFI records of every ELF golden are line for line the ones Breakpad's dump_syms
+   * writes ({@code X.dump_syms.stack.txt}; none for the ppc64 file, where dump_syms crashes and
+   * writes no CFI for the architecture anyway), in its order.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("goldens")
+  void stackRecordsAsDumpSyms(String name) throws IOException {
+    List<String> ours = TestData.text(TestData.path("breakpad", "elf", name + ".sym")).lines()
+        .filter(l -> l.startsWith("STACK ")).toList();
+    String theirs = TestData.text(TestData.path("breakpad", "elf", name + ".dump_syms.stack.txt"));
+    if (theirs.startsWith("dump_syms: exit status")) {
+      assertThat(name).isEqualTo("fs-ppc64-O2-d5");
+      assertThat(ours).isEmpty();
+      return;
+    }
+    assertThat(ours).containsExactlyElementsOf(theirs.lines().toList());
+    if (!name.endsWith(".debug")) assertThat(ours).as("an input with CFI").isNotEmpty();
+  }
+
+  /** The STACK records dump_syms writes today are the committed ones (live). */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("goldens")
+  void dumpSymsGivesTheCommittedStackRecords(String name) throws IOException, InterruptedException {
+    Path tool = Breakpad.dumpSyms();
+    Path out = dir.resolve(name + ".dump_syms.full.txt");
+    Process p = new ProcessBuilder(tool.toString(), input(name).toString())
+        .redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    int status = p.waitFor();
+    String got = status == 0
+        ? TestData.text(out).lines().filter(l -> l.startsWith("STACK ")).map(l -> l + "\n").collect(java.util.stream.Collectors.joining())
+        : "dump_syms: exit status " + status + "\n";
+    assertThat(got).isEqualTo(TestData.text(TestData.path("breakpad", "elf", name + ".dump_syms.stack.txt")));
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("goldens")
   void dumpSymsGivesTheCommittedRecords(String name) throws IOException, InterruptedException {

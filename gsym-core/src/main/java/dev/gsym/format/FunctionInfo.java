@@ -9,14 +9,15 @@ import java.util.function.IntUnaryOperator;
 
 /**
  * Everything known about one function: its range, name and optional line table, inline tree,
- * merged functions and call sites. The start address is not stored in the record; it comes from
- * the address table.
+ * merged functions, call sites and unwind information. The start address is not stored in the
+ * record; it comes from the address table.
  *
  * <pre>
  * ENCODING
  *   u32 Size   strp Name (non-zero; u32 in version 1, u64 in version 2)
  *   repeat { u32 InfoType, u32 InfoLength, u8[InfoLength] } until InfoType 0 (EndOfList, length 0)
- *   InfoTypes: 1 LineTable, 2 InlineInfo, 3 MergedFunctionsInfo, 4 CallSiteInfo, written in that order
+ *   InfoTypes: 1 LineTable, 2 InlineInfo, 3 MergedFunctionsInfo, 4 CallSiteInfo, written in that order,
+ *   then 0x10000 UnwindInfo (ours, not LLVM's: llvm-gsymutil's lookups skip it, its dump refuses the record)
  * </pre>
  *
  * @param name string-table offset of the name
@@ -24,19 +25,31 @@ import java.util.function.IntUnaryOperator;
  * @param inlineInfo null if none
  * @param mergedFunctions null if none
  * @param callSites null if none
+ * @param unwind null if none
  */
 public record FunctionInfo(AddressRange range, int name, LineTable lineTable, InlineInfo inlineInfo,
-    MergedFunctionsInfo mergedFunctions, CallSiteInfoCollection callSites) {
+    MergedFunctionsInfo mergedFunctions, CallSiteInfoCollection callSites, UnwindInfo unwind) {
 
   public static final int END_OF_LIST = 0;
   public static final int LINE_TABLE_INFO = 1;
   public static final int INLINE_INFO = 2;
   public static final int MERGED_FUNCTIONS_INFO = 3;
   public static final int CALL_SITE_INFO = 4;
+  /**
+   * Unwind information ({@link UnwindInfo}): this library's InfoType, far from LLVM's 0-4 so that a
+   * later LLVM InfoType cannot take its number.
+   */
+  public static final int UNWIND_INFO = 0x10000;
+
+  /** A function without unwind information. */
+  public FunctionInfo(AddressRange range, int name, LineTable lineTable, InlineInfo inlineInfo,
+      MergedFunctionsInfo mergedFunctions, CallSiteInfoCollection callSites) {
+    this(range, name, lineTable, inlineInfo, mergedFunctions, callSites, null);
+  }
 
   /** A function with only a range and a name (e.g. from a symbol table). */
   public FunctionInfo(AddressRange range, int name) {
-    this(range, name, null, null, null, null);
+    this(range, name, null, null, null, null, null);
   }
 
   public long startAddress() {
@@ -49,15 +62,15 @@ public record FunctionInfo(AddressRange range, int name, LineTable lineTable, In
   }
 
   public FunctionInfo withRange(AddressRange r) {
-    return new FunctionInfo(r, name, lineTable, inlineInfo, mergedFunctions, callSites);
+    return new FunctionInfo(r, name, lineTable, inlineInfo, mergedFunctions, callSites, unwind);
   }
 
   public FunctionInfo withName(int n) {
-    return new FunctionInfo(range, n, lineTable, inlineInfo, mergedFunctions, callSites);
+    return new FunctionInfo(range, n, lineTable, inlineInfo, mergedFunctions, callSites, unwind);
   }
 
   public FunctionInfo withMergedFunctions(MergedFunctionsInfo m) {
-    return new FunctionInfo(range, name, lineTable, inlineInfo, m, callSites);
+    return new FunctionInfo(range, name, lineTable, inlineInfo, m, callSites, unwind);
   }
 
   /**
@@ -92,11 +105,16 @@ public record FunctionInfo(AddressRange range, int name, LineTable lineTable, In
       for (FunctionInfo f : mergedFunctions.mergedFunctions()) list.add(f.remap(strings, files));
       mf = new MergedFunctionsInfo(list);
     }
-    return new FunctionInfo(range, n, lt, ii, mf, cs);
+    return new FunctionInfo(range, n, lt, ii, mf, cs, unwind);
+  }
+
+  /** This function with unwind information {@code u} (null for none). */
+  public FunctionInfo withUnwind(UnwindInfo u) {
+    return new FunctionInfo(range, name, lineTable, inlineInfo, mergedFunctions, callSites, u);
   }
 
   public FunctionInfo withCallSites(CallSiteInfoCollection cs) {
-    return new FunctionInfo(range, name, lineTable, inlineInfo, mergedFunctions, cs);
+    return new FunctionInfo(range, name, lineTable, inlineInfo, mergedFunctions, cs, unwind);
   }
 
   /** LLVM's equality: range, name, line table and inline info (not merged functions or call sites). */
@@ -130,7 +148,8 @@ public record FunctionInfo(AddressRange range, int name, LineTable lineTable, In
    * The one decoder of the record layout: reads Size, Name and the InfoType chunks up to EndOfList
    * at {@code c}, reporting them to {@code v}. A Name of 0 is an error in every mode. {@link
    * Reading#DECODE} and {@link Reading#EXACT} read as LLVM's decode: a missing field is an error
-   * with LLVM's message (offsets relative to the record start), as is an unknown InfoType. {@link
+   * with LLVM's message (offsets relative to the record start), as is an unknown InfoType (this
+   * library's {@link #UNWIND_INFO} is known: LLVM's decode refuses it). {@link
    * Reading#LOOKUP} reads as LLVM's lookup: a missing Size or Name is 0, then at least one byte must
    * follow; a chunk list that runs past the end is "FunctionInfo data is truncated"; unknown
    * InfoTypes are reported like the others (a lookup ignores them).
@@ -174,8 +193,18 @@ public record FunctionInfo(AddressRange range, int name, LineTable lineTable, In
       long payloadAt = c.position();
       Cursor body = c.split(len);
       if (type == END_OF_LIST) return;
-      if (!lookup && (type < LINE_TABLE_INFO || type > CALL_SITE_INFO)) {
+      if (!lookup && (type < LINE_TABLE_INFO || type > CALL_SITE_INFO) && type != UNWIND_INFO) {
         throw relErr(c, payloadAt - 8, recordStart, "unsupported InfoType " + Integer.toUnsignedLong(type));
+      }
+      if (type == UNWIND_INFO && !lookup) {
+        // a chunk of this type that is not valid UnwindInfo (another producer's, or corrupt) reads as
+        // LLVM reads every type it does not know
+        try {
+          if (!v.chunk(type, body)) return;
+        } catch (GsymFormatException e) {
+          throw relErr(c, payloadAt - 8, recordStart, "unsupported InfoType " + Integer.toUnsignedLong(type));
+        }
+        continue;
       }
       if (!v.chunk(type, body)) return;
     }
@@ -201,7 +230,7 @@ public record FunctionInfo(AddressRange range, int name, LineTable lineTable, In
     }
     Decoder d = new Decoder(start, depth);
     parse(c, Reading.DECODE, d);
-    return new FunctionInfo(new AddressRange(start, start + d.size), d.name, d.lt, d.ii, d.mf, d.cs);
+    return new FunctionInfo(new AddressRange(start, start + d.size), d.name, d.lt, d.ii, d.mf, d.cs, d.uw);
   }
 
   /** Full decoding: each chunk decoded by its structure's class (a later chunk of a type wins). */
@@ -214,6 +243,7 @@ public record FunctionInfo(AddressRange range, int name, LineTable lineTable, In
     InlineInfo ii;
     MergedFunctionsInfo mf;
     CallSiteInfoCollection cs;
+    UnwindInfo uw;
 
     Decoder(long start, int depth) {
       this.start = start;
@@ -233,6 +263,7 @@ public record FunctionInfo(AddressRange range, int name, LineTable lineTable, In
         case LINE_TABLE_INFO -> lt = LineTable.decode(body, start);
         case INLINE_INFO -> ii = InlineInfo.decode(body, start);
         case MERGED_FUNCTIONS_INFO -> mf = MergedFunctionsInfo.decode(body, start, depth);
+        case UNWIND_INFO -> uw = UnwindInfo.decode(body, start);
         default -> cs = CallSiteInfoCollection.decode(body);
       }
       return true;
@@ -286,6 +317,11 @@ public record FunctionInfo(AddressRange range, int name, LineTable lineTable, In
       callSites.encode(w, m);
       patch(w, at);
     }
+    if (unwind != null) {
+      int at = chunk(w, UNWIND_INFO);
+      unwind.encode(w, range.start());
+      patch(w, at);
+    }
     w.u32(END_OF_LIST);
     w.u32(0);
   }
@@ -310,6 +346,7 @@ public record FunctionInfo(AddressRange range, int name, LineTable lineTable, In
     if (inlineInfo != null) inlineInfo.dump(sb, t, indent);
     if (callSites != null) callSites.dump(sb, t, indent);
     if (mergedFunctions != null) mergedFunctions.dump(sb, t);
+    if (unwind != null) unwind.dump(sb, indent);
   }
 
   /** LLVM's operator&lt;&lt;: range and raw name offset, then line table, inline info, call sites. */

@@ -320,6 +320,73 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     throw RecordLookup.notInGsym(addr);
   }
 
+  // ---------------------------------------------------------------- unwind information
+
+  /**
+   * The unwind rule in effect at {@code addr}, from the unwind information ({@link
+   * dev.gsym.format.UnwindInfo}) of the function whose region (its start up to the next function's
+   * start) holds the address, or of the first function for an address before it: fills {@code
+   * state}, the allocation-free form for stack walkers (one state per thread). Functions need not
+   * cover the address: unwind information also describes code no function names.
+   *
+   * @return false when the file holds no unwind rule for the address
+   * @throws GsymFormatException if the record or its unwind information is malformed
+   */
+  public boolean unwindRow(long addr, dev.gsym.unwind.UnwindState state) {
+    int n = search.count();
+    if (n == 0) return false;
+    int i = Long.compareUnsigned(addr, baseAddress) < 0 ? 0 : search.nearest(addr - baseAddress);
+    if (i < 0) i = 0;
+    long first = search.get(i);
+    while (i > 0 && search.get(i - 1) == first) i--;
+    long start = baseAddress + first;
+    Cursor[] chunk = {null};
+    FunctionInfo.parse(record(i), dev.gsym.format.Reading.LOOKUP, new FunctionInfo.RecordVisitor() {
+      @Override
+      public boolean header(long size, int name) {
+        return true;
+      }
+
+      @Override
+      public boolean chunk(int type, Cursor body) {
+        if (type != FunctionInfo.UNWIND_INFO) return true;
+        chunk[0] = body;
+        return false;
+      }
+    });
+    return chunk[0] != null && dev.gsym.format.UnwindInfo.lookup(chunk[0], start, addr, state);
+  }
+
+  /**
+   * The unwind information of the function at {@code index} (its UnwindInfo chunk decoded, the other
+   * chunks skipped), or null when it has none.
+   *
+   * @throws GsymFormatException if the record or its unwind information is malformed
+   */
+  public dev.gsym.format.UnwindInfo unwindInfoAtIndex(int index) {
+    Cursor[] chunk = {null};
+    FunctionInfo.parse(record(index), dev.gsym.format.Reading.LOOKUP, new FunctionInfo.RecordVisitor() {
+      @Override
+      public boolean header(long size, int name) {
+        return true;
+      }
+
+      @Override
+      public boolean chunk(int type, Cursor body) {
+        if (type != FunctionInfo.UNWIND_INFO) return true;
+        chunk[0] = body;
+        return false;
+      }
+    });
+    return chunk[0] == null ? null : dev.gsym.format.UnwindInfo.decode(chunk[0], functionAddress(index));
+  }
+
+  /** {@link #unwindRow(long, dev.gsym.unwind.UnwindState)} as an immutable row, if there is one. */
+  public java.util.Optional<dev.gsym.unwind.UnwindRow> unwindRow(long addr) {
+    dev.gsym.unwind.UnwindState s = new dev.gsym.unwind.UnwindState();
+    return unwindRow(addr, s) ? java.util.Optional.of(s.toRow()) : java.util.Optional.empty();
+  }
+
   // ---------------------------------------------------------------- lookups
 
   /**

@@ -66,6 +66,7 @@ public final class GsymCreator implements AutoCloseable {
   /** Set once before producers start; read without the lock (a copy nobody else can change). */
   private volatile AddressRanges validTextRanges;
   private boolean finished;
+  private boolean unwindAttached;
   private boolean isSegment;
   /** GSYM version written by encode and save: 1 (LLVM 22's format, the default) or 2. */
   private int outputVersion = Header.VERSION;
@@ -511,6 +512,73 @@ public final class GsymCreator implements AutoCloseable {
     }
   }
 
+  /**
+   * Attaches unwind information to the finished functions (call after {@link #finish}, before
+   * {@link #encode} or {@link #save}). Each entry goes to the record of the function whose region,
+   * from its start up to the next function's start, holds the entry's start (the first function's,
+   * for an entry before it); an entry that runs on past later functions' starts is repeated in their
+   * records, marked continued, so that the record found for any address answers for it. Of several
+   * functions at one address the first holds the entries. Entries are ordered by start address,
+   * then by ordinal. The records' bytes are kept, the UnwindInfo chunk added before their EndOfList.
+   *
+   * @return the number of records that received entries
+   */
+  public int attachUnwind(dev.gsym.unwind.Arch arch, List<? extends dev.gsym.unwind.UnwindEntry> entries) {
+    List<dev.gsym.unwind.UnwindEntry> sorted = new ArrayList<>(entries);
+    sorted.sort(java.util.Comparator.comparing(dev.gsym.unwind.UnwindEntry::start, Long::compareUnsigned)
+        .thenComparingLong(dev.gsym.unwind.UnwindEntry::ordinal));
+    synchronized (lock) {
+      if (!finished) throw notFinished();
+      if (unwindAttached) throw new IllegalStateException("unwind information is already attached");
+      unwindAttached = true;
+      if (funcs.isEmpty() || sorted.isEmpty()) return 0;
+      int n = funcs.size();
+      // the first index of each distinct start: the records that hold entries
+      int[] owners = new int[n];
+      int owned = 0;
+      for (int i = 0; i < n; i++) if (i == 0 || funcs.get(i).start() != funcs.get(i - 1).start()) owners[owned++] = i;
+      List<List<dev.gsym.unwind.UnwindEntry>> own = new ArrayList<>(owned);
+      List<List<dev.gsym.unwind.UnwindEntry>> cont = new ArrayList<>(owned);
+      for (int k = 0; k < owned; k++) {
+        own.add(new ArrayList<>());
+        cont.add(new ArrayList<>());
+      }
+      int k = 0;
+      for (dev.gsym.unwind.UnwindEntry e : sorted) {
+        while (k + 1 < owned && Long.compareUnsigned(funcs.get(owners[k + 1]).start(), e.start()) <= 0) k++;
+        own.get(k).add(e);
+        long end = e.start() + e.length();
+        for (int j = k + 1; j < owned && Long.compareUnsigned(funcs.get(owners[j]).start(), end) < 0; j++) {
+          cont.get(j).add(e);
+        }
+      }
+      int attached = 0;
+      for (int j = 0; j < owned; j++) {
+        if (own.get(j).isEmpty() && cont.get(j).isEmpty()) continue;
+        int i = owners[j];
+        StoredFunction old = funcs.get(i);
+        dev.gsym.format.UnwindInfo u = new dev.gsym.format.UnwindInfo(arch, own.get(j), cont.get(j));
+        StoredFunction sf = old.withChunk(FunctionInfo.UNWIND_INFO, u.encode(old.start()), fi -> fi.withUnwind(u));
+        heldBytes -= old.heldBytes();
+        old.forget();
+        RecordSpill to = !scratch && heldBytes >= spillThreshold ? spill() : null;
+        if (to != null) {
+          try {
+            sf = sf.spilled(to);
+          } catch (IOException e) {
+            spillFailed = true;
+            heldBytes += sf.heldBytes();
+          }
+        } else {
+          heldBytes += sf.heldBytes();
+        }
+        funcs.set(i, sf);
+        attached++;
+      }
+      return attached;
+    }
+  }
+
   /** The header's BaseAddress: the one set, else the first function's start. */
   private Long effectiveBaseAddress() {
     if (baseAddress != null) return baseAddress;
@@ -673,7 +741,7 @@ public final class GsymCreator implements AutoCloseable {
    * re-inserted in llvm's order); returns its encoded size.
    */
   private long copyFunctionInfo(GsymCreator src, FunctionInfo fi) {
-    FunctionInfo copy = new FunctionInfo(fi.range(), fi.name(), fi.lineTable(), fi.inlineInfo(), null, null)
+    FunctionInfo copy = new FunctionInfo(fi.range(), fi.name(), fi.lineTable(), fi.inlineInfo(), null, null, fi.unwind())
         .remap(o -> strings.add(src.strings.get(o)), i -> copyFile(src, i));
     StoredFunction sf = StoredFunction.of(copy);
     funcs.add(sf);

@@ -124,6 +124,25 @@ final class StoredFunction {
     return bytes == null ? 0 : bytes.length;
   }
 
+  /**
+   * This function with one more InfoType chunk, {@code type} with {@code payload}, before its
+   * EndOfList: the record's bytes spliced (nothing decoded), or, for one kept as an object,
+   * {@code withChunk} applied to the object.
+   */
+  StoredFunction withChunk(int type, byte[] payload, java.util.function.UnaryOperator<FunctionInfo> withChunk) {
+    if (!encoded()) return of(withChunk.apply(obj));
+    byte[] old = bytes();
+    int keep = old.length - 8; // the EndOfList chunk header: InfoType 0, length 0
+    byte[] b = Arrays.copyOf(old, old.length + 8 + payload.length);
+    java.nio.ByteBuffer bb = java.nio.ByteBuffer.wrap(b).order(ORDER);
+    bb.putInt(keep, type);
+    bb.putInt(keep + 4, payload.length);
+    System.arraycopy(payload, 0, b, keep + 8, payload.length);
+    bb.putInt(keep + 8 + payload.length, FunctionInfo.END_OF_LIST);
+    bb.putInt(keep + 12 + payload.length, 0);
+    return new StoredFunction(this, name, b);
+  }
+
   /** This function with its encoded record moved to {@code to}; itself if it has none in memory. */
   StoredFunction spilled(RecordSpill to) throws IOException {
     if (bytes == null) return this;
@@ -214,6 +233,12 @@ final class StoredFunction {
 
     @Override
     public boolean chunk(int type, Cursor body) {
+      if (type == FunctionInfo.UNWIND_INFO) { // no strings or files: copied as it is
+        w.u32(type);
+        w.u32(body.remaining());
+        w.bytes(body.copyRemaining());
+        return ok;
+      }
       if (type != FunctionInfo.LINE_TABLE_INFO && type != FunctionInfo.INLINE_INFO) {
         ok = false; // merged functions and call sites hold strings elsewhere
         return false;

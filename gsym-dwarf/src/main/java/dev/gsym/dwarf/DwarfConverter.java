@@ -14,6 +14,8 @@ import dev.gsym.write.GsymCreator;
 import java.io.IOException;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 
@@ -60,8 +62,10 @@ public final class DwarfConverter {
     private final ObjectFile symbolFile;
     private final String symbolFileName;
     private final boolean miniDebugInfo;
+    private final Unwind unwind;
 
     private Options(Builder b) {
+      unwind = b.unwind;
       symbolFile = b.symbolFile;
       symbolFileName = b.symbolFileName;
       miniDebugInfo = b.miniDebugInfo;
@@ -125,6 +129,11 @@ public final class DwarfConverter {
       return miniDebugInfo;
     }
 
+    /** Which unwind information to attach ({@link Unwind#NONE}: none, the default, llvm's output). */
+    public Unwind unwind() {
+      return unwind;
+    }
+
     /** Collects options; {@link #build} may be called more than once. */
     public static final class Builder {
       private boolean quiet;
@@ -136,8 +145,15 @@ public final class DwarfConverter {
       private ObjectFile symbolFile;
       private String symbolFileName;
       private boolean miniDebugInfo = true;
+      private Unwind unwind = Unwind.NONE;
 
       private Builder() {}
+
+      /** See {@link Unwind}. */
+      public Builder unwind(Unwind u) {
+        unwind = Objects.requireNonNull(u, "unwind");
+        return this;
+      }
 
       /**
        * Takes the symbol table and the UUID from {@code file} (named {@code name} in the log),
@@ -207,8 +223,26 @@ public final class DwarfConverter {
     }
   }
 
-  /** What a conversion did. */
-  public record Summary(int dwarfFunctions, int symbolFunctions, ByteOrder byteOrder, String arch) {}
+  /**
+   * Which call frame information a conversion attaches to the GSYM (InfoType UnwindInfo,
+   * docs/unwind.md): none (llvm-gsymutil's output, byte for byte), every table the file's CFI
+   * describes in its loaded segments, or the tables Breakpad's dump_syms writes as STACK CFI records
+   * (it drops FDEs whose CIE augmentation it cannot read: AArch64's {@code B} and {@code G}).
+   */
+  public enum Unwind { NONE, ALL, BREAKPAD }
+
+  /**
+   * What a conversion did.
+   *
+   * @param unwindTables CFI tables attached (0 without {@link Unwind})
+   * @param unwindProblems entries of the file's CFI that could not be read (skipped)
+   */
+  public record Summary(int dwarfFunctions, int symbolFunctions, ByteOrder byteOrder, String arch, int unwindTables,
+      List<dev.gsym.GsymFormatException> unwindProblems) {
+    public Summary {
+      unwindProblems = List.copyOf(unwindProblems);
+    }
+  }
 
   /**
    * Reads {@code in}, fills {@code out} (base address, text ranges, DWARF functions, UUID, symbols)
@@ -253,8 +287,96 @@ public final class DwarfConverter {
       }
       options.listener().beforeFinish(out);
       out.finish(diag);
-      return new Summary(nd, ns, file.byteOrder(), file.archName());
+      UnwindEntries u = unwindEntries(file, options.symbolFile(), options.unwind(), diag);
+      if (u != null) out.attachUnwind(u.arch(), u.entries());
+      return new Summary(nd, ns, file.byteOrder(), file.archName(), u == null ? 0 : u.entries().size(),
+          u == null ? List.of() : u.problems());
     }
+  }
+
+  /**
+   * Unwind entries of an object file as a conversion attaches them (see {@link Unwind}), with the
+   * architecture to attach them for and the entries of the file's CFI that could not be read.
+   */
+  public record UnwindEntries(dev.gsym.unwind.Arch arch, List<dev.gsym.unwind.UnwindEntry> entries,
+      List<dev.gsym.GsymFormatException> problems) {
+    public UnwindEntries {
+      entries = List.copyOf(entries);
+      problems = List.copyOf(problems);
+    }
+  }
+
+  /**
+   * Reads the unwind entries {@code which} selects from {@code file} (a debug file takes the
+   * sections it lacks from {@code binary}, which may be null), logging what was loaded to {@code
+   * diag}; null for {@link Unwind#NONE} or an architecture without unwind support (logged).
+   */
+  public static UnwindEntries unwindEntries(ObjectFile file, ObjectFile binary, Unwind which, Diagnostics diag) {
+    if (which == Unwind.NONE) return null;
+    dev.gsym.unwind.Arch arch = dev.gsym.unwind.Arch.ofName(file.archName());
+    if (arch == null) {
+      diag.log("warning: no unwind information: architecture " + file.archName() + " is not supported\n");
+      return null;
+    }
+    dev.gsym.cfi.CfiReader.Result cfi = binary != null
+        ? dev.gsym.cfi.CfiReader.read(file, binary) : dev.gsym.cfi.CfiReader.read(file);
+    List<dev.gsym.unwind.UnwindEntry> entries = new ArrayList<>();
+    for (dev.gsym.cfi.CfiReader.Entry e : cfi.entries()) {
+      if (e.table() == null || !loaded(file, e.table().start())) continue;
+      if (which == Unwind.BREAKPAD && !breakpadReads(e.fde().cie().augmentation())) continue;
+      entries.add(e.table());
+    }
+    List<dev.gsym.GsymFormatException> problems = new ArrayList<>(cfi.problems());
+    if (which == Unwind.ALL) {
+      // the formats' own unwind information (dump_syms reads DWARF CFI only): numbered after the CFI
+      long next = 0;
+      for (dev.gsym.unwind.UnwindEntry e : entries) next = Math.max(next, e.ordinal() + 1);
+      List<dev.gsym.unwind.CfiTable> native_ = List.of();
+      try {
+        if (file instanceof dev.gsym.macho.MachOFile m) {
+          dev.gsym.macho.CompactUnwind cu = dev.gsym.macho.CompactUnwind.read(m);
+          if (cu != null) native_ = cu.tables();
+        } else if (file instanceof dev.gsym.coff.CoffFile c) {
+          dev.gsym.coff.PeUnwind pe = dev.gsym.coff.PeUnwind.read(c);
+          if (pe != null) native_ = pe.tables();
+        }
+      } catch (dev.gsym.GsymFormatException e) {
+        problems.add(e); // the section is unreadable: its tables are left out
+      }
+      for (dev.gsym.unwind.CfiTable t : native_) {
+        if (!loaded(file, t.start())) continue;
+        entries.add(new dev.gsym.unwind.CfiTable(t.source(), next + t.ordinal(), t.start(), t.length(),
+            t.returnAddressRegister(), t.rows()));
+      }
+    }
+    diag.log("Loaded " + entries.size() + " unwind tables from call frame information"
+        + (problems.isEmpty() ? "" : " (" + problems.size() + " entries skipped: " + problems.getFirst().getMessage() + ")")
+        + ".\n");
+    return new UnwindEntries(arch, entries, problems);
+  }
+
+  /**
+   * Whether {@code address} is in a loaded segment of {@code file} (an ELF file's PT_LOAD segments;
+   * other formats: always): CFI for code outside them (an FDE of a function the linker removed)
+   * describes nothing that can run.
+   */
+  private static boolean loaded(ObjectFile file, long address) {
+    if (!(file instanceof ElfFile elf)) return true;
+    boolean any = false;
+    for (ElfFile.ProgramHeader ph : elf.programHeaders()) {
+      if (ph.type() != ElfFile.PT_LOAD) continue;
+      any = true;
+      if (Long.compareUnsigned(address - ph.vaddr(), ph.memsz()) < 0) return true;
+    }
+    return !any; // relocatable objects: no segments
+  }
+
+  /** Breakpad's CFI reader takes a CIE augmentation of "" or 'z' followed by L, P, R and S only. */
+  private static boolean breakpadReads(String augmentation) {
+    if (augmentation.isEmpty()) return true;
+    if (augmentation.charAt(0) != 'z') return false;
+    for (int i = 1; i < augmentation.length(); i++) if ("LPRS".indexOf(augmentation.charAt(i)) < 0) return false;
+    return true;
   }
 
   /**

@@ -44,6 +44,7 @@ import java.util.TreeMap;
  *       0x10 Postfix ULEB reg ULEB len bytes
  *       0x11 EntryState: CFA = sp + AddressSize and the return address at [CFA - AddressSize] on x86
  *            and x86-64, CFA = sp + 0 elsewhere (the state at a function's first instruction)
+ *       0x12 CfaNone: no CFA rule (a Breakpad record without one)
  *       0x40-0x7f Advance by op - 0x3f (1-64)
  *       0x80-0xbf Offset of register op - 0x80 (0-63) at CFA - ULEB * AddressSize
  *       0xc0-0xff CfaOffset (op - 0xc0) * AddressSize
@@ -77,6 +78,7 @@ public record UnwindInfo(Arch arch, List<UnwindEntry> entries, List<UnwindEntry>
   static final int CONSTANT = 0x0f;
   static final int POSTFIX = 0x10;
   static final int ENTRY_STATE = 0x11;
+  static final int CFA_NONE = 0x12;
   static final int SHORT_ADVANCE = 0x40;
   static final int SHORT_OFFSET = 0x80;
   static final int SHORT_CFA_OFFSET = 0xc0;
@@ -228,6 +230,7 @@ public record UnwindInfo(Arch arch, List<UnwindEntry> entries, List<UnwindEntry>
           state.rule(reg, UnwindState.POSTFIX, 0, new String(bytes(body), StandardCharsets.UTF_8));
         }
         case ENTRY_STATE -> entryState(arch, state);
+        case CFA_NONE -> state.cfaNone();
         default -> throw body.errorAt(opAt, "unknown UnwindInfo operation 0x" + Integer.toHexString(op));
       }
       if (state.ruleCount() > UnwindState.MAX_RULES) throw body.errorAt(opAt, "too many register rules");
@@ -457,8 +460,7 @@ public record UnwindInfo(Arch arch, List<UnwindEntry> entries, List<UnwindEntry>
     int unit = arch.addressSize();
     if (!Objects.equals(from.cfa(), to.cfa())) {
       switch (to.cfa()) {
-        case null -> throw new IllegalArgumentException("a row without a CFA rule after one with a rule at 0x"
-            + Long.toHexString(to.address()));
+        case null -> w.u8(CFA_NONE);
         case CfaRule.RegisterOffset r -> {
           boolean sameReg = from.cfa() instanceof CfaRule.RegisterOffset f && f.register() == r.register();
           boolean sameOff = from.cfa() instanceof CfaRule.RegisterOffset f && f.offset() == r.offset();

@@ -91,6 +91,14 @@ public final class UnwindState {
     cfaData = null;
   }
 
+  /** Forgets the CFA rule (a row that has none). */
+  public void cfaNone() {
+    cfaKind = NONE;
+    cfaRegister = 0;
+    cfaOffset = 0;
+    cfaData = null;
+  }
+
   public void cfaExpression(byte[] expression) {
     cfaKind = EXPRESSION;
     cfaData = expression;

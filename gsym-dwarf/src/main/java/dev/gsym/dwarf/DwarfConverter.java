@@ -406,6 +406,7 @@ public final class DwarfConverter {
    * @return the number of mismatches
    * @throws dev.gsym.read.LookupException at the first address the GSYM does not resolve (llvm
    *     stops there too)
+   * @throws dev.gsym.GsymFormatException at the first record of {@code gsym} that is malformed
    */
   public static int verify(ObjectFile file, GsymReader gsym, String gsymPath, StringBuilder out) {
     try (DwarfFile dwarf = DwarfFile.load(file, null)) {

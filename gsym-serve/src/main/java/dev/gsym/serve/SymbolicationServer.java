@@ -26,14 +26,16 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * The API, its errors and limits are described in docs/serve.md.
  *
  * <pre>{@code
- * try (Symbolizer s = Symbolizer.builder().store(Path.of("/var/cache/gsym")).build();
+ * try (Symbolizer s = Symbolizer.builder().store(Path.of("/var/cache/gsym")).demangle(false).build();
  *      SymbolicationServer server = SymbolicationServer.builder(s).listen("127.0.0.1", 0).build().start()) {
  *   System.out.println("listening on port " + server.port());
  *   server.join();
  * }
  * }</pre>
  *
- * The server does not own the symbolizer: close the server first, then the symbolizer.
+ * The server does not own the symbolizer: close the server first, then the symbolizer. The server
+ * demangles names itself, as each request's {@code demangle} option says (from the frames' {@code
+ * rawName}): a symbolizer built with {@code demangle(false)} saves it demangling them once more.
  */
 public final class SymbolicationServer implements AutoCloseable {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SymbolicationServer.class);

@@ -50,42 +50,17 @@ public final class StoreConversion {
    *     file included: it carries no identity), or its headers are malformed
    */
   public static Module identify(Path file) throws IOException {
-    ConverterAdapter.Kind kind = ConverterAdapter.sniff(file);
-    switch (kind) {
-      case OBJECT -> {
-        ConverterAdapter.ObjectFacts f = ConverterAdapter.probe(file);
-        Format format = dev.gsym.object.ObjectFiles.kind(file) == dev.gsym.object.ObjectFiles.Kind.MACH_O
-            ? Format.MACH_O : Format.ELF;
-        String bpFile = null;
-        String bpId = null;
-        if (f.breakpadName() != null) {
-          try {
-            ModuleRef.Breakpad bp = ModuleRef.breakpad(f.breakpadName(), f.breakpadId());
-            bpFile = bp.debugFile();
-            bpId = bp.debugId();
-          } catch (IllegalArgumentException e) {
-            // a SONAME that is no usable file name: no Breakpad identity
-          }
-        }
-        String path = f.buildId() == null ? null : ModuleKey.ofBuildId(f.buildId()).path() + GsymStore.GSYM;
-        return new Module(format, path, f.buildId(), bpFile, bpId, f.hasDebugInfo());
-      }
-      case BREAKPAD -> {
-        ConverterAdapter.BreakpadModule m = ConverterAdapter.breakpadModule(file);
-        ModuleRef.Breakpad id = null;
-        if (m != null) {
-          try {
-            id = ModuleRef.breakpad(m.name(), m.debugId());
-          } catch (IllegalArgumentException e) {
-            // a MODULE record without a usable identity: the symbolizer converts such a file privately
-          }
-        }
-        return id == null ? new Module(Format.BREAKPAD, null, null, null, null, true)
-            : new Module(Format.BREAKPAD, storePath(id), null, id.debugFile(), id.debugId(), true);
-      }
+    ModuleLoader.FileIdentity id = ModuleLoader.identify(file);
+    String path = id.storeKey() == null ? null : id.storeKey().path() + GsymStore.GSYM;
+    String bpFile = id.breakpad() == null ? null : id.breakpad().debugFile();
+    String bpId = id.breakpad() == null ? null : id.breakpad().debugId();
+    return switch (id.kind()) {
+      case OBJECT -> new Module(dev.gsym.object.ObjectFiles.kind(file) == dev.gsym.object.ObjectFiles.Kind.MACH_O
+          ? Format.MACH_O : Format.ELF, path, id.facts().buildId(), bpFile, bpId, id.facts().hasDebugInfo());
+      case BREAKPAD -> new Module(Format.BREAKPAD, path, null, bpFile, bpId, true);
       case GSYM -> throw new GsymFormatException(file.toString(), 0, "a GSYM file carries no build-id to store it under");
-      default -> throw new GsymFormatException(file.toString(), 0, "not an ELF file or a Breakpad symbol file");
-    }
+      case OTHER -> throw new GsymFormatException(file.toString(), 0, "not an ELF file or a Breakpad symbol file");
+    };
   }
 
   /**

@@ -72,7 +72,10 @@ final class Fixtures {
     return out;
   }
 
-  /** The frames a lookup in {@code ref} gives, built here from its LookupResult; null if not covered. */
+  /**
+   * The frames a lookup in {@code ref} gives, built here from its LookupResult, names demangled (a
+   * symbolizer's default); null if not covered.
+   */
   static List<Frame> expectedFrames(GsymReader ref, long addr) {
     LookupResult r;
     try {
@@ -86,9 +89,11 @@ final class Fixtures {
       SourceLocation l = locs.get(i);
       boolean last = i == locs.size() - 1;
       SourceLine here = new SourceLine(l.dir(), l.base(), Integer.toUnsignedLong(l.line()));
-      SourceLine caller = last ? null
-          : new SourceLine(locs.get(i + 1).dir(), locs.get(i + 1).base(), Integer.toUnsignedLong(locs.get(i + 1).line()));
-      out.add(new Frame(l.name(), here, last ? r.functionRange().start() : addr - l.offset(), caller));
+      java.util.Optional<SourceLine> caller = last ? java.util.Optional.empty() : java.util.Optional.of(
+          new SourceLine(locs.get(i + 1).dir(), locs.get(i + 1).base(), Integer.toUnsignedLong(locs.get(i + 1).line())));
+      // a symbolizer demangles by default, as llvm-symbolizer does
+      out.add(new Frame(dev.gsym.demangle.Demangler.llvm().demangle(l.name()), l.name(), here,
+          last ? r.functionRange().start() : addr - l.offset(), caller));
     }
     return out;
   }

@@ -823,8 +823,9 @@ public final class GsymCreator implements AutoCloseable {
   }
 
   private Layout layout() {
-    if (funcs.isEmpty()) throw new GsymFormatException("GsymCreator", -1, "no functions to encode");
+    // the misuse first, whatever the content (LLVM tests emptiness first; its callers finalize)
     if (!finished) throw notFinished();
+    if (funcs.isEmpty()) throw new GsymFormatException("GsymCreator", -1, "no functions to encode");
     boolean v2 = outputVersion == HeaderV2.VERSION;
     if (!v2 && uuid.length > Header.MAX_UUID_SIZE) {
       throw new GsymFormatException("GsymCreator", -1, "invalid UUID size " + uuid.length);

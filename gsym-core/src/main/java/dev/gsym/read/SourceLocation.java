@@ -17,6 +17,7 @@ import dev.gsym.format.FileTable;
  */
 public record SourceLocation(String name, String dir, String base, int line, long offset) {
 
+  /** Checks that no string is null. */
   public SourceLocation {
     offset &= 0xFFFF_FFFFL; // llvm's SourceLocation::Offset is a uint32_t
   }

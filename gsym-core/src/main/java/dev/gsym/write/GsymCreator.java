@@ -83,6 +83,7 @@ public final class GsymCreator implements AutoCloseable {
   /** True if no spill is to be made: one could not be created, or the creator was closed. */
   private boolean spillFailed;
 
+  /** An empty creator. */
   public GsymCreator() {
     this(false);
   }
@@ -284,6 +285,7 @@ public final class GsymCreator implements AutoCloseable {
     return recordSpill;
   }
 
+  /** The number of functions added (after {@link #finish}: kept). */
   public int numFunctionInfos() {
     synchronized (lock) {
       return funcs.size();
@@ -299,6 +301,7 @@ public final class GsymCreator implements AutoCloseable {
     }
   }
 
+  /** Sets the header's BaseAddress (default: the lowest function address). */
   public void setBaseAddress(long base) {
     synchronized (lock) {
       baseAddress = base;
@@ -319,12 +322,14 @@ public final class GsymCreator implements AutoCloseable {
     }
   }
 
+  /** The format version to write, 1 or 2. */
   public int outputVersion() {
     synchronized (lock) {
       return outputVersion;
     }
   }
 
+  /** Sets the UUID (a build-id; copied). */
   public void setUUID(byte[] id) {
     synchronized (lock) {
       uuid = id.clone();
@@ -338,6 +343,10 @@ public final class GsymCreator implements AutoCloseable {
     validTextRanges = copy;
   }
 
+  /**
+   * True if {@code addr} is in the executable ranges ({@link #setValidTextRanges}), or no ranges
+   * were set.
+   */
   public boolean isValidTextAddress(long addr) {
     AddressRanges text = validTextRanges;
     return text == null || text.contains(addr);

@@ -109,6 +109,7 @@ public final class DwarfConverter {
       return threads;
     }
 
+    /** The progress listener. */
     public Listener listener() {
       return listener;
     }
@@ -190,16 +191,19 @@ public final class DwarfConverter {
         return this;
       }
 
+      /** See {@link Options#quiet()}. */
       public Builder quiet(boolean on) {
         quiet = on;
         return this;
       }
 
+      /** See {@link Options#mergedFunctions()}. */
       public Builder mergedFunctions(boolean on) {
         mergedFunctions = on;
         return this;
       }
 
+      /** See {@link Options#dwarfCallSites()}. */
       public Builder dwarfCallSites(boolean on) {
         dwarfCallSites = on;
         return this;
@@ -217,6 +221,7 @@ public final class DwarfConverter {
         return this;
       }
 
+      /** Receives progress and each function's call sites (default: nothing). */
       public Builder listener(Listener l) {
         listener = Objects.requireNonNull(l, "listener");
         return this;
@@ -234,6 +239,7 @@ public final class DwarfConverter {
         return this;
       }
 
+      /** The options. */
       public Options build() {
         return new Options(this);
       }
@@ -246,7 +252,14 @@ public final class DwarfConverter {
    * describes in its loaded segments, or the tables Breakpad's dump_syms writes as STACK CFI records
    * (it drops FDEs whose CIE augmentation it cannot read: AArch64's {@code B} and {@code G}).
    */
-  public enum Unwind { NONE, ALL, BREAKPAD }
+  public enum Unwind {
+    /** No unwind information: llvm-gsymutil's output. */
+    NONE,
+    /** Every table the file's CFI describes in its loaded segments. */
+    ALL,
+    /** The tables dump_syms writes as STACK CFI records. */
+    BREAKPAD
+  }
 
   /**
    * What a conversion did.
@@ -256,6 +269,7 @@ public final class DwarfConverter {
    */
   public record Summary(int dwarfFunctions, int symbolFunctions, ByteOrder byteOrder, String arch, int unwindTables,
       List<dev.gsym.GsymFormatException> unwindProblems) {
+    /** Copies the problems. */
     public Summary {
       unwindProblems = List.copyOf(unwindProblems);
     }
@@ -318,6 +332,7 @@ public final class DwarfConverter {
    */
   public record UnwindEntries(dev.gsym.unwind.Arch arch, List<dev.gsym.unwind.UnwindEntry> entries,
       List<dev.gsym.GsymFormatException> problems) {
+    /** Copies the lists. */
     public UnwindEntries {
       entries = List.copyOf(entries);
       problems = List.copyOf(problems);

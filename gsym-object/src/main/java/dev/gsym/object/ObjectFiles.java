@@ -15,7 +15,9 @@ public final class ObjectFiles {
 
   /** What a file's first bytes say it is. */
   public enum Kind {
+    /** An ELF file. */
     ELF,
+    /** A thin Mach-O file. */
     MACH_O,
     /** A universal (fat) Mach-O file: see {@link dev.gsym.macho.MachOUniversal}. */
     UNIVERSAL,

@@ -83,6 +83,7 @@ public final class SymbolicationServer implements AutoCloseable {
     server.setStopTimeout(b.stopTimeout.toMillis());
   }
 
+  /** A builder of a server that answers with {@code symbolizer} (which the server does not close). */
   public static Builder builder(Symbolizer symbolizer) {
     return new Builder(symbolizer);
   }
@@ -308,6 +309,7 @@ public final class SymbolicationServer implements AutoCloseable {
       return this;
     }
 
+    /** The server, not started yet ({@link SymbolicationServer#start()}). */
     public SymbolicationServer build() {
       return new SymbolicationServer(this);
     }

@@ -10,6 +10,7 @@ package dev.gsym.symbolize;
  * @param line the line, 1-based; 0 if unknown (an unsigned 32-bit value in GSYM)
  */
 public record SourceLine(String directory, String fileName, long line) {
+  /** Checks that the strings are not null. */
   public SourceLine {
     if (directory == null || fileName == null) throw new IllegalArgumentException("null directory or file name");
   }

@@ -19,7 +19,14 @@ public final class StoreConversion {
   public static final String MERGED_SUBDIRECTORY = Symbolizer.MERGED_STORE;
 
   /** The input formats a store is fed from. */
-  public enum Format { ELF, MACH_O, BREAKPAD }
+  public enum Format {
+    /** An ELF binary or debug file. */
+    ELF,
+    /** A thin Mach-O binary or dSYM companion. */
+    MACH_O,
+    /** A Breakpad symbol file. */
+    BREAKPAD
+  }
 
   /**
    * What a file is to a store.
@@ -38,6 +45,7 @@ public final class StoreConversion {
    */
   public record Module(Format format, String storePath, String buildId, String debugFile, String debugId,
       boolean hasDebugInfo) {
+    /** Checks that the format is not null. */
     public Module {
       Objects.requireNonNull(format, "format");
     }

@@ -42,6 +42,8 @@ public final class BreakpadParser implements Closeable {
   static final int OTHER = 3;
   /** A STACK record (built only by {@link #next()}). */
   static final int STACK = 4;
+  /** The call file of an INLINE record that names none (the older form, or -1). */
+  static final long NO_CALL_FILE = BreakpadRecord.Inline.NO_CALL_FILE;
 
   private static final byte[] HEX = new byte[256];
   private static final java.lang.invoke.VarHandle LONGS =
@@ -500,12 +502,25 @@ public final class BreakpadParser implements Closeable {
   }
 
   private int inline() {
+    // the older form has no call file: "INLINE level call_line origin [address size]+"; as in
+    // Breakpad's parser, the parity of the field count tells the two apart
+    int fields = 1;
+    for (int i = p; i < le; i++) if (buf[i] == ' ') fields++;
+    boolean hasCallFile = fields % 2 == 0;
     long level = decimal();
     if (!ok || !space()) return EOF;
     long callLine = decimal();
     if (!ok || !space()) return EOF;
-    long callFile = decimal();
-    if (!ok || !space()) return EOF;
+    long callFile = NO_CALL_FILE;
+    if (hasCallFile) {
+      if (p + 2 < le && buf[p] == '-' && buf[p + 1] == '1' && buf[p + 2] == ' ') {
+        p += 2; // -1: "no call file", as Breakpad reads it
+      } else {
+        callFile = decimal();
+        if (!ok) return EOF;
+      }
+      if (!space()) return EOF;
+    }
     long origin = decimal();
     if (!ok || level > dev.gsym.format.InlineInfo.MAX_DEPTH - 1 || callLine > 0xFFFF_FFFFL) return EOF;
     inlineRangeCount = 0;
@@ -563,10 +578,23 @@ public final class BreakpadParser implements Closeable {
   private int fileOrOrigin(boolean file) {
     long n = decimal();
     if (!ok || !space()) return EOF;
+    if (!file && originHasFileField(p)) return EOF; // the older form: the String parser
     String name = rest();
     if (name == null) return EOF;
     record = file ? new BreakpadRecord.File(n, name) : new BreakpadRecord.InlineOrigin(n, name);
     return OTHER;
+  }
+
+  /**
+   * Breakpad's test for the older {@code INLINE_ORIGIN number file name} form: the word after the
+   * number is a decimal (or starts with '-' followed by digits).
+   */
+  private boolean originHasFileField(int from) {
+    for (int i = from; i < le && buf[i] != ' '; i++) {
+      byte c = buf[i];
+      if (!(c >= '0' && c <= '9') && !(c == '-' && i == from)) return false;
+    }
+    return true;
   }
 
   // ---- the String parser: rare records and exact error messages
@@ -628,8 +656,28 @@ public final class BreakpadParser implements Closeable {
     List<String> f = split(s, from, 2);
     if (f.size() < 2) throw error("INLINE_ORIGIN record needs 'INLINE_ORIGIN number name'");
     long n = decimal(f.get(0), "INLINE_ORIGIN number");
-    if (f.get(1).isEmpty()) throw error("INLINE_ORIGIN " + n + " has an empty name");
-    return new BreakpadRecord.InlineOrigin(n, f.get(1));
+    String name = f.get(1);
+    if (isOriginFileField(name)) {
+      // the older form, INLINE_ORIGIN number file name: Breakpad's processor ignores the file
+      List<String> g = split(name, 0, 2);
+      if (g.size() < 2 || g.get(1).isEmpty()) {
+        throw error("INLINE_ORIGIN " + n + " has a file number but no name ('INLINE_ORIGIN number [file] name')");
+      }
+      if (!g.get(0).equals("-1")) decimal(g.get(0), "INLINE_ORIGIN file number");
+      name = g.get(1);
+    }
+    if (name.isEmpty()) throw error("INLINE_ORIGIN " + n + " has an empty name");
+    return new BreakpadRecord.InlineOrigin(n, name);
+  }
+
+  /** As {@link #originHasFileField(int)} on a String: the first word is digits (or '-' digits). */
+  private static boolean isOriginFileField(String t) {
+    if (t.isEmpty()) return false;
+    for (int i = 0; i < t.length() && t.charAt(i) != ' '; i++) {
+      char c = t.charAt(i);
+      if (!(c >= '0' && c <= '9') && !(c == '-' && i == 0)) return false;
+    }
+    return true;
   }
 
   private BreakpadRecord func(String s, int from) {
@@ -661,8 +709,11 @@ public final class BreakpadParser implements Closeable {
 
   private BreakpadRecord inline(String s, int from) {
     List<String> f = split(s, from, Integer.MAX_VALUE);
-    if (f.size() < 6 || (f.size() - 4) % 2 != 0) {
-      throw error("INLINE record needs 'INLINE nest_level call_line call_file origin [address size]+'");
+    // the older form has no call file; as in Breakpad's parser, the parity of the count tells
+    boolean hasCallFile = f.size() % 2 == 0;
+    int first = hasCallFile ? 4 : 3;
+    if (f.size() < 5 || (f.size() - first) % 2 != 0) {
+      throw error("INLINE record needs 'INLINE nest_level call_line [call_file] origin [address size]+'");
     }
     long level = decimal(f.get(0), "INLINE nest level");
     // the top node (the FUNC) is depth 0, so level L is decoded at depth L + 1
@@ -670,10 +721,11 @@ public final class BreakpadParser implements Closeable {
     if (level > maxLevel) throw error("INLINE nest level " + level + " is deeper than " + maxLevel);
     long callLine = decimal(f.get(1), "INLINE call line");
     if (callLine > 0xFFFF_FFFFL) throw error("INLINE call line " + callLine + " does not fit in 32 bits");
-    long callFile = decimal(f.get(2), "INLINE call file");
-    long origin = decimal(f.get(3), "INLINE origin");
-    List<AddressRange> ranges = new ArrayList<>((f.size() - 4) / 2);
-    for (int i = 4; i < f.size(); i += 2) {
+    long callFile = NO_CALL_FILE;
+    if (hasCallFile && !f.get(2).equals("-1")) callFile = decimal(f.get(2), "INLINE call file");
+    long origin = decimal(f.get(first - 1), "INLINE origin");
+    List<AddressRange> ranges = new ArrayList<>((f.size() - first) / 2);
+    for (int i = first; i < f.size(); i += 2) {
       long a = hex(f.get(i), "INLINE address");
       long z = hex(f.get(i + 1), "INLINE size");
       checkRange(a, z, "INLINE");

@@ -20,7 +20,11 @@ public sealed interface BreakpadRecord {
   /** {@code FILE number name}. */
   record File(long number, String name) implements BreakpadRecord {}
 
-  /** {@code INLINE_ORIGIN number name}. */
+  /**
+   * {@code INLINE_ORIGIN number name}, or the older {@code INLINE_ORIGIN number file name} (told
+   * apart as Breakpad's parser does: the word after the number is a decimal), whose file Breakpad's
+   * processor ignores.
+   */
   record InlineOrigin(long number, String name) implements BreakpadRecord {}
 
   /** {@code FUNC [m] address size parameter_size name}. */
@@ -30,9 +34,17 @@ public sealed interface BreakpadRecord {
   /** {@code address size line filenum}: belongs to the last FUNC. */
   record Line(long address, long size, long line, long file) implements BreakpadRecord {}
 
-  /** {@code INLINE nest_level call_line call_file origin [address size]+}: belongs to the last FUNC. */
+  /**
+   * {@code INLINE nest_level call_line call_file origin [address size]+}, or the older form without
+   * {@code call_file} (told apart as Breakpad's parser does: by the parity of the field count):
+   * belongs to the last FUNC. {@code callFile} is {@link #NO_CALL_FILE} for the older form and
+   * for {@code -1}.
+   */
   record Inline(int level, long callLine, long callFile, long origin, List<AddressRange> ranges)
       implements BreakpadRecord {
+    /** The call file of a record that names none. */
+    public static final long NO_CALL_FILE = -1;
+
     public Inline {
       ranges = List.copyOf(ranges);
     }

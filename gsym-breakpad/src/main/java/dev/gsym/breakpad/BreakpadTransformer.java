@@ -2,7 +2,6 @@ package dev.gsym.breakpad;
 
 import dev.gsym.GsymFormatException;
 import dev.gsym.format.AddressRange;
-import dev.gsym.format.AddressRanges;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.InlineInfo;
 import dev.gsym.format.LineEntry;
@@ -16,45 +15,68 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 
 /**
- * Converts a Breakpad symbol file into FunctionInfos of a {@link GsymCreator} in one streaming pass.
+ * Converts a Breakpad symbol file into FunctionInfos of a {@link GsymCreator} in one streaming
+ * pass, so that lookups answer as Breakpad's processor ({@code BasicSourceLineResolver}) does:
  *
  * <ul>
- *   <li>FUNC + its line records → a FunctionInfo with a LineTable (one row per line record, sorted
- *       by address; FILE numbers become file-table indexes); the FUNC's bytes that no line record
- *       covers get a row in the creator's "no file" entry ({@link GsymCreator#insertNoFile()}), so
- *       lookups there answer with the function alone, as Breakpad's processor does;
- *   <li>its INLINE records → an InlineInfo tree, built per nest level as Breakpad's processor and
- *       rust-minidump resolve an address: each range of a level-n record goes under the level n-1
- *       node whose range covers it (level 0: the function), so one record may become several nodes
- *       under different parents (dump_syms merges identical inlinees of different parents);
+ *   <li>FUNC + its line records → a FunctionInfo with a LineTable. As in Breakpad's range maps, a
+ *       FUNC that is empty or overlaps an earlier FUNC is ignored with its records (the first of
+ *       several FUNCs at one address wins), and so is a line record that is empty or overlaps an
+ *       earlier one of its FUNC. The FUNC's bytes that no line record covers get a row in the
+ *       creator's "no file" entry ({@link GsymCreator#insertNoFile()}): the function alone.
+ *   <li>FILE and INLINE_ORIGIN records may come anywhere, also after their use (Breakpad looks
+ *       them up when it answers); the first record of a number counts. A FUNC that uses a number
+ *       not defined yet is held until the end of the file.
+ *   <li>its INLINE records → an InlineInfo tree nested as Breakpad's {@code ContainedRangeMap}
+ *       nests their ranges: by address containment, not by nest level (a range that partly
+ *       overlaps another is ignored, a record whose level is more than one below the previous
+ *       record's is ignored); the ranges of one record under one parent are one node, whose
+ *       inlined frame's offset counts from its first range (Breakpad's from the range holding the
+ *       address). A record without
+ *       a call file (the older form, or -1) is called from the file of the line record at the
+ *       start of the range, where Breakpad takes the line record's file at the address looked up.
  *   <li>PUBLIC → a size-0 FunctionInfo (covers up to the next function, as llvm's size-0 symbols);
  *       a PUBLIC inside or at the start of a FUNC is dropped (FUNC wins), but one strictly inside a
  *       FUNC names the bytes after that FUNC's end up to the next symbol (a size-0 FunctionInfo at
- *       the FUNC's end), as in Breakpad's processor;
+ *       the FUNC's end), as in Breakpad's processor; of several PUBLICs at one address the first
+ *       counts, a PUBLIC at address 0 is ignored;
  *   <li>MODULE / INFO CODE_ID → the UUID ({@link BreakpadIds}); STACK records are counted and skipped.
  * </ul>
  *
- * <p>Only the current FUNC's records are held; it is handed to the creator when the next FUNC or
- * PUBLIC (or the end of the file) arrives. Bad records throw a {@link GsymFormatException} naming
- * {@code file:line}; in lenient mode they are skipped and counted.
+ * <p>Only the current FUNC's records are held (and FUNCs waiting for a FILE or INLINE_ORIGIN
+ * record); a FUNC is handed to the creator when the next FUNC or PUBLIC (or the end of the file)
+ * arrives. Bad records throw a {@link GsymFormatException} naming {@code file:line}; in lenient
+ * mode they are skipped and counted.
  */
 public final class BreakpadTransformer {
   /**
    * What a conversion saw.
    *
+   * @param functions FUNC records converted
    * @param publicsInsideFunctions PUBLIC records dropped because a FUNC covers their address
    * @param badRecords records skipped as malformed (lenient mode)
    * @param orphanRecords line and INLINE records skipped in lenient mode because their FUNC was bad
-   * @param linesOutsideFunctions line records dropped because their address is outside their FUNC
-   * @param inlineRangesOutside INLINE ranges skipped in lenient mode because no range one nest
-   *     level up (or the FUNC, for level 0) covers them
+   * @param linesOutsideFunctions line records dropped because they lie outside their FUNC
+   * @param ignoredRecords records Breakpad's processor reads but never answers with, ignored as it
+   *     does: FUNCs that are empty or overlap an earlier FUNC (and their line and INLINE records),
+   *     line records that are empty or overlap an earlier one of their FUNC, INLINE records whose
+   *     nest level skips one, INLINE ranges that partly overlap another, PUBLICs at address 0 or at
+   *     the address of an earlier PUBLIC, FILE and INLINE_ORIGIN records of a number defined before
    * @param publicTails FunctionInfos added after a FUNC's end for a PUBLIC inside that FUNC
    */
   public record Result(long functions, long publics, long publicsInsideFunctions, long lineRecords,
       long inlineRecords, long stackRecords, long badRecords, long orphanRecords,
-      long linesOutsideFunctions, long inlineRangesOutside, long publicTails, byte[] uuid) {}
+      long linesOutsideFunctions, long ignoredRecords, long publicTails, byte[] uuid) {}
+
+  /** Names quoted in messages are cut to this many characters (a name may be megabytes long). */
+  static final int MAX_QUOTED_NAME = 256;
+  /** The name Breakpad's processor gives an inlined frame whose INLINE_ORIGIN is not defined. */
+  static final String NAME_OMITTED = "<name omitted>";
 
   private final GsymCreator creator;
   private final boolean lenient;
@@ -65,20 +87,21 @@ public final class BreakpadTransformer {
   private final NumberMap<Integer> fileIndex = new NumberMap<>();
   private final NumberMap<String> origins = new NumberMap<>();
   private final NumberMap<Integer> originIndex = new NumberMap<>(); // string table index of an origin
+  // the first line that uses a FILE / INLINE_ORIGIN number before it is defined (for the error)
+  private final NumberMap<Long> earlyFileInLine = new NumberMap<>();
+  private final NumberMap<Long> earlyFileInInline = new NumberMap<>();
+  private final NumberMap<Long> earlyOrigin = new NumberMap<>();
+  private boolean anyEarlyUse;
   private byte[] moduleUuid;
   private byte[] codeUuid;
 
-  // the current FUNC
-  private BreakpadRecord.Func func;
-  // its line rows (address, file index, line)
-  private long[] rowAddr = new long[256];
-  private long[] rowEnd = new long[256];
-  private int[] rowFile = new int[256];
-  private int[] rowLine = new int[256];
-  private int nRows;
-  private final ArrayList<AddressRange> rangeScratch = new ArrayList<>();
-  private final List<InlineRecord> inlines = new ArrayList<>(); // its INLINE records, in file order
-  private int maxInlineLevel;
+  /** The current FUNC (null: none since the start or the last PUBLIC). */
+  private Func func;
+  /** Accepted FUNCs waiting for a FILE or INLINE_ORIGIN record, in file order. */
+  private final List<Func> waiting = new ArrayList<>();
+  private Func spare;
+  /** The ranges of the FUNCs converted, as Breakpad's function map: the first of overlapping ones counts. */
+  private final RangeSet funcRanges = new RangeSet();
 
   // PUBLICs and FUNC ranges, to drop PUBLICs covered by a FUNC at the end
   private long[] pubAddr = new long[64];
@@ -94,7 +117,7 @@ public final class BreakpadTransformer {
   private long badRecords;
   private long orphanRecords;
   private long linesOutside;
-  private long inlineRangesOutside;
+  private long ignored;
   /** Lenient mode after a bad FUNC: its line and INLINE records are skipped, not given to the previous FUNC. */
   private boolean orphaned;
 
@@ -195,12 +218,22 @@ public final class BreakpadTransformer {
             else line(address, p.lineSize, p.lineLine, p.lineFile);
           }
           case BreakpadParser.INLINE -> {
-            List<AddressRange> ranges = inlineRanges(p);
+            long[] ranges = inlineRanges(p);
             if (orphaned) orphanRecords++;
             else inline(p.inlineLevel, p.inlineCallLine, p.inlineCallFile, p.inlineOrigin, ranges);
           }
           case BreakpadParser.STACK -> stackRecords++;
-          default -> accept(relocate(p.record()));
+          default -> {
+            BreakpadRecord r = p.record();
+            if (r instanceof BreakpadRecord.Public pub && pub.address() == 0) {
+              // Breakpad's processor ignores PUBLICs at 0 (seen in ntdll.pdb), but they end the FUNC
+              orphaned = false;
+              flushFunction();
+              ignored++;
+            } else {
+              accept(relocate(r));
+            }
+          }
         }
       } catch (GsymFormatException e) {
         if (first) {
@@ -217,11 +250,16 @@ public final class BreakpadTransformer {
       }
     }
     flushFunction();
+    if (!waiting.isEmpty()) {
+      undefinedReferences();
+      for (Func f : waiting) emit(f);
+      waiting.clear();
+    }
     long droppedPublics = addPublics();
     byte[] uuid = codeUuid != null ? codeUuid : moduleUuid;
     if (uuid != null) creator.setUUID(uuid);
-    return new Result(nFunc, nPub - droppedPublics, droppedPublics, lineRecords, inlineRecords,
-        stackRecords, badRecords, orphanRecords, linesOutside, inlineRangesOutside, publicTails,
+    return new Result(nFunc, keptPublics - droppedPublics, droppedPublics, lineRecords, inlineRecords,
+        stackRecords, badRecords, orphanRecords, linesOutside, ignored, publicTails,
         uuid == null ? new byte[0] : uuid);
   }
 
@@ -241,6 +279,7 @@ public final class BreakpadTransformer {
         "not a Breakpad symbol file: line " + p.lineNumber() + " is not a MODULE record");
   }
 
+  /** A record other than a line or INLINE record read by the fast paths. */
   private void accept(BreakpadRecord r) {
     if (orphaned) {
       if (r instanceof BreakpadRecord.Line || r instanceof BreakpadRecord.Inline) {
@@ -257,27 +296,38 @@ public final class BreakpadTransformer {
         if (i.key().equals("CODE_ID")) codeUuid = BreakpadIds.fromCodeId(i.value());
       }
       case BreakpadRecord.File f -> {
-        files.put(f.number(), f.name());
-        fileIndex.put(f.number(), null);
+        if (files.get(f.number()) != null) ignored++; // Breakpad's file map keeps the first
+        else files.put(f.number(), f.name());
       }
       case BreakpadRecord.InlineOrigin o -> {
-        origins.put(o.number(), o.name());
-        originIndex.put(o.number(), null);
+        if (origins.get(o.number()) != null) ignored++;
+        else origins.put(o.number(), o.name());
       }
       case BreakpadRecord.Func f -> {
         flushFunction();
-        func = f;
+        func = takeFunc(f);
+        long end = f.address() + f.size();
+        if (f.size() == 0 || funcRanges.overlaps(f.address(), end)) {
+          func.ignored = true; // Breakpad's function map refuses it: its records answer nothing
+          ignored++;
+          return;
+        }
+        funcRanges.add(f.address(), end);
         if (nFunc == funcStart.length) {
           funcStart = Arrays.copyOf(funcStart, nFunc * 2);
           funcEnd = Arrays.copyOf(funcEnd, nFunc * 2);
         }
         funcStart[nFunc] = f.address();
-        funcEnd[nFunc] = f.address() + f.size();
+        funcEnd[nFunc] = end;
         nFunc++;
       }
       case BreakpadRecord.Line l -> line(l.address(), l.size(), l.line(), l.file());
       case BreakpadRecord.Inline i -> {
-        List<AddressRange> rs = new ArrayList<>(i.ranges());
+        long[] rs = new long[2 * i.ranges().size()];
+        for (int k = 0; k < i.ranges().size(); k++) {
+          rs[2 * k] = i.ranges().get(k).start();
+          rs[2 * k + 1] = i.ranges().get(k).end();
+        }
         inline(i.level(), i.callLine(), i.callFile(), i.origin(), rs);
       }
       case BreakpadRecord.Public p -> {
@@ -294,46 +344,51 @@ public final class BreakpadTransformer {
     }
   }
 
-  private int file(long number, String what) {
-    Integer idx = fileIndex.get(number);
-    if (idx != null) return idx;
-    String path = files.get(number);
-    if (path == null) throw parser.error(what + " refers to FILE " + number + ", which is not defined before it");
-    PathStyle style = path.indexOf('\\') >= 0 && path.indexOf('/') < 0 ? PathStyle.WINDOWS : PathStyle.POSIX;
-    int i = creator.insertFile(path, style);
-    fileIndex.put(number, i);
-    return i;
+  /** A FUNC record's state, reusing the arrays of the last one handed to the creator. */
+  private Func takeFunc(BreakpadRecord.Func f) {
+    Func x = spare != null ? spare : new Func();
+    spare = null;
+    x.reset(f.name(), f.address(), f.address() + f.size());
+    return x;
+  }
+
+  /** {@code name}, cut for a message. */
+  static String quoted(String name) {
+    return name.length() <= MAX_QUOTED_NAME ? name : name.substring(0, MAX_QUOTED_NAME) + "...";
   }
 
   /** A line record (relocated). */
   private void line(long address, long size, long line, long fileNumber) {
     if (func == null) throw parser.error("line record does not follow a FUNC record");
-    long start = func.address();
-    boolean inside = func.size() == 0 ? address == start
-        : Long.compareUnsigned(address - start, func.size()) < 0;
-    if (!inside) {
-      // not malformed, but GSYM cannot attribute it to this function: dropped with a warning
+    if (func.ignored) {
+      ignored++;
+      return;
+    }
+    if (size == 0) return; // covers nothing (Breakpad's range map refuses it)
+    long end = address + size; // the parser rejects ranges that wrap
+    if (func.lines.overlaps(address, end)) {
+      ignored++; // Breakpad's line map keeps the first
+      return;
+    }
+    func.lines.add(address, end);
+    if (Long.compareUnsigned(end, func.start) <= 0 || Long.compareUnsigned(address, func.end) >= 0) {
+      // not malformed, but no address of this function is in it: it answers nothing
       linesOutside++;
       String msg = parser.error("line record address 0x" + Long.toHexString(address) + " is outside FUNC "
-          + func.name() + " [0x" + Long.toHexString(start) + ", 0x" + Long.toHexString(start + func.size())
+          + quoted(func.name) + " [0x" + Long.toHexString(func.start) + ", 0x" + Long.toHexString(func.end)
           + "); dropped").getMessage();
       diag.report("Line records outside their FUNC", sb -> sb.append("warning: ").append(msg).append('\n'));
       return;
     }
-    if (size == 0) return; // covers nothing
-    int f = file(fileNumber, "line record");
-    if (nRows == rowAddr.length) {
-      rowAddr = Arrays.copyOf(rowAddr, nRows * 2);
-      rowEnd = Arrays.copyOf(rowEnd, nRows * 2);
-      rowFile = Arrays.copyOf(rowFile, nRows * 2);
-      rowLine = Arrays.copyOf(rowLine, nRows * 2);
-    }
-    rowAddr[nRows] = address;
-    rowEnd[nRows] = address + size; // the parser rejects ranges that wrap
-    rowFile[nRows] = f;
-    rowLine[nRows] = (int) line;
-    nRows++;
+    if (files.get(fileNumber) == null) earlyUse(earlyFileInLine, fileNumber);
+    func.addRow(address, end, fileNumber, line);
     lineRecords++;
+  }
+
+  private void earlyUse(NumberMap<Long> uses, long number) {
+    if (uses.get(number) == null) uses.put(number, parser.lineNumber());
+    func.early = true;
+    anyEarlyUse = true;
   }
 
   /**
@@ -368,159 +423,402 @@ public final class BreakpadTransformer {
   }
 
   /**
-   * An INLINE record of the current FUNC: its ranges (non-empty, sorted by start, not merged: a
-   * record's ranges may lie under different parents) and its line, for errors found later.
+   * Disjoint address ranges [start, end) (unsigned), as Breakpad's {@code RangeMap} stores them: a
+   * range that overlaps one stored before is refused by the caller. Ranges added in address order
+   * (the usual case) are kept in sorted primitive arrays; the others in a tree.
    */
-  private record InlineRecord(int level, int name, int callFile, int callLine, AddressRange[] ranges,
-      long lineNo) {}
+  static final class RangeSet {
+    private long[] starts = new long[16];
+    private long[] ends = new long[16];
+    private int n;
+    private TreeMap<Long, Long> others; // start ^ MIN_VALUE -> end
 
-  /** The ranges of the INLINE record just read, relocated (a reused list). */
-  private List<AddressRange> inlineRanges(BreakpadParser p) {
-    ArrayList<AddressRange> rs = rangeScratch;
-    rs.clear();
-    long[] r = p.inlineRanges;
-    for (int i = 0; i < p.inlineRangeCount; i++) {
-      long a = r[2 * i];
-      long b = r[2 * i + 1];
-      rs.add(loadAddress == 0 ? new AddressRange(a, b) : new AddressRange(shift(a), shift(b)));
+    void clear() {
+      n = 0;
+      others = null;
     }
-    return rs;
+
+    boolean overlaps(long start, long end) {
+      int i = lastStartAtOrBelow(starts, n, start);
+      if (i >= 0 && Long.compareUnsigned(ends[i], start) > 0) return true;
+      if (i + 1 < n && Long.compareUnsigned(starts[i + 1], end) < 0) return true;
+      if (others != null) {
+        Map.Entry<Long, Long> below = others.floorEntry(start ^ Long.MIN_VALUE);
+        if (below != null && Long.compareUnsigned(below.getValue(), start) > 0) return true;
+        Map.Entry<Long, Long> above = others.higherEntry(start ^ Long.MIN_VALUE);
+        if (above != null && Long.compareUnsigned(above.getKey() ^ Long.MIN_VALUE, end) < 0) return true;
+      }
+      return false;
+    }
+
+    void add(long start, long end) {
+      if (n == 0 || Long.compareUnsigned(start, ends[n - 1]) >= 0) {
+        if (n == starts.length) {
+          starts = Arrays.copyOf(starts, 2 * n);
+          ends = Arrays.copyOf(ends, 2 * n);
+        }
+        starts[n] = start;
+        ends[n] = end;
+        n++;
+      } else {
+        if (others == null) others = new TreeMap<>();
+        others.put(start ^ Long.MIN_VALUE, end);
+      }
+    }
+  }
+
+  /** The current or a waiting FUNC: its range, line records and INLINE records. */
+  private static final class Func {
+    String name;
+    long start;
+    long end;
+    /** Breakpad's function map refused it (empty, or overlapping an earlier FUNC). */
+    boolean ignored;
+    /** Uses a FILE or INLINE_ORIGIN number that was not defined when it was read. */
+    boolean early;
+    final RangeSet lines = new RangeSet();
+    long[] rowStart = new long[64];
+    long[] rowEnd = new long[64];
+    long[] rowFile = new long[64];
+    int[] rowLine = new int[64];
+    int rows;
+    final List<InlineRecord> inlines = new ArrayList<>();
+    int lastLevel;
+
+    void reset(String name, long start, long end) {
+      this.name = name;
+      this.start = start;
+      this.end = end;
+      ignored = false;
+      early = false;
+      lines.clear();
+      rows = 0;
+      inlines.clear();
+      lastLevel = 0;
+    }
+
+    void addRow(long start, long end, long file, long line) {
+      if (rows == rowStart.length) {
+        rowStart = Arrays.copyOf(rowStart, 2 * rows);
+        rowEnd = Arrays.copyOf(rowEnd, 2 * rows);
+        rowFile = Arrays.copyOf(rowFile, 2 * rows);
+        rowLine = Arrays.copyOf(rowLine, 2 * rows);
+      }
+      rowStart[rows] = start;
+      rowEnd[rows] = end;
+      rowFile[rows] = file;
+      rowLine[rows] = (int) line;
+      rows++;
+    }
+  }
+
+  /**
+   * An INLINE record of a FUNC: its non-empty ranges as [start, end) pairs in file order, its call
+   * file ({@link BreakpadRecord.Inline#NO_CALL_FILE} if none) and origin as numbers, and its line,
+   * for errors found later.
+   */
+  private record InlineRecord(int level, long callLine, long callFile, long origin, long[] ranges, long lineNo) {}
+
+  /** The ranges of the INLINE record just read, relocated, as [start, end) pairs. */
+  private long[] inlineRanges(BreakpadParser p) {
+    long[] r = p.inlineRanges;
+    long[] out = new long[2 * p.inlineRangeCount];
+    for (int i = 0; i < 2 * p.inlineRangeCount; i++) out[i] = loadAddress == 0 ? r[i] : shift(r[i]);
+    return out;
   }
 
   /**
    * An INLINE record (relocated ranges). Its place in the tree is found when the FUNC ends: the
-   * parent of a range may be a record that comes later in the file.
+   * range that contains one of its ranges may come later in the file.
    */
-  private void inline(int level, long callLine, long callFileNumber, long origin, List<AddressRange> inRanges) {
+  private void inline(int level, long callLine, long callFile, long origin, long[] ranges) {
     if (func == null) throw parser.error("INLINE record does not follow a FUNC record");
+    if (func.ignored) {
+      ignored++;
+      return;
+    }
+    // Breakpad's Function::AppendInline: a record more than one level below the last one added
+    // (its parent record was bad) is ignored
+    if (level > func.lastLevel + 1) {
+      ignored++;
+      return;
+    }
+    func.lastLevel = level;
     int n = 0;
-    for (AddressRange r : inRanges) if (!r.isEmpty()) n++;
-    if (n == 0) throw parser.error("INLINE record has only empty ranges");
-    AddressRange[] ranges = new AddressRange[n];
+    for (int i = 0; i < ranges.length; i += 2) if (ranges[i] != ranges[i + 1]) n++;
+    long[] kept = new long[2 * n];
     n = 0;
-    for (AddressRange r : inRanges) if (!r.isEmpty()) ranges[n++] = r;
-    if (n > 1) Arrays.sort(ranges);
-    Integer name = originIndex.get(origin);
-    String s = name != null ? null : origins.get(origin);
-    if (name == null && s == null) {
-      throw parser.error("INLINE record refers to INLINE_ORIGIN " + origin + ", which is not defined before it");
+    for (int i = 0; i < ranges.length; i += 2) {
+      if (ranges[i] == ranges[i + 1]) continue; // empty: Breakpad's range map refuses it
+      kept[n++] = ranges[i];
+      kept[n++] = ranges[i + 1];
     }
-    int callFile = file(callFileNumber, "INLINE record");
-    if (name == null) { // after the file: string table order as before
-      name = creator.insertString(s);
-      originIndex.put(origin, name);
+    if (origins.get(origin) == null) earlyUse(earlyOrigin, origin);
+    if (callFile != BreakpadRecord.Inline.NO_CALL_FILE && files.get(callFile) == null) {
+      earlyUse(earlyFileInInline, callFile);
     }
-    inlines.add(new InlineRecord(level, name, callFile, (int) callLine, ranges, parser.lineNumber()));
-    maxInlineLevel = Math.max(maxInlineLevel, level);
+    func.inlines.add(new InlineRecord(level, callLine, callFile, origin, kept, parser.lineNumber()));
     inlineRecords++;
   }
 
+  /** Hands the current FUNC to the creator, or keeps it until the numbers it uses are defined. */
+  private void flushFunction() {
+    Func f = func;
+    if (f == null) return;
+    func = null;
+    if (f.ignored) {
+      spare = f;
+    } else if (f.early || !waiting.isEmpty()) { // waiting FUNCs keep their order
+      waiting.add(f);
+    } else {
+      emit(f);
+      spare = f;
+    }
+  }
+
   /**
-   * The InlineInfo tree of the current FUNC, level by level: every range of a level-n record goes
-   * under the level n-1 node with the last start at or below the range's start, which must cover it
-   * (for level 0: the function). A record whose ranges have several parents becomes one node under
-   * each; siblings keep file order. A range without such a parent is an error (lenient: skipped and
-   * counted). Null when no node is left.
+   * At the end of the file, the FILE and INLINE_ORIGIN numbers used before their definition that
+   * no record defines: an error at the first such use; lenient: as Breakpad's processor answers
+   * (a line record's row has no file, an inlined frame without origin is {@code <name omitted>}, a
+   * call file not defined is as none), with a warning.
    */
-  private InlineInfo inlineTree(AddressRange range, int name) {
-    InlineInfo.Builder top = new InlineInfo.Builder(List.of(range), name, 0, 0);
-    if (range.isEmpty()) { // a size-0 FUNC covers no range: every INLINE range is outside it
-      for (InlineRecord r : inlines) for (AddressRange x : r.ranges()) outside(r, x);
-      return null;
+  private void undefinedReferences() {
+    if (!anyEarlyUse) return;
+    List<long[]> uses = new ArrayList<>(); // line, kind, number
+    collect(earlyFileInLine, files, 0, uses);
+    collect(earlyFileInInline, files, 1, uses);
+    collect(earlyOrigin, origins, 2, uses);
+    uses.sort((a, b) -> Long.compare(a[0], b[0]));
+    for (long[] u : uses) {
+      String what = switch ((int) u[1]) {
+        case 0 -> "line record refers to FILE " + u[2] + ", which no FILE record defines";
+        case 1 -> "INLINE record refers to FILE " + u[2] + ", which no FILE record defines";
+        default -> "INLINE record refers to INLINE_ORIGIN " + u[2] + ", which no INLINE_ORIGIN record defines";
+      };
+      GsymFormatException e = parser.error(u[0], what);
+      if (!lenient) throw e;
+      badRecords++;
+      diag.report("Skipped bad Breakpad records", sb -> sb.append("warning: ").append(e.getMessage()).append('\n'));
     }
-    List<List<InlineRecord>> byLevel = new ArrayList<>(maxInlineLevel + 1);
-    for (int i = 0; i <= maxInlineLevel; i++) byLevel.add(new ArrayList<>());
-    for (InlineRecord r : inlines) byLevel.get(r.level()).add(r);
-    // the nodes of the level above, as intervals sorted by start
-    long[] starts = {range.start()};
-    long[] ends = {range.end()};
-    InlineInfo.Builder[] nodes = {top};
-    HashMap<InlineInfo.Builder, List<AddressRange>> groups = new HashMap<>();
-    List<InlineInfo.Builder> order = new ArrayList<>();
-    for (int level = 0; level <= maxInlineLevel; level++) {
-      List<InlineInfo.Builder> made = new ArrayList<>();
-      for (InlineRecord r : byLevel.get(level)) {
-        // the usual case: every range under one parent (no map); several parents: grouped in a map
-        InlineInfo.Builder single = null;
-        List<AddressRange> singleRanges = new ArrayList<>(r.ranges().length);
-        groups.clear();
-        order.clear();
-        for (AddressRange x : r.ranges()) {
-          int i = lastStartAtOrBelow(starts, x.start());
-          if (i < 0 || Long.compareUnsigned(x.end(), ends[i]) > 0) {
-            outside(r, x);
-            continue;
-          }
-          InlineInfo.Builder parent = nodes[i];
-          if (order.isEmpty() && (single == null || single == parent)) {
-            single = parent;
-            singleRanges.add(x);
-            continue;
-          }
-          if (order.isEmpty()) { // a second parent: move the first one's ranges into the map
-            groups.put(single, singleRanges);
-            order.add(single);
-          }
-          List<AddressRange> g = groups.get(parent);
-          if (g == null) {
-            groups.put(parent, g = new ArrayList<>(r.ranges().length));
-            order.add(parent);
-          }
-          g.add(x);
-        }
-        if (order.isEmpty() && single != null) {
-          made.add(child(single, singleRanges, r));
-        }
-        for (InlineInfo.Builder parent : order) made.add(child(parent, groups.get(parent), r));
+  }
+
+  private static void collect(NumberMap<Long> early, NumberMap<String> defs, int kind, List<long[]> out) {
+    for (int k = 0; k < early.dense.length; k++) {
+      Object line = early.dense[k];
+      if (line != null && defs.get(k) == null) out.add(new long[] {(Long) line, kind, k});
+    }
+    for (Map.Entry<Long, Long> e : early.sparse.entrySet()) {
+      if (defs.get(e.getKey()) == null) out.add(new long[] {e.getValue(), kind, e.getKey()});
+    }
+  }
+
+  /** The creator's file index of FILE {@code number}; the "no file" entry if none defines it. */
+  private int file(long number) {
+    Integer idx = fileIndex.get(number);
+    if (idx != null) return idx;
+    String path = files.get(number);
+    if (path == null) return creator.insertNoFile(); // lenient: Breakpad answers without a file
+    PathStyle style = path.indexOf('\\') >= 0 && path.indexOf('/') < 0 ? PathStyle.WINDOWS : PathStyle.POSIX;
+    int i = creator.insertFileAsWritten(path, style); // lookups print the path as the FILE record has it
+    fileIndex.put(number, i);
+    return i;
+  }
+
+  private int origin(long number) {
+    Integer name = originIndex.get(number);
+    if (name != null) return name;
+    String s = origins.get(number);
+    if (s == null) return creator.insertString(NAME_OMITTED);
+    name = creator.insertString(s);
+    originIndex.put(number, name);
+    return name;
+  }
+
+  /** Adds the FunctionInfo of an accepted FUNC. */
+  private void emit(Func f) {
+    AddressRange range = new AddressRange(f.start, f.end);
+    int name = creator.insertString(f.name);
+    int[] order = rowOrder(f);
+    LineTable lt = f.rows > 0 ? lineTable(f, order) : null;
+    InlineInfo ii = f.inlines.isEmpty() ? null : inlineTree(f, name, order);
+    creator.addFunctionInfo(new FunctionInfo(range, name, lt, ii, null, null));
+  }
+
+  /** The FUNC's rows by address (they are disjoint). */
+  private static int[] rowOrder(Func f) {
+    int[] order = new int[f.rows];
+    boolean sorted = true;
+    for (int i = 0; i < f.rows; i++) {
+      order[i] = i;
+      if (i > 0 && Long.compareUnsigned(f.rowStart[i - 1], f.rowStart[i]) > 0) sorted = false;
+    }
+    if (!sorted) {
+      Integer[] o = new Integer[f.rows];
+      for (int i = 0; i < f.rows; i++) o[i] = i;
+      Arrays.sort(o, (x, y) -> Long.compareUnsigned(f.rowStart[x], f.rowStart[y]));
+      for (int i = 0; i < f.rows; i++) order[i] = o[i];
+    }
+    return order;
+  }
+
+  /**
+   * The line table of a FUNC: its rows clipped to the function, by address, and where no line
+   * record covers the function's bytes (before the first, between two, after the last) a row in
+   * the "no file" entry: GSYM rows have no end, so without it the previous row would answer there.
+   */
+  private LineTable lineTable(Func f, int[] order) {
+    List<LineEntry> rows = new ArrayList<>(f.rows + 2);
+    long covered = f.start; // every byte of the function below this is covered
+    for (int i : order) {
+      long s = Long.compareUnsigned(f.rowStart[i], f.start) < 0 ? f.start : f.rowStart[i];
+      if (Long.compareUnsigned(s, covered) > 0) rows.add(new LineEntry(covered, creator.insertNoFile(), 0));
+      rows.add(new LineEntry(s, file(f.rowFile[i]), f.rowLine[i]));
+      covered = Long.compareUnsigned(f.rowEnd[i], f.end) < 0 ? f.rowEnd[i] : f.end;
+    }
+    if (Long.compareUnsigned(covered, f.end) < 0) rows.add(new LineEntry(covered, creator.insertNoFile(), 0));
+    return new LineTable(rows);
+  }
+
+  /**
+   * A node of Breakpad's {@code ContainedRangeMap}: a range [base, high] (inclusive, as Breakpad
+   * stores it) of an INLINE record, and the ranges stored inside it, by their high address.
+   */
+  private static final class Node {
+    final long base;
+    final long high;
+    final int record;
+    TreeMap<Long, Node> children; // high ^ MIN_VALUE -> node
+
+    Node(long base, long high, int record) {
+      this.base = base;
+      this.high = high;
+      this.record = record;
+    }
+  }
+
+  private static long key(long address) {
+    return address ^ Long.MIN_VALUE; // unsigned order in a TreeMap of signed keys
+  }
+
+  /**
+   * Breakpad's {@code ContainedRangeMap::StoreRange} with equal ranges allowed (the map of a
+   * function's inlines): the range goes inside the stored range that contains it (an equal one
+   * too: the later range is the inner one), and takes the stored ranges it contains as children; a
+   * range that partly overlaps a stored one is refused (false).
+   */
+  private static boolean store(Node root, long base, long end, int record) {
+    long high = end - 1;
+    Node m = root;
+    while (true) {
+      if (m.children == null) m.children = new TreeMap<>();
+      Map.Entry<Long, Node> lo = m.children.ceilingEntry(key(base)); // first high >= base
+      Map.Entry<Long, Node> hi = m.children.ceilingEntry(key(high));
+      if (lo != null && hi != null && lo.getKey().equals(hi.getKey())
+          && Long.compareUnsigned(base, lo.getValue().base) >= 0) {
+        m = lo.getValue(); // entirely within a stored range
+        continue;
       }
-      int count = 0;
-      for (InlineInfo.Builder n : made) count += n.ranges().size();
-      starts = new long[count];
-      ends = new long[count];
-      nodes = new InlineInfo.Builder[count];
-      int k = 0;
-      boolean sorted = true;
-      for (InlineInfo.Builder n : made) {
-        for (AddressRange x : n.ranges()) {
-          starts[k] = x.start();
-          ends[k] = x.end();
-          nodes[k] = n;
-          if (k > 0 && Long.compareUnsigned(starts[k - 1], starts[k]) > 0) sorted = false;
-          k++;
+      boolean containsHigh = hi != null && Long.compareUnsigned(high, hi.getValue().base) >= 0;
+      if ((lo != null && Long.compareUnsigned(base, lo.getValue().base) > 0)
+          || (containsHigh && Long.compareUnsigned(high, hi.getValue().high) < 0)) {
+        return false; // partial overlap
+      }
+      Node n = new Node(base, high, record);
+      if (lo != null) {
+        NavigableMap<Long, Node> inside = hi == null ? m.children.tailMap(lo.getKey(), true)
+            : m.children.subMap(lo.getKey(), true, hi.getKey(), containsHigh);
+        if (!inside.isEmpty()) {
+          n.children = new TreeMap<>(inside);
+          inside.clear();
         }
       }
-      if (!sorted) { // records out of address order: sort the intervals (stable: equal starts keep file order)
-        Integer[] idx = new Integer[count];
-        for (int i = 0; i < count; i++) idx[i] = i;
-        long[] s = starts;
-        long[] e = ends;
-        InlineInfo.Builder[] ns = nodes;
-        Arrays.sort(idx, (x, y) -> Long.compareUnsigned(s[x], s[y]));
-        starts = new long[count];
-        ends = new long[count];
-        nodes = new InlineInfo.Builder[count];
-        for (int i = 0; i < count; i++) {
-          starts[i] = s[idx[i]];
-          ends[i] = e[idx[i]];
-          nodes[i] = ns[idx[i]];
-        }
+      m.children.put(key(high), n);
+      return true;
+    }
+  }
+
+  /**
+   * The InlineInfo tree of a FUNC: its INLINE records' ranges stored in file order as Breakpad's
+   * processor stores them (see {@link #store}), then one node per stored range, clipped to the
+   * function (only its addresses are looked up). Null when no node is left.
+   */
+  private InlineInfo inlineTree(Func f, int name, int[] rowOrder) {
+    Node root = new Node(f.start, f.end - 1, -1);
+    for (int r = 0; r < f.inlines.size(); r++) {
+      long[] rs = f.inlines.get(r).ranges();
+      for (int i = 0; i < rs.length; i += 2) {
+        if (!store(root, rs[i], rs[i + 1], r)) ignored++; // as Breakpad: the range is not stored
       }
     }
+    InlineInfo.Builder top = new InlineInfo.Builder(List.of(new AddressRange(f.start, f.end)), name, 0, 0);
+    addChildren(f, top, List.of(root), 1, rowOrder);
     return top.isLeaf() ? null : top.build();
   }
 
-  /** A node for the ranges of {@code r} under {@code parent}, added as its last child. */
-  private static InlineInfo.Builder child(InlineInfo.Builder parent, List<AddressRange> ranges, InlineRecord r) {
-    InlineInfo.Builder n = new InlineInfo.Builder(ranges.size() == 1 ? List.of(ranges.getFirst()) : AddressRanges.normalize(ranges), r.name(),
-        r.callFile(), r.callLine());
-    parent.add(n);
-    return n;
+  /**
+   * The GSYM nodes of the children of {@code nodes} (the stored ranges of one parent node): the
+   * ranges one record has under them become one node (GSYM's inlined frame offset counts from the node's first range; Breakpad's from the range
+   * holding the address), so that a GSYM tree written back to a {@code .sym} file and read again
+   * keeps its nodes.
+   */
+  private void addChildren(Func f, InlineInfo.Builder parent, List<Node> nodes, int depth, int[] rowOrder) {
+    Map<Integer, List<Node>> byRecord = new java.util.LinkedHashMap<>();
+    for (Node node : nodes) {
+      if (node.children == null) continue;
+      for (Node c : node.children.values()) {
+        long s = Long.compareUnsigned(c.base, f.start) < 0 ? f.start : c.base;
+        long e = c.high + 1 == 0 || Long.compareUnsigned(c.high + 1, f.end) > 0 ? f.end : c.high + 1;
+        if (Long.compareUnsigned(s, e) >= 0) continue; // outside the function: never looked up
+        byRecord.computeIfAbsent(c.record, k -> new ArrayList<>(1)).add(c);
+      }
+    }
+    for (Map.Entry<Integer, List<Node>> g : byRecord.entrySet()) {
+      InlineRecord r = f.inlines.get(g.getKey());
+      if (depth > InlineInfo.MAX_DEPTH) {
+        throw parser.error(r.lineNo(), "INLINE ranges nest deeper than " + InlineInfo.MAX_DEPTH
+            + " levels below FUNC " + quoted(f.name));
+      }
+      List<AddressRange> ranges = new ArrayList<>(g.getValue().size());
+      for (Node c : g.getValue()) { // by address: the parents' and their children maps are ordered
+        long s = Long.compareUnsigned(c.base, f.start) < 0 ? f.start : c.base;
+        long e = c.high + 1 == 0 || Long.compareUnsigned(c.high + 1, f.end) > 0 ? f.end : c.high + 1;
+        ranges.add(new AddressRange(s, e));
+      }
+      InlineInfo.Builder n = new InlineInfo.Builder(ranges, origin(r.origin()),
+          callFile(f, r, ranges.getFirst().start(), rowOrder), (int) r.callLine());
+      parent.add(n);
+      addChildren(f, n, g.getValue(), depth + 1, rowOrder);
+    }
   }
 
-  /** Index of the last element of the sorted {@code starts} that is at or below {@code a}, or -1. */
-  private static int lastStartAtOrBelow(long[] starts, long a) {
+  /**
+   * The call file of an inlined frame. Breakpad's processor copies the frame of the address into
+   * each inlined frame, so one whose record names no call file (or a number no FILE defines) gets
+   * the file of the line record at the address; GSYM has one call file per node: that of the line
+   * record at the node's start ({@code s}), or no file if none covers it.
+   */
+  private int callFile(Func f, InlineRecord r, long s, int[] rowOrder) {
+    if (r.callFile() != BreakpadRecord.Inline.NO_CALL_FILE && files.get(r.callFile()) != null) {
+      return file(r.callFile());
+    }
     int lo = 0;
-    int hi = starts.length;
+    int hi = rowOrder.length;
+    while (lo < hi) { // the last row starting at or below s
+      int mid = (lo + hi) >>> 1;
+      if (Long.compareUnsigned(f.rowStart[rowOrder[mid]], s) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) {
+      int i = rowOrder[lo - 1];
+      if (Long.compareUnsigned(f.rowEnd[i], s) > 0) return file(f.rowFile[i]);
+    }
+    return creator.insertNoFile();
+  }
+
+  /** Index of the last of the first {@code n} sorted {@code starts} at or below {@code a}, or -1. */
+  private static int lastStartAtOrBelow(long[] starts, int n, long a) {
+    int lo = 0;
+    int hi = n;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
       if (Long.compareUnsigned(starts[mid], a) <= 0) lo = mid + 1;
@@ -529,130 +827,80 @@ public final class BreakpadTransformer {
     return lo - 1;
   }
 
-  /** A range of {@code r} that no range one level up covers: an error, or skipped when lenient. */
-  private void outside(InlineRecord r, AddressRange x) {
-    String where = r.level() == 0
-        ? "FUNC " + func.name() + " [0x" + Long.toHexString(func.address()) + ", 0x"
-            + Long.toHexString(func.address() + func.size()) + ")"
-        : "any INLINE at level " + (r.level() - 1);
-    String msg = "INLINE range [0x" + Long.toHexString(x.start()) + ", 0x" + Long.toHexString(x.end())
-        + ") is not inside " + where;
-    GsymFormatException e = parser.error(r.lineNo(), msg);
-    if (!lenient) throw e;
-    inlineRangesOutside++;
-    diag.report("Skipped INLINE ranges outside their parent",
-        sb -> sb.append("warning: ").append(e.getMessage()).append("; skipped\n"));
-  }
-
-  /** Hands the current FUNC to the creator. */
-  private void flushFunction() {
-    if (func == null) return;
-    BreakpadRecord.Func f = func;
-    AddressRange range = new AddressRange(f.address(), f.address() + f.size());
-    int name = creator.insertString(f.name());
-    LineTable lt = nRows > 0 ? lineTable(range) : null;
-    InlineInfo ii = inlines.isEmpty() ? null : inlineTree(range, name);
-    func = null;
-    creator.addFunctionInfo(new FunctionInfo(range, name, lt, ii, null, null));
-    nRows = 0;
-    inlines.clear();
-    maxInlineLevel = 0;
-  }
-
-  /**
-   * The line table of the current FUNC: its rows sorted by address (stable), and where no line
-   * record covers the function's bytes (before the first, between two, after the last) a row in the
-   * "no file" entry: GSYM rows have no end, so without it the previous row would answer there.
-   */
-  private LineTable lineTable(AddressRange range) {
-    Integer[] order = null;
-    for (int i = 1; i < nRows; i++) {
-      if (Long.compareUnsigned(rowAddr[i - 1], rowAddr[i]) > 0) {
-        order = new Integer[nRows];
-        for (int j = 0; j < nRows; j++) order[j] = j;
-        Arrays.sort(order, (x, y) -> Long.compareUnsigned(rowAddr[x], rowAddr[y])); // stable
-        break;
-      }
-    }
-    List<LineEntry> rows = new ArrayList<>(nRows + 2);
-    long covered = range.start(); // every byte of the function below this is covered
-    for (int k = 0; k < nRows; k++) {
-      int i = order == null ? k : order[k];
-      if (Long.compareUnsigned(rowAddr[i], covered) > 0) rows.add(new LineEntry(covered, creator.insertNoFile(), 0));
-      rows.add(new LineEntry(rowAddr[i], rowFile[i], rowLine[i]));
-      if (Long.compareUnsigned(rowEnd[i], covered) > 0) covered = rowEnd[i];
-    }
-    if (Long.compareUnsigned(covered, range.end()) < 0) rows.add(new LineEntry(covered, creator.insertNoFile(), 0));
-    return new LineTable(rows);
+  private static int lastStartAtOrBelow(long[] starts, long a) {
+    return lastStartAtOrBelow(starts, starts.length, a);
   }
 
   /**
    * Adds the PUBLICs no FUNC covers, and for a PUBLIC strictly inside a FUNC a size-0 FunctionInfo
    * of its name at the FUNC's end: Breakpad's processor (and rust-minidump) answer an address that
    * no FUNC covers with the last PUBLIC at or below it, if that PUBLIC lies above the start of the
-   * last FUNC starting at or below the address. Returns how many PUBLICs were dropped.
+   * last FUNC starting at or below the address. Of several PUBLICs at one address the first counts
+   * (Breakpad's address map keeps it). Returns how many PUBLICs were dropped as covered by a FUNC.
    */
   private long addPublics() {
-    // sort FUNCs by start; prefix maximum of ends answers "does any FUNC starting <= a cover a"
+    // the converted FUNCs are disjoint: sorted by start, their ends are sorted too
     Integer[] order = new Integer[nFunc];
     for (int i = 0; i < nFunc; i++) order[i] = i;
     Arrays.sort(order, (x, y) -> Long.compareUnsigned(funcStart[x], funcStart[y]));
     long[] starts = new long[nFunc];
-    long[] maxEnd = new long[nFunc];
-    long max = 0;
+    long[] ends = new long[nFunc];
     for (int i = 0; i < nFunc; i++) {
       starts[i] = funcStart[order[i]];
-      long e = funcEnd[order[i]];
-      if (i == 0 || Long.compareUnsigned(e, max) > 0) max = e;
-      maxEnd[i] = max;
+      ends[i] = funcEnd[order[i]];
+    }
+    Integer[] pubs = new Integer[nPub]; // by address, file order within an address
+    for (int i = 0; i < nPub; i++) pubs[i] = i;
+    Arrays.sort(pubs, (x, y) -> Long.compareUnsigned(pubAddr[x], pubAddr[y]));
+    long[] pubSorted = new long[nPub];
+    int[] nameSorted = new int[nPub];
+    int kept = 0;
+    for (int i = 0; i < nPub; i++) {
+      long a = pubAddr[pubs[i]];
+      if (kept > 0 && pubSorted[kept - 1] == a) {
+        ignored++; // a later PUBLIC at the same address
+        continue;
+      }
+      pubSorted[kept] = a;
+      nameSorted[kept] = pubName[pubs[i]];
+      kept++;
     }
     long dropped = 0;
-    for (int p = 0; p < nPub; p++) {
-      long a = pubAddr[p];
-      if (coveredByFunc(starts, maxEnd, a)) {
+    for (int p = 0; p < kept; p++) {
+      long a = pubSorted[p];
+      if (coveredByFunc(starts, ends, a)) {
         dropped++;
         continue;
       }
-      creator.addFunctionInfo(new FunctionInfo(new AddressRange(a, a), pubName[p]));
+      creator.addFunctionInfo(new FunctionInfo(new AddressRange(a, a), nameSorted[p]));
     }
-    addPublicTails(starts, maxEnd);
+    addPublicTails(starts, ends, Arrays.copyOf(pubSorted, kept), nameSorted);
+    keptPublics = kept;
     return dropped;
   }
 
-  private static boolean coveredByFunc(long[] starts, long[] maxEnd, long a) {
+  /** PUBLICs left after those at the address of an earlier one. */
+  private long keptPublics;
+
+  private static boolean coveredByFunc(long[] starts, long[] ends, long a) {
     int i = lastStartAtOrBelow(starts, a);
-    return i >= 0 && (starts[i] == a || Long.compareUnsigned(maxEnd[i], a) > 0);
+    return i >= 0 && (starts[i] == a || Long.compareUnsigned(ends[i], a) > 0);
   }
 
   private long publicTails;
 
   /** The tails of {@link #addPublics()}: the bytes after a FUNC named by a PUBLIC inside it. */
-  private void addPublicTails(long[] starts, long[] maxEnd) {
-    if (nPub == 0 || nFunc == 0) return;
-    Integer[] pubs = new Integer[nPub]; // by address, file order within an address
-    for (int i = 0; i < nPub; i++) pubs[i] = i;
-    Arrays.sort(pubs, (x, y) -> Long.compareUnsigned(pubAddr[x], pubAddr[y]));
-    long[] pubSorted = new long[nPub];
-    for (int i = 0; i < nPub; i++) pubSorted[i] = pubAddr[pubs[i]];
-    long[] ends = new long[nFunc];
-    int n = 0;
-    for (int i = 0; i < nFunc; i++) {
-      if (Long.compareUnsigned(funcEnd[i], funcStart[i]) > 0) ends[n++] = funcEnd[i]; // sized, not ending at 2^64
-    }
-    ends = Arrays.copyOf(ends, n);
-    for (int i = 0; i < n; i++) ends[i] ^= Long.MIN_VALUE; // unsigned order
-    Arrays.sort(ends);
-    for (int k = 0; k < n; k++) {
-      if (k > 0 && ends[k] == ends[k - 1]) continue;
-      long end = ends[k] ^ Long.MIN_VALUE;
-      if (coveredByFunc(starts, maxEnd, end)) continue; // another FUNC goes on there
+  private void addPublicTails(long[] starts, long[] ends, long[] pubSorted, int[] names) {
+    if (pubSorted.length == 0) return;
+    for (int k = 0; k < starts.length; k++) {
+      long end = ends[k];
+      if (end == 0) continue; // ends at 2^64 (the parser rejects it; for safety)
+      if (coveredByFunc(starts, ends, end)) continue; // another FUNC goes on there
       int j = lastStartAtOrBelow(pubSorted, end);
       if (j < 0 || pubSorted[j] == end) continue; // none below, or a PUBLIC of its own starts there
-      long p = pubSorted[j];
-      // it must lie above the start of the last FUNC starting below the end
-      if (Long.compareUnsigned(p, starts[lastStartAtOrBelow(starts, end - 1)]) <= 0) continue;
-      while (j > 0 && pubSorted[j - 1] == p) j--; // Breakpad keeps the first PUBLIC at an address
-      creator.addFunctionInfo(new FunctionInfo(new AddressRange(end, end), pubName[pubs[j]]));
+      // it must lie above the start of this FUNC (the last one starting below its end)
+      if (Long.compareUnsigned(pubSorted[j], starts[k]) <= 0) continue;
+      creator.addFunctionInfo(new FunctionInfo(new AddressRange(end, end), names[j]));
       publicTails++;
     }
   }

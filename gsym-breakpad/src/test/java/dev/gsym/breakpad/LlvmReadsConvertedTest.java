@@ -1,50 +1,80 @@
 package dev.gsym.breakpad;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gsym.ByteStrings;
+import dev.gsym.breakpad.ResolverOracle.Difference;
+import dev.gsym.breakpad.ResolverOracle.Frame;
+import dev.gsym.read.GsymReader;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.TestData;
+import dev.gsym.testing.Tools;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * llvm-gsymutil-22 answers on a GSYM converted from {@code X.sym} as {@code X.expected.txt} says
- * (what our reader answers, see BreakpadTransformerTest): also in line gaps (the function, no file:
- * an error there would mean the gap rows are in file 0), on split inline nodes and PUBLIC tails.
- * Skipped without the tool.
+ * llvm-gsymutil-22 reads the GSYM we convert from {@code X.sym} as our reader does, on every
+ * address Breakpad's resolver answered ({@code X.resolver.txt}), and our reader's answers are the
+ * resolver's (documented differences aside, {@link BreakpadResolverTest}): so llvm's are too. Also
+ * in line gaps (the function, no file: an error there would mean the gap rows are in file 0), on
+ * split inline nodes and PUBLIC tails. The committed fixture {@code basic.gsym} (our conversion)
+ * is checked the same way. Skipped without the tool (a failure under -Dgsym.requireTools=true).
  */
 class LlvmReadsConvertedTest {
   @TempDir
   Path dir;
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"basic", "crlf", "inline-merged", "line-gaps", "public-tail", "latin1"})
+  @ValueSource(strings = {"basic", "crlf", "inline-merged", "line-gaps", "public-tail", "latin1", "file-after-use",
+      "inline-old-form", "inline-outside-parent", "overlapping-records", "root-paths"})
   void llvmLooksUpTheConvertedFile(String name) throws IOException, InterruptedException {
-    Path tool = Llvm.gsymutil();
-    assumeTrue(tool != null, "llvm-gsymutil-22 not available");
     GsymCreator c = new GsymCreator();
     BreakpadTransformer.convert(TestData.path("breakpad", name + ".sym"), c, false, Diagnostics.silent());
     c.finish(Diagnostics.silent());
-    Path gsym = dir.resolve("basic.gsym");
+    Path gsym = dir.resolve("converted.gsym");
     c.save(gsym);
-    String expected = TestData.text(TestData.path("breakpad", name + ".expected.txt")); // exact bytes
-    List<String> cmd = new ArrayList<>(List.of(tool.toString()));
-    for (String line : expected.split("\n")) {
-      if (line.startsWith("0x")) cmd.add("--address=" + line.substring(0, 18));
+    assertLlvmAnswersAsOurReader(gsym, ResolverOracle.committed(name).keySet());
+  }
+
+  /** The fixture basic.gsym answers as Breakpad's resolver on basic.sym, and llvm reads it so. */
+  @Test
+  void committedBasicGsymAnswersAsTheResolver() throws IOException, InterruptedException {
+    Map<Long, List<Frame>> answers = ResolverOracle.committed("basic");
+    Path gsym = TestData.path("breakpad", "basic.gsym");
+    try (GsymReader r = GsymReader.open(gsym)) {
+      List<String> mismatches = new ArrayList<>();
+      assertThat(ResolverOracle.compare(r, answers, mismatches)).isEqualTo(
+          Map.of(Difference.PUBLIC_TAIL_BASE, 1, Difference.INLINE_OFFSET_FROM_FIRST_RANGE, 2));
+      assertThat(ResolverOracle.report(mismatches)).isEmpty();
     }
-    cmd.add("basic.gsym");
-    Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+    Path copy = Files.copy(gsym, dir.resolve("converted.gsym"));
+    assertLlvmAnswersAsOurReader(copy, answers.keySet());
+  }
+
+  private void assertLlvmAnswersAsOurReader(Path gsym, Iterable<Long> addrs) throws IOException, InterruptedException {
+    Path tool = Tools.require(Llvm.gsymutil(), Llvm.GSYMUTIL);
+    List<String> cmd = new ArrayList<>(List.of(tool.toString()));
+    StringBuilder ours = new StringBuilder("Looking up addresses in \"" + gsym.getFileName() + "\":\n");
+    try (GsymReader r = GsymReader.open(gsym)) {
+      for (long a : addrs) {
+        cmd.add(String.format("--address=0x%016x", a));
+        ours.append(Conv.lookup(r, a));
+      }
+    }
+    cmd.add(gsym.getFileName().toString());
+    Process p = new ProcessBuilder(cmd).directory(gsym.getParent().toFile()).redirectErrorStream(true).start();
     String out = ByteStrings.decode(p.getInputStream().readAllBytes());
     assertThat(p.waitFor()).isZero();
-    assertThat(out).isEqualTo("Looking up addresses in \"basic.gsym\":\n" + expected);
+    assertThat(out).isEqualTo(ours.toString());
   }
 }

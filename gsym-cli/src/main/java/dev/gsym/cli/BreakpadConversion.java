@@ -83,8 +83,9 @@ final class BreakpadConversion {
     if (r.linesOutsideFunctions() > 0) {
       sb.append("Dropped ").append(r.linesOutsideFunctions()).append(" line records outside their FUNC.\n");
     }
-    if (r.inlineRangesOutside() > 0) {
-      sb.append("Skipped ").append(r.inlineRangesOutside()).append(" INLINE ranges outside their parent.\n");
+    if (r.ignoredRecords() > 0) {
+      sb.append("Ignored ").append(r.ignoredRecords())
+          .append(" records as Breakpad's processor does (overlapping or empty FUNC and line records, see docs/breakpad.md).\n");
     }
     if (r.stackRecords() > 0) sb.append("Skipped ").append(r.stackRecords()).append(" STACK records.\n");
     if (o.flag(Opt.LENIENT)) {

@@ -117,6 +117,29 @@ public final class GsymCreator implements AutoCloseable {
     }
   }
 
+  /**
+   * Adds a file by path so that lookups print the path exactly as given: split into directory and
+   * base name as {@link #insertFile(String, PathStyle)} does when the two render back as {@code
+   * path} (directory, separator, base name), else the whole path is the base name (a file in the
+   * root directory such as {@code /a.c}, which the split would print as {@code //a.c}; {@code C:\a.c};
+   * doubled or trailing separators).
+   */
+  public int insertFileAsWritten(String path, PathStyle style) {
+    String dir = style.parentPath(path);
+    String base = style.filename(path);
+    StringBuilder rendered = new StringBuilder(path.length() + 1);
+    FileTable.appendPath(rendered, dir, base);
+    if (!rendered.toString().equals(path)) {
+      dir = "";
+      base = path;
+    }
+    synchronized (lock) {
+      int d = strings.add(dir);
+      int b = strings.add(base);
+      return insertFileEntry(new FileEntry(d, b));
+    }
+  }
+
   /** Adds a file by path with POSIX rules. */
   public int insertFile(String path) {
     return insertFile(path, PathStyle.POSIX);

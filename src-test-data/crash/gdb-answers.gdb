@@ -1,0 +1,47 @@
+# gdb's answers about one core (regenerate.sh replaces @STACK@ by x/8xg $sp or x/8xw $sp).
+# Each section starts with a line "@@ NAME"; the per-thread sections follow gdb's
+# "Thread N (... (LWP PID)):" headers of `thread apply all`.
+set pagination off
+set width 0
+set height 0
+set confirm off
+set print frame-arguments none
+set solib-search-path .
+# physical-frames: one line per frame of the selected thread, innermost first: its pc, whether it
+# is an inline frame (which shares the pc and the CFA of the frame it is inlined into) and its
+# function; the unwinder's frames are the non-inline ones.
+python
+class PhysicalFrames(gdb.Command):
+    def __init__(self):
+        super().__init__("physical-frames", gdb.COMMAND_STACK)
+    def invoke(self, arg, from_tty):
+        f = gdb.newest_frame()
+        while f is not None:
+            kind = "inline" if f.type() == gdb.INLINE_FRAME else "frame"
+            print("%s 0x%x %s" % (kind, f.pc(), f.name() or "??"))
+            f = f.older()
+PhysicalFrames()
+end
+define per_thread
+  echo @@ bt\n
+  bt
+  echo @@ frames\n
+  physical-frames
+  echo @@ registers\n
+  info registers
+  echo @@ stack\n
+  @STACK@
+end
+echo @@ threads\n
+info threads
+echo @@ signal\n
+p $_siginfo
+echo @@ mappings\n
+info proc mappings
+echo @@ sharedlibrary\n
+info sharedlibrary
+echo @@ auxv\n
+info auxv
+echo @@ per-thread\n
+thread apply all per_thread
+echo @@ end\n

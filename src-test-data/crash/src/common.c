@@ -1,0 +1,4 @@
+#include "crash.h"
+
+volatile int crash_sink;
+struct node *volatile crash_null_node;

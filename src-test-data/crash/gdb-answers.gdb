@@ -6,6 +6,8 @@ set width 0
 set height 0
 set confirm off
 set print frame-arguments none
+# the whole stack, down to _start and the thread's clone
+set backtrace past-main on
 set solib-search-path .
 # physical-frames: one line per frame of the selected thread, innermost first: its pc, whether it
 # is an inline frame (which shares the pc and the CFA of the frame it is inlined into) and its

@@ -8,8 +8,10 @@
 # the top frames are in libc), recurse (100 recursive frames, then a null dereference), solib (a
 # crash inside a shared library, libcrashlib, reached through a callback from it), threads (the
 # third of four threads crashes while one sleeps in pthread_cond_wait, one in nanosleep and main in
-# pthread_join). Each is built with gcc 12 -O2 -g twice, with frame pointers (-fno-omit-frame-pointer,
-# suffix -fp) and without (-fomit-frame-pointer, -nofp), for x86-64 and for i386 (-m32, needs
+# pthread_join). Each is built with gcc 12 -O2 -g twice, with frame pointers set up on entry to every
+# function (-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-shrink-wrap; suffix -fp) and
+# without (-fomit-frame-pointer, -nofp), both with -fno-optimize-sibling-calls (every call stays a
+# call, so every function is on the stack where the source says), for x86-64 and for i386 (-m32, needs
 # gcc-multilib), and run once under `setarch -R` (no address randomisation) with an empty
 # environment (env -i: nothing of the machine's environment lands in the cores' stacks) and
 # coredump_filter 0x33 (the kernel's default: anonymous memory and the first page of each ELF
@@ -52,12 +54,12 @@ mkdir -p "$HERE/bin" "$HERE/cores" "$HERE/gdb"
 
 # paths in the DWARF name /gsym-test/crash, wherever the checkout is
 cd "$HERE/src"
-COMMON="-O2 -g -fno-ident -ffile-prefix-map=$HERE/src=/gsym-test/crash -Wl,--build-id=sha1"
+COMMON="-O2 -g -fno-optimize-sibling-calls -fno-ident -ffile-prefix-map=$HERE/src=/gsym-test/crash -Wl,--build-id=sha1"
 
 build() { # ARCH FP
   local arch=$1 fp=$2 m f s
   m=$([ "$arch" = i386 ] && echo -m32 || echo -m64)
-  f=$([ "$fp" = fp ] && echo -fno-omit-frame-pointer || echo -fomit-frame-pointer)
+  f=$([ "$fp" = fp ] && echo "-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-shrink-wrap" || echo -fomit-frame-pointer)
   s=$arch-$fp
   $CC $m $f $COMMON -o "$WORK/bin/null-$s" null.c common.c
   $CC $m $f $COMMON -o "$WORK/bin/abort-$s" abort.c common.c

@@ -3,8 +3,8 @@
 #include "crashlib.h"
 
 NOINLINE static void lib_store(long v) {
+  KEEP_CALL(); /* a call first: the frame is set up before the fault */
   crash_null_node->value = v; /* the fault, inside the library */
-  KEEP_CALL();
 }
 
 NOINLINE void crashlib_fault(long v) {

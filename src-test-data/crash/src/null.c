@@ -2,8 +2,8 @@
 #include "crash.h"
 
 NOINLINE void level3(long v) {
+  KEEP_CALL(); /* a call first: the frame is set up before the fault */
   crash_null_node->value = v; /* the fault */
-  KEEP_CALL();
 }
 
 NOINLINE void level2(long v) {

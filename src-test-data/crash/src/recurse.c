@@ -4,8 +4,8 @@
 #define DEPTH 100
 
 NOINLINE void bottom(long depth) {
+  KEEP_CALL(); /* a call first: the frame is set up before the fault */
   crash_null_node->value = depth; /* the fault */
-  KEEP_CALL();
 }
 
 NOINLINE long recurse(long n) {

@@ -36,8 +36,8 @@ NOINLINE static void *sleeper_main(void *arg) {
 }
 
 NOINLINE static void work2(long v) {
+  KEEP_CALL(); /* a call first: the frame is set up before the fault */
   crash_null_node->value = v; /* the fault, in the third thread */
-  KEEP_CALL();
 }
 
 NOINLINE static void work1(long v) {

@@ -54,8 +54,12 @@ public final class ElfCore implements AutoCloseable {
   public static final int MAX_THREADS = 1 << 20;
   public static final int MAX_FILES = 1 << 20;
   public static final int MAX_AUXV = 4096;
-  /** Most program headers read from an image in the core's memory, and most note bytes scanned there. */
+  /**
+   * Most program headers read from one image in the core's memory, from all of them together, and
+   * most note bytes scanned in one image: a hostile core cannot make the module search slow.
+   */
   static final int MAX_IMAGE_PHDRS = 1024;
+  static final int MAX_TOTAL_IMAGE_PHDRS = 1 << 16;
   static final int MAX_IMAGE_NOTES = 64 << 10;
   /** Longest string read from the core's memory ({@code AT_EXECFN}). */
   static final int MAX_MEMORY_STRING = 4096;
@@ -96,7 +100,8 @@ public final class ElfCore implements AutoCloseable {
    * An ELF image loaded in the process: {@code path} (from {@code NT_FILE}; {@code [vdso]} for the
    * kernel's vDSO), {@code [base, end)} (base: the mapping of file offset 0, the ELF header; end:
    * the end of its last {@code PT_LOAD} segment, {@code .bss} included, or, when the core lacks its
-   * program headers, of its last file mapping),
+   * program headers, of its last file mapping; a core of more than 65,536 program headers in its
+   * images has the rest placed by their mappings only, without build-ids),
    * {@code loadBias} (what its addresses are relocated by), and its GNU build-id read from the
    * image's {@code PT_NOTE} in the core's memory, or null when the core did not capture it.
    */
@@ -127,6 +132,8 @@ public final class ElfCore implements AutoCloseable {
   private final boolean truncated;
   private final Memory memory;
   private final List<CoreModule> modules;
+  /** Program headers that the module search may still read from memory ({@link #MAX_TOTAL_IMAGE_PHDRS}). */
+  private int phdrBudget = MAX_TOTAL_IMAGE_PHDRS;
 
   private ElfCore(ElfFile elf, boolean ownsElf) {
     this.elf = elf;
@@ -584,7 +591,8 @@ public final class ElfCore implements AutoCloseable {
     long bias = base;
     byte[] buildId = null;
     if (phoff != null && phentsize != null && phnum != null && phentsize >= (is64 ? 56 : 32) && phnum <= MAX_IMAGE_PHDRS
-        && Long.compareUnsigned(phoff, 1L << 32) < 0) {
+        && phnum <= phdrBudget && Long.compareUnsigned(phoff, 1L << 32) < 0) {
+      phdrBudget -= phnum;
       long minLoad = -1;
       long maxEnd = 0;
       List<long[]> notes = new ArrayList<>();
@@ -651,7 +659,10 @@ public final class ElfCore implements AutoCloseable {
     Long phent = auxv(AT_PHENT);
     Long phnum = auxv(AT_PHNUM);
     boolean is64 = wordSize == 8;
-    if (phent == null || phnum == null || phent < (is64 ? 56 : 32) || phent > 1024 || phnum > MAX_IMAGE_PHDRS) return null;
+    if (phent == null || phnum == null || phent < (is64 ? 56 : 32) || phent > 1024 || phnum > MAX_IMAGE_PHDRS || phnum > phdrBudget) {
+      return null;
+    }
+    phdrBudget -= phnum;
     int w = wordSize;
     Long bias = null;
     long minLoad = -1;

@@ -3,7 +3,7 @@
 # Usage: bench/fuzz.sh TARGET [SECONDS]      one target (default 3600 s: the hour of issue 17)
 #        bench/fuzz.sh all [SECONDS]          every target, SECONDS each, in one Maven run
 #        bench/fuzz.sh list
-# Targets: gsym dwarf object dwp breakpad yaml cli request module-name module-file
+# Targets: gsym dwarf object dwp breakpad yaml cli request module-name module-file core
 #
 # Each target is a Jazzer @FuzzTest class, fuzzed (JAZZER_FUZZ=1) in a JVM of its own under
 # -Xmx256m, with Jazzer's hooks and coverage instrumentation of every dev.gsym class, and
@@ -20,7 +20,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
 
-TARGETS="gsym dwarf object dwp breakpad yaml cli request module-name module-file"
+TARGETS="gsym dwarf object dwp breakpad yaml cli request module-name module-file core"
 target_spec() { # TARGET -> "module class method"
   case "$1" in
     gsym) echo "gsym-core dev.gsym.read.GsymReaderFuzzTest gsymFile" ;;
@@ -33,6 +33,7 @@ target_spec() { # TARGET -> "module class method"
     request) echo "gsym-serve dev.gsym.serve.RequestParserFuzzTest requestBody" ;;
     module-name) echo "gsym-symbolize dev.gsym.symbolize.ModuleResolutionFuzzTest moduleName" ;;
     module-file) echo "gsym-symbolize dev.gsym.symbolize.ModuleFileFuzzTest moduleFile" ;;
+    core) echo "gsym-object dev.gsym.elf.ElfCoreFuzzTest coreFile" ;;
     *) return 1 ;;
   esac
 }

@@ -37,9 +37,14 @@ class ElfCoreCorpusTest {
   @ParameterizedTest
   @MethodSource("cores")
   void threadsAndRegistersAreGdbs(String name) throws Exception {
-    GdbAnswers gdb = CrashCorpus.gdb(name);
-    boolean is64 = CrashCorpus.is64(name);
     try (ElfCore core = ElfCore.open(CrashCorpus.core(name))) {
+      checkThreadsAndRegisters(name, core, CrashCorpus.gdb(name));
+    }
+  }
+
+  static void checkThreadsAndRegisters(String name, ElfCore core, GdbAnswers gdb) {
+    boolean is64 = CrashCorpus.is64(name);
+    {
       assertThat(core.arch()).isEqualTo(is64 ? Arch.X86_64 : Arch.X86);
       assertThat(core.hasRegisterLayout()).isTrue();
       assertThat(core.threads()).hasSize(gdb.threads().size());
@@ -74,8 +79,13 @@ class ElfCoreCorpusTest {
   @ParameterizedTest
   @MethodSource("cores")
   void signalAndProcessAreGdbs(String name) throws Exception {
-    GdbAnswers gdb = CrashCorpus.gdb(name);
     try (ElfCore core = ElfCore.open(CrashCorpus.core(name))) {
+      checkSignalAndProcess(name, core, CrashCorpus.gdb(name));
+    }
+  }
+
+  static void checkSignalAndProcess(String name, ElfCore core, GdbAnswers gdb) {
+    {
       ElfCore.SignalInfo s = core.signal();
       assertThat(s).isNotNull();
       assertThat(s.signal()).isEqualTo(gdb.signal().signo());
@@ -103,8 +113,13 @@ class ElfCoreCorpusTest {
   @ParameterizedTest
   @MethodSource("cores")
   void mappingsAndAuxvAreGdbs(String name) throws Exception {
-    GdbAnswers gdb = CrashCorpus.gdb(name);
     try (ElfCore core = ElfCore.open(CrashCorpus.core(name))) {
+      checkMappingsAndAuxv(name, core, CrashCorpus.gdb(name));
+    }
+  }
+
+  static void checkMappingsAndAuxv(String name, ElfCore core, GdbAnswers gdb) {
+    {
       List<GdbAnswers.Mapping> ours = core.files().stream()
           .map(f -> new GdbAnswers.Mapping(f.start(), f.end(), f.fileOffset(), f.path())).toList();
       assertThat(ours).isEqualTo(gdb.mappings());
@@ -116,9 +131,14 @@ class ElfCoreCorpusTest {
   @ParameterizedTest
   @MethodSource("cores")
   void memoryAtEachStackPointerIsGdbs(String name) throws Exception {
-    GdbAnswers gdb = CrashCorpus.gdb(name);
-    int w = CrashCorpus.is64(name) ? 8 : 4;
     try (ElfCore core = ElfCore.open(CrashCorpus.core(name))) {
+      checkMemoryAtStackPointers(name, core, CrashCorpus.gdb(name));
+    }
+  }
+
+  static void checkMemoryAtStackPointers(String name, ElfCore core, GdbAnswers gdb) {
+    int w = CrashCorpus.is64(name) ? 8 : 4;
+    {
       MemoryReader memory = core.memory();
       for (GdbAnswers.ThreadAnswer t : gdb.threads()) {
         long sp = core.registers(core.threads().get(t.number() - 1)).get(w == 8 ? 7 : 4);

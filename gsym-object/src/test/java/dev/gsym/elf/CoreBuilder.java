@@ -20,6 +20,7 @@ final class CoreBuilder {
   private final List<long[]> loads = new ArrayList<>(); // vaddr, memsz, filesz override (-1: data length)
   private final List<byte[]> loadData = new ArrayList<>();
   private long noteOffsetOverride = -1;
+  private boolean extendedNumbering;
   private long noteSizeOverride = -1;
 
   CoreBuilder(boolean is64, int machine) {
@@ -71,6 +72,12 @@ final class CoreBuilder {
     return this;
   }
 
+  /** Writes e_phnum as PN_XNUM and the real count in sh_info of a section header 0 after the data. */
+  CoreBuilder extendedNumbering() {
+    extendedNumbering = true;
+    return this;
+  }
+
   CoreBuilder noteSegment(long offset, long size) {
     noteOffsetOverride = offset;
     noteSizeOverride = size;
@@ -113,27 +120,32 @@ final class CoreBuilder {
 
   byte[] build() {
     int phnum = 1 + loads.size();
-    long total = loadDataOffset(loads.size());
+    long dataEnd = loadDataOffset(loads.size());
+    long total = dataEnd + (extendedNumbering ? (is64 ? 64 : 40) : 0);
     ByteBuffer b = ByteBuffer.allocate((int) total).order(ByteOrder.LITTLE_ENDIAN);
     b.put(new byte[] {0x7f, 'E', 'L', 'F', (byte) (is64 ? 2 : 1), 1, 1, 0});
     b.position(16);
     b.putShort((short) type).putShort((short) machine).putInt(1);
+    long shoff = extendedNumbering ? dataEnd : 0;
+    short ePhnum = (short) (extendedNumbering ? ElfFile.PN_XNUM : phnum);
+    short eShnum = (short) (extendedNumbering ? 1 : 0);
     if (is64) {
-      b.putLong(0).putLong(headerSize()).putLong(0); // entry, phoff, shoff
-      b.putInt(0).putShort((short) 64).putShort((short) 56).putShort((short) phnum).putShort((short) 64).putShort((short) 0)
-          .putShort((short) 0);
+      b.putLong(0).putLong(headerSize()).putLong(shoff); // entry, phoff, shoff
+      b.putInt(0).putShort((short) 64).putShort((short) 56).putShort(ePhnum).putShort((short) 64).putShort(eShnum).putShort((short) 0);
     } else {
-      b.putInt(0).putInt(headerSize()).putInt(0);
-      b.putInt(0).putShort((short) 52).putShort((short) 32).putShort((short) phnum).putShort((short) 40).putShort((short) 0)
-          .putShort((short) 0);
+      b.putInt(0).putInt(headerSize()).putInt((int) shoff);
+      b.putInt(0).putShort((short) 52).putShort((short) 32).putShort(ePhnum).putShort((short) 40).putShort(eShnum).putShort((short) 0);
     }
+    if (extendedNumbering) b.putInt((int) dataEnd + (is64 ? 44 : 28), phnum); // sh_info of section 0
     long noteOff = noteOffsetOverride >= 0 ? noteOffsetOverride : noteDataOffset();
     long noteSize = noteSizeOverride >= 0 ? noteSizeOverride : notes.size();
     phdr(b, 0, ElfCore.PT_NOTE, 4, noteOff, 0, noteSize, 0, 4);
+    long at = noteDataOffset() + notes.size();
     for (int i = 0; i < loads.size(); i++) {
       long[] l = loads.get(i);
       long filesz = l[2] >= 0 ? l[2] : loadData.get(i).length;
-      phdr(b, 1 + i, ElfFile.PT_LOAD, 6, loadDataOffset(i), l[0], filesz, l[1], 4096);
+      phdr(b, 1 + i, ElfFile.PT_LOAD, 6, at, l[0], filesz, l[1], 4096);
+      at += loadData.get(i).length;
     }
     b.position((int) noteDataOffset());
     b.put(notes.toByteArray());

@@ -297,6 +297,22 @@ class ElfCoreHostileTest {
     }
   }
 
+  /**
+   * A process with more than 65,534 mappings has a core with e_phnum = PN_XNUM and the real count
+   * in section header 0's sh_info (the kernel's fill_extnum_info). 70,000 segments here.
+   */
+  @Test
+  void moreThan65534SegmentsUseExtendedNumbering() {
+    CoreBuilder b = CoreBuilder.x86_64().extendedNumbering();
+    for (int i = 0; i < 70_000; i++) b.load(0x100000L + i * 0x2000L, 0x1000, new byte[] {(byte) i, (byte) (i >> 8), (byte) (i >> 16), 0});
+    try (ElfCore core = ElfCore.of(b.build(), "xnum.core")) {
+      assertThat(core.elf().programHeaders()).hasSize(70_001);
+      assertThat(core.segments()).hasSize(70_000);
+      assertThat(core.memory().read(0x100000L + 69_999 * 0x2000L, 4)).isEqualTo(69_999);
+      assertThat(core.memory().readable(0x100000L + 69_999 * 0x2000L + 4, 1)).isFalse();
+    }
+  }
+
   static byte[] concat(byte[]... parts) {
     int n = 0;
     for (byte[] p : parts) n += p.length;

@@ -23,6 +23,16 @@ class PhysicalFrames(gdb.Command):
             print("%s 0x%x %s" % (kind, f.pc(), f.name() or "??"))
             f = f.older()
 PhysicalFrames()
+# safe COMMAND: COMMAND's output, or "error: MESSAGE" (a core without NT_SIGINFO has no $_siginfo)
+class Safe(gdb.Command):
+    def __init__(self):
+        super().__init__("safe", gdb.COMMAND_USER)
+    def invoke(self, arg, from_tty):
+        try:
+            gdb.execute(arg)
+        except gdb.error as e:
+            print("error: %s" % e)
+Safe()
 end
 define per_thread
   echo @@ bt\n
@@ -37,13 +47,13 @@ end
 echo @@ threads\n
 info threads
 echo @@ signal\n
-p $_siginfo
+safe p $_siginfo
 echo @@ mappings\n
-info proc mappings
+safe info proc mappings
 echo @@ sharedlibrary\n
-info sharedlibrary
+safe info sharedlibrary
 echo @@ auxv\n
-info auxv
+safe info auxv
 echo @@ per-thread\n
 thread apply all per_thread
 echo @@ end\n

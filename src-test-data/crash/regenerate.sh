@@ -17,7 +17,9 @@
 # coredump_filter 0x33 (the kernel's default: anonymous memory and the first page of each ELF
 # image). The kernel writes the core (core_pattern must be "core": no systemd-coredump).
 # gdb's own writer is covered too: null-x86_64-fp.gdb.core is the same program stopped at the
-# fault by `gdb -ex run -ex generate-core-file`.
+# fault by `gdb -ex run -ex generate-core-file`. AArch64: fault-aarch64-fp (src/fault_fs.c, a
+# freestanding null dereference built by clang-22 with frame pointers) crashed under qemu-aarch64,
+# whose core (qemu's writer: no NT_FILE, no NT_SIGINFO) gdb-multiarch answers about.
 #
 # Writes (into crash/):
 #   bin/NAME-ARCH-FP            the executables, bin/libcrashlib-ARCH-FP.so the libraries
@@ -39,8 +41,12 @@ CC=${CC:-gcc}
 WORK=/tmp/gsym-crash
 PROGRAMS="null abort recurse solib threads"
 
-for tool in "$CC" gdb eu-unstrip setarch xz; do
-  command -v "$tool" > /dev/null || { echo "regenerate.sh: $tool is missing (apt-get install gcc-multilib gdb elfutils xz-utils)" >&2; exit 1; }
+CC_CLANG=${CC_CLANG:-clang-22}
+for tool in "$CC" "$CC_CLANG" ld.lld-22 gdb gdb-multiarch qemu-aarch64 eu-unstrip setarch xz; do
+  command -v "$tool" > /dev/null || {
+    echo "regenerate.sh: $tool is missing (apt-get install gcc-multilib clang-22 lld-22 gdb gdb-multiarch qemu-user elfutils xz-utils)" >&2
+    exit 1
+  }
 done
 if [ "$(cat /proc/sys/kernel/core_pattern)" != core ]; then
   echo "regenerate.sh: /proc/sys/kernel/core_pattern is '$(cat /proc/sys/kernel/core_pattern)', needs 'core'" >&2
@@ -85,11 +91,11 @@ crash() { # PROG
 }
 
 # gdb's answers about CORE of PROG (a 32-bit core shows its stack in 4-byte words).
-answers() { # PROG CORE OUT WORDSIZE
+answers() { # PROG CORE OUT WORDSIZE [GDB]
   local x
   x=$([ "$4" = 4 ] && echo 'x/8xw $sp' || echo 'x/8xg $sp')
   sed "s|@STACK@|$x|" "$HERE/gdb-answers.gdb" > "$WORK/answers.gdb"
-  (cd "$WORK/bin" && gdb -batch -nx -x "$WORK/answers.gdb" "$WORK/bin/$1" "$2" > "$3" 2> "$WORK/gdb.stderr") || {
+  (cd "$WORK/bin" && "${5:-gdb}" -batch -nx -x "$WORK/answers.gdb" "$WORK/bin/$1" "$2" > "$3" 2> "$WORK/gdb.stderr") || {
     cat "$WORK/gdb.stderr" >&2
     exit 1
   }
@@ -127,10 +133,33 @@ answers "$name" "$WORK/run/$name.gdb.core" "$HERE/gdb/$name.gdb.txt" 8
 eu-unstrip -n --core="$WORK/run/$name.gdb.core" -e "$WORK/bin/$name" > "$HERE/gdb/$name.gdb.modules.txt"
 xz -9e -T1 -c "$WORK/run/$name.gdb.core" > "$HERE/cores/$name.gdb.core.xz"
 
+# AArch64: a freestanding program (no libc to emulate) run under qemu-user, whose own core writer
+# (linux-user's elf_core_dump) writes the guest's core: NT_PRSTATUS, NT_PRPSINFO and NT_AUXV, no
+# NT_FILE and no NT_SIGINFO. qemu's host process gets coredump_filter 0 (its own core is not kept).
+name=fault-aarch64-fp
+$CC_CLANG --target=aarch64-linux-gnu -O2 -g -ffreestanding -nostdlib -static -fuse-ld=lld -fno-omit-frame-pointer \
+  -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls -fno-ident -ffile-prefix-map="$HERE/src=/gsym-test/crash" \
+  -Wl,--build-id=sha1 -o "$WORK/bin/$name" fault_fs.c
+mkdir -p "$WORK/run/$name"
+qemu=$(command -v qemu-aarch64)
+{ (
+  cd "$WORK/run/$name"
+  ulimit -c unlimited
+  echo 0 > /proc/self/coredump_filter
+  exec env -i "$qemu" -s 65536 "$WORK/bin/$name"
+); } 2> /dev/null && { echo "regenerate.sh: $name did not crash" >&2; exit 1; }
+mv "$WORK/run/$name"/qemu_*.core "$WORK/run/$name.core"
+answers "$name" "$WORK/run/$name.core" "$HERE/gdb/$name.txt" 8 gdb-multiarch
+eu-unstrip -n --core="$WORK/run/$name.core" -e "$WORK/bin/$name" > "$HERE/gdb/$name.modules.txt"
+xz -9e -T1 -c "$WORK/run/$name.core" > "$HERE/cores/$name.core.xz"
+
 cp "$WORK"/bin/* "$HERE/bin/"
 {
   $CC --version | head -n 1
+  $CC_CLANG --version | head -n 1
   gdb --version | head -n 1
+  gdb-multiarch --version | head -n 1
+  qemu-aarch64 --version | head -n 1
   eu-unstrip --version | head -n 1
   xz --version | head -n 1
   uname -srm

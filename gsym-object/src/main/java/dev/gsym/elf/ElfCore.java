@@ -100,8 +100,9 @@ public final class ElfCore implements AutoCloseable {
    * An ELF image loaded in the process: {@code path} (from {@code NT_FILE}; {@code [vdso]} for the
    * kernel's vDSO), {@code [base, end)} (base: the mapping of file offset 0, the ELF header; end:
    * the end of its last {@code PT_LOAD} segment, {@code .bss} included, or, when the core lacks its
-   * program headers, of its last file mapping; a core of more than 65,536 program headers in its
-   * images has the rest placed by their mappings only, without build-ids),
+   * program headers, of its last file mapping; rounded up to a page for the images placed without
+   * {@code NT_FILE}, the vDSO and an executable found by {@code AT_PHDR}; a core of more than 65,536
+   * program headers in its images has the rest placed by their mappings only, without build-ids),
    * {@code loadBias} (what its addresses are relocated by), and its GNU build-id read from the
    * image's {@code PT_NOTE} in the core's memory, or null when the core did not capture it.
    */
@@ -550,12 +551,12 @@ public final class ElfCore implements AutoCloseable {
     for (Map.Entry<String, long[]> e : byPath.entrySet()) {
       long[] r = e.getValue();
       if (r[1] == 0) continue; // never mapped from its start: not a loaded image (or not one we can place)
-      CoreModule m = image(e.getKey(), r[0], r[2]);
+      CoreModule m = image(e.getKey(), r[0], r[2], true);
       if (m != null) out.add(m);
     }
     Long vdso = auxv(AT_SYSINFO_EHDR);
     if (vdso != null && vdso != 0 && !covered(out, vdso)) {
-      CoreModule m = image("[vdso]", vdso, vdso);
+      CoreModule m = image("[vdso]", vdso, vdso, false);
       if (m != null) out.add(m);
     }
     // without NT_FILE (older kernels, other writers) the executable is still found by its program headers
@@ -578,7 +579,7 @@ public final class ElfCore implements AutoCloseable {
    * mappedEnd}: null when the header is readable and not ELF (a data file mapped from its start);
    * without the header in the core, a module of unknown build-id over its mappings.
    */
-  private CoreModule image(String path, long base, long mappedEnd) {
+  private CoreModule image(String path, long base, long mappedEnd, boolean fromFileMappings) {
     byte[] ident = memory.bytes(base, 16);
     if (ident == null) return path.equals("[vdso]") ? null : new CoreModule(path, base, mappedEnd, base, null);
     if (ident[0] != 0x7f || ident[1] != 'E' || ident[2] != 'L' || ident[3] != 'F') return null;
@@ -621,10 +622,8 @@ public final class ElfCore implements AutoCloseable {
         if (buildId != null) break;
       }
     }
-    if (path.equals("[vdso]")) {
-      if (end == base) return null;
-      end = alignUp(end, 4096); // the vDSO is a mapping of its own, of whole pages
-    }
+    if (path.equals("[vdso]") && end == base) return null;
+    if (!fromFileMappings) end = alignUp(end, 4096); // placed by memory alone: whole pages, as the mappings are
     return new CoreModule(path, base, end, bias, buildId);
   }
 
@@ -682,7 +681,7 @@ public final class ElfCore implements AutoCloseable {
     if (bias == null || minLoad == -1) return null;
     String path = execFn();
     if (path == null && process != null) path = process.name();
-    return image(path == null ? "" : path, bias + (minLoad & -4096L), bias + maxEnd);
+    return image(path == null ? "" : path, bias + (minLoad & -4096L), bias + maxEnd, false);
   }
 
   // ---------------------------------------------------------------------------------------------

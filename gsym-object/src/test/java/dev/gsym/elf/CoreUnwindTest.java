@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * instruction, whose row holds; the return address may already be the next function's).
  *
  * <p>Today the only lookup is {@link #framePointerRule}: CFA = fp + 2 words, return address at CFA
- * - 1 word, caller's fp at CFA - 2 words, for any pc in a module of the corpus built with frame
+ * - 1 word, caller's fp at CFA - 2 words (AArch64's frame record: x29, x30), for any pc in a module of the corpus built with frame
  * pointers (-fno-omit-frame-pointer). With it the walk must give exactly gdb's frames up to the
  * first frame outside those modules (libc's, built without frame pointers): {@link
  * #expectedFrames}. The real lookup, {@code GsymReader.unwindRow(address, state)} over the GSYM
@@ -63,6 +63,7 @@ class CoreUnwindTest {
         case "solib" -> 6; // lib_store crashlib_fault on_callback crashlib_run main __libc_start_call_main
         case "threads" -> 4; // work2 work1 crasher_main start_thread
         case "abort" -> 1; // the top frame is in libc: no frame pointer to follow
+        case "fault" -> 4; // level3 level2 level1 _start (AArch64, freestanding)
         default -> throw new AssertionError(name);
       };
       assertThat(deepest).as("%s: frames walked in its deepest thread", name).isEqualTo(ownFrames);

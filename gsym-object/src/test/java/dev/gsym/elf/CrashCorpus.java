@@ -88,7 +88,13 @@ final class CrashCorpus {
     return program(name).endsWith("-fp");
   }
 
+  /** The architecture in the core's name: x86_64, i386 or aarch64. */
+  static String arch(String name) {
+    for (String a : new String[] {"x86_64", "i386", "aarch64"}) if (name.contains("-" + a + "-")) return a;
+    throw new IllegalArgumentException(name);
+  }
+
   static boolean is64(String name) {
-    return name.contains("-x86_64-");
+    return !arch(name).equals("i386");
   }
 }

@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * registers, the words at its stack pointer, the signal, the auxiliary vector and AT_EXECFN, the
  * mapped files, the modules with their build-ids, the module of each pc, reads at the edges of
  * every segment. Only GsymFormatException may escape; a read that {@code readable} allowed must
- * succeed; anything else, and an input slower than {@link #LIMIT}, is a finding. Seeds: corpus cores
- * whole and cut after their notes (src-test-data/crash), and hostile cores (counts near 2^32,
+ * succeed; anything else, and an input slower than {@link #LIMIT}, is a finding. Seeds: six corpus cores
+ * (x86-64, i386, gdb's, qemu's AArch64) whole and cut after their notes (src-test-data/crash), and hostile cores (counts near 2^32,
  * a note past its segment, a 64 KB path).
  */
 class ElfCoreFuzzTest {
@@ -32,7 +32,8 @@ class ElfCoreFuzzTest {
 
   static Stream<Arguments> seeds() {
     List<Arguments> out = new ArrayList<>();
-    for (String name : List.of("null-i386-fp", "null-x86_64-fp", "threads-x86_64-nofp", "abort-i386-nofp", "null-x86_64-fp.gdb")) {
+    for (String name : List.of("null-i386-fp", "null-x86_64-fp", "threads-x86_64-nofp", "abort-i386-nofp", "null-x86_64-fp.gdb",
+        "fault-aarch64-fp")) {
       byte[] core = CrashCorpus.coreBytes(name);
       out.add(Arguments.argumentSet("crash/" + name, (Object) core));
       // the headers and notes only (the kernel writes them first): the segments are cut short

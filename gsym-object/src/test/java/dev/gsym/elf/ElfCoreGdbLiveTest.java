@@ -31,8 +31,9 @@ class ElfCoreGdbLiveTest {
   @ParameterizedTest
   @MethodSource("cores")
   void readerAgreesWithGdbNow(String name, @TempDir Path tmp) throws Exception {
-    Path gdb = onPath("gdb");
-    Tools.require(gdb, "gdb");
+    boolean aarch64 = CrashCorpus.arch(name).equals("aarch64");
+    Path gdb = onPath(aarch64 ? "gdb-multiarch" : "gdb");
+    Tools.require(gdb, aarch64 ? "gdb-multiarch (gdb for other architectures)" : "gdb");
     Path corePath = CrashCorpus.core(name);
     try (ElfCore core = ElfCore.open(corePath)) {
       for (ElfCore.CoreModule m : core.modules()) {

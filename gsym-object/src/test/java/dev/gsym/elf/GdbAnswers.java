@@ -123,7 +123,9 @@ record GdbAnswers(String generatedBy, Signal signal, List<Mapping> mappings, Lis
     return new GdbAnswers(generatedBy, signal(signal.toString()), mappings, libs, auxv, execFn, threads);
   }
 
+  /** The signal, or null when gdb could not read one ("error: Unable to read siginfo": no NT_SIGINFO). */
   private static Signal signal(String s) {
+    if (s.startsWith("error: ")) return null;
     int signo = intField(s, "si_signo");
     int errno = intField(s, "si_errno");
     int code = intField(s, "si_code");

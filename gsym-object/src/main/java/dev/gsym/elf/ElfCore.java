@@ -16,8 +16,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A Linux ELF core file ({@code ET_CORE}), as the kernel and gdb's {@code generate-core-file}
- * write it (elf(5), {@code linux/elfcore.h}): the threads with their general registers ({@code
+ * A Linux ELF core file ({@code ET_CORE}), as the kernel, gdb's {@code generate-core-file} and
+ * qemu-user write it (elf(5), {@code linux/elfcore.h}): the threads with their general registers ({@code
  * NT_PRSTATUS}), the process ({@code NT_PRPSINFO}), the signal ({@code NT_SIGINFO}), the auxiliary
  * vector ({@code NT_AUXV}), the mapped files ({@code NT_FILE}), the memory of the {@code PT_LOAD}
  * segments as a {@link MemoryReader}, and the ELF images loaded in the process ({@link #modules()})
@@ -581,7 +581,10 @@ public final class ElfCore implements AutoCloseable {
    */
   private CoreModule image(String path, long base, long mappedEnd, boolean fromFileMappings) {
     byte[] ident = memory.bytes(base, 16);
-    if (ident == null) return path.equals("[vdso]") ? null : new CoreModule(path, base, mappedEnd, base, null);
+    if (ident == null) {
+      if (path.equals("[vdso]")) return null;
+      return new CoreModule(path, base, Long.compareUnsigned(mappedEnd, base) < 0 ? base : mappedEnd, base, null);
+    }
     if (ident[0] != 0x7f || ident[1] != 'E' || ident[2] != 'L' || ident[3] != 'F') return null;
     boolean is64 = ident[4] == 2;
     int w = is64 ? 8 : 4;
@@ -623,7 +626,12 @@ public final class ElfCore implements AutoCloseable {
       }
     }
     if (path.equals("[vdso]") && end == base) return null;
-    if (!fromFileMappings) end = alignUp(end, 4096); // placed by memory alone: whole pages, as the mappings are
+    if (!fromFileMappings) {
+      long page = alignUp(end, 4096); // placed by memory alone: whole pages, as the mappings are
+      if (Long.compareUnsigned(page, end) >= 0) end = page;
+    }
+    // hostile program headers can put the end below the base (a PT_LOAD wrapping past 2^64)
+    if (Long.compareUnsigned(end, base) < 0) end = base;
     return new CoreModule(path, base, end, bias, buildId);
   }
 

@@ -43,6 +43,23 @@ class ElfCoreCorpusTest {
     return Map.copyOf(m);
   }
 
+  /** A core is an ELF file: ElfFile opens it (program headers, no sections from the kernel) and ElfCore reads it from there. */
+  @org.junit.jupiter.api.Test
+  void elfFileOpensACoreAndElfCoreRefusesOtherFiles() throws Exception {
+    try (ElfFile elf = ElfFile.open(CrashCorpus.core("null-x86_64-fp")); ElfCore core = ElfCore.of(elf)) {
+      assertThat(elf.type()).isEqualTo(ElfCore.ET_CORE);
+      assertThat(elf.sections()).isEmpty();
+      assertThat(elf.programHeaders()).hasSize(1 + core.segments().size());
+      assertThat(core.threads()).hasSize(1);
+    }
+    try (ElfFile exe = ElfFile.open(CrashCorpus.binary("null-x86_64-fp"))) {
+      dev.gsym.GsymFormatException e = org.assertj.core.api.Assertions.catchThrowableOfType(dev.gsym.GsymFormatException.class,
+          () -> ElfCore.of(exe));
+      assertThat(e.offset()).isEqualTo(16);
+      assertThat(e.getMessage()).endsWith("null-x86_64-fp: offset 0x00000010: not a core file: e_type 3, core files have 4");
+    }
+  }
+
   @ParameterizedTest
   @MethodSource("cores")
   void threadsAndRegistersAreGdbs(String name) throws Exception {

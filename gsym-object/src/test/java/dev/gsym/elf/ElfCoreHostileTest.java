@@ -313,6 +313,30 @@ class ElfCoreHostileTest {
     }
   }
 
+  /**
+   * Program headers (found by AT_PHDR, without NT_FILE) whose PT_LOAD ends at the top of the address
+   * space: the module's end wrapped to 0, below its base (fuzz finding crash-10af0692…).
+   */
+  @Test
+  void aModuleEndingAtTheTopOfTheAddressSpaceKeepsItsEndAboveItsBase() {
+    byte[] page = new byte[0x1000];
+    ByteBuffer p = ByteBuffer.wrap(page).order(ByteOrder.LITTLE_ENDIAN);
+    p.put(0, (byte) 0x7f).put(1, (byte) 'E').put(2, (byte) 'L').put(3, (byte) 'F').put(4, (byte) 2);
+    p.putLong(32, 0x40).putShort(54, (short) 56).putShort(56, (short) 3); // e_phoff, e_phentsize, e_phnum
+    p.putInt(0x40, 6).putLong(0x40 + 16, 0x40); // PT_PHDR at 0x40
+    p.putInt(0x78, 1).putLong(0x78 + 16, 0).putLong(0x78 + 40, 0); // PT_LOAD at 0
+    p.putInt(0xb0, 1).putLong(0xb0 + 16, 0x1000).putLong(0xb0 + 40, -0x3000L); // PT_LOAD wrapping past 2^64
+    CoreBuilder b = CoreBuilder.x86_64();
+    b.note(ElfCore.NT_AUXV, b.words(ElfCore.AT_PHDR, 0x200040, ElfCore.AT_PHENT, 56, ElfCore.AT_PHNUM, 3, 0, 0));
+    b.load(0x200000, 0x1000, page);
+    try (ElfCore core = ElfCore.of(b.build(), "x")) {
+      assertThat(core.modules()).hasSize(1);
+      ElfCore.CoreModule m = core.modules().get(0);
+      assertThat(m.base()).isEqualTo(0x200000);
+      assertThat(Long.compareUnsigned(m.end(), m.base())).isGreaterThanOrEqualTo(0);
+    }
+  }
+
   static byte[] concat(byte[]... parts) {
     int n = 0;
     for (byte[] p : parts) n += p.length;

@@ -69,12 +69,13 @@ class ElfCoreFuzzTest {
     MemoryReader memory = core.memory();
     Registers regs = new Registers();
     int w = core.elf().is64() ? 8 : 4;
+    boolean bigEndian = core.elf().byteOrder() == ByteOrder.BIG_ENDIAN;
     for (ElfCore.CoreThread t : core.threads().subList(0, Math.min(64, core.threads().size()))) {
       core.registers(t, regs);
       core.generalRegisters(t);
       if (core.arch() != null && regs.has(core.arch().stackPointer())) {
         long sp = regs.get(core.arch().stackPointer());
-        for (int i = 0; i < 8; i++) check(memory, sp + (long) i * w, w);
+        for (int i = 0; i < 8; i++) check(memory, sp + (long) i * w, w, bigEndian);
       }
       if (regs.hasPc()) core.moduleAt(regs.pc());
     }
@@ -90,20 +91,21 @@ class ElfCoreFuzzTest {
     core.mainExecutable();
     for (ElfCore.Segment s : core.segments().subList(0, Math.min(256, core.segments().size()))) {
       for (long a : new long[] {s.address(), s.address() + s.fileSize() - 1, s.address() + s.fileSize() - 4, s.address() + s.memorySize() - 8}) {
-        check(memory, a, 1);
-        check(memory, a, 4);
-        check(memory, a, 8);
+        check(memory, a, 1, bigEndian);
+        check(memory, a, 4, bigEndian);
+        check(memory, a, 8, bigEndian);
       }
     }
   }
 
-  /** A read that {@code readable} allows must succeed and agree with the byte copy. */
-  private static void check(MemoryReader memory, long address, int size) {
+  /** A read that {@code readable} allows must succeed and agree with its bytes in the core's byte order. */
+  private static void check(MemoryReader memory, long address, int size, boolean bigEndian) {
     if (!memory.readable(address, size)) return;
     long v = memory.read(address, size);
     for (int i = 0; i < size; i++) {
       assertThat(memory.readable(address + i, 1)).isTrue();
-      assertThat(memory.read(address + i, 1)).isEqualTo((v >>> (8 * i)) & 0xff);
+      int shift = 8 * (bigEndian ? size - 1 - i : i);
+      assertThat(memory.read(address + i, 1)).as("byte %d of the %d at 0x%x", i, size, address).isEqualTo((v >>> shift) & 0xff);
     }
   }
 }

@@ -19,8 +19,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * files, auxiliary vector, memory at each stack pointer, and the frame-pointer walks of
  * CoreUnwindTest against gdb's backtraces. gdb unwinds through the libc and the dynamic loader
  * installed here, which must be the ones the core was made with: the test checks each system
- * library's build-id in the core against the installed file's first and is skipped (a failure
- * under -Dgsym.requireTools=true) when one differs. Skipped without gdb.
+ * library's build-id in the core against the installed file's first and is skipped when one
+ * differs (also in CI: a machine condition; the committed answers still check the reader in
+ * ElfCoreCorpusTest). Skipped without gdb (a failure under -Dgsym.requireTools=true).
  */
 class ElfCoreGdbLiveTest {
   static Stream<String> cores() {
@@ -40,8 +41,11 @@ class ElfCoreGdbLiveTest {
         if (m.path().startsWith("/tmp/gsym-crash/") || m.path().equals("[vdso]")) continue;
         Path installed = Path.of(m.path());
         String have = Files.isRegularFile(installed) ? hex(installedBuildId(installed)) : "no such file";
-        Tools.check(have.equals(m.buildIdHex()), "the system library the core " + name + " was made with (" + m.path() + ", build-id "
-            + m.buildIdHex() + "; installed: " + have + "), which gdb needs to unwind through it,");
+        // a machine condition, not a missing tool: a skip even in CI (a Debian point release
+        // changes libc; the committed gdb answers, ElfCoreCorpusTest, still check the reader)
+        org.junit.jupiter.api.Assumptions.assumeTrue(have.equals(m.buildIdHex()), "the system library the core " + name
+            + " was made with (" + m.path() + ", build-id " + m.buildIdHex() + "; installed: " + have
+            + "), which gdb needs to unwind through it, is not installed: skipped");
       }
       GdbAnswers answers = runGdb(gdb, name, corePath, tmp);
       ElfCoreCorpusTest.checkThreadsAndRegisters(name, core, answers);

@@ -64,6 +64,25 @@ final class GsymStore {
     return root;
   }
 
+  /**
+   * Creates the store directory {@code store} and its parents if missing.
+   *
+   * @throws IllegalArgumentException naming the file in the way when it cannot be created
+   */
+  static void createRoot(Path store) {
+    try {
+      Files.createDirectories(store);
+    } catch (IOException e) {
+      // name the file that is in the way, not only the directory that could not be made
+      Path p = store.toAbsolutePath();
+      while (p != null && !Files.exists(p, LinkOption.NOFOLLOW_LINKS)) p = p.getParent();
+      String why = p != null && !Files.isDirectory(p)
+          ? (p.equals(store.toAbsolutePath()) ? "it" : p.toString()) + " exists and is not a directory"
+          : Texts.message(e);
+      throw new IllegalArgumentException("cannot create the store directory " + store + ": " + why, e);
+    }
+  }
+
   Path gsym(ModuleKey k) {
     return root.resolve(k.path() + GSYM);
   }

@@ -9,8 +9,10 @@ import java.util.Objects;
 /**
  * Converts one debug file or Breakpad symbol file into the GSYM file a store keeps for it, exactly
  * as a {@link Symbolizer} converts and publishes it (docs/symbolize.md, "Store layout"), for tools
- * that fill a store ahead of the symbolizers (gsym-spark's bulk conversion). The caller publishes
- * the output itself (write elsewhere, then rename to {@link Module#storePath()}).
+ * that fill a store ahead of the symbolizers. {@link #publish} converts a file into a local store
+ * in one call; {@link #identify} and {@link #convert} are its parts, for callers that publish
+ * elsewhere themselves (gsym-spark's bulk conversion: write a temporary file, then rename it to
+ * {@link Module#storePath()}).
  */
 public final class StoreConversion {
   private StoreConversion() {}
@@ -58,7 +60,10 @@ public final class StoreConversion {
    *     file included: it carries no identity), or its headers are malformed
    */
   public static Module identify(Path file) throws IOException {
-    ModuleLoader.FileIdentity id = ModuleLoader.identify(file);
+    return module(file, ModuleLoader.identify(file));
+  }
+
+  private static Module module(Path file, ModuleLoader.FileIdentity id) throws IOException {
     String path = id.storeKey() == null ? null : id.storeKey().path() + GsymStore.GSYM;
     String bpFile = id.breakpad() == null ? null : id.breakpad().debugFile();
     String bpId = id.breakpad() == null ? null : id.breakpad().debugId();
@@ -86,6 +91,44 @@ public final class StoreConversion {
     switch (format) {
       case ELF, MACH_O -> ConverterAdapter.convertObject(file, out, mergedFunctions, threads);
       case BREAKPAD -> ConverterAdapter.convertBreakpad(file, out);
+    }
+  }
+
+  /**
+   * Converts {@code file} and publishes its GSYM into the store directory {@code store} (created if
+   * missing) as a symbolizer does: written to a temporary file beside its place (a {@code
+   * .gsym-*.tmp} file, which symbolizers never read), forced to disk, then renamed to {@code
+   * store/}{@link Module#storePath()} ({@code store/}{@link #MERGED_SUBDIRECTORY}{@code /...} if
+   * {@code mergedFunctions}), so that symbolizers using the store, in this process or others, see
+   * the whole file or none. A GSYM already there is replaced (with the same bytes), the module's
+   * negative-cache marker removed; a failure leaves no file behind.
+   *
+   * @return the published GSYM file, or empty when a store keeps no GSYM of this file: no store
+   *     identity (an ELF file without a build-id, a {@code .sym} file without a usable MODULE
+   *     record) or an ELF file with a symbol table only ({@link #identify} tells which)
+   * @throws GsymFormatException for input that is not an ELF, Mach-O or Breakpad symbol file, is
+   *     malformed, or has no function
+   * @throws IllegalArgumentException if the store directory cannot be created (naming the file in
+   *     the way)
+   */
+  public static java.util.Optional<Path> publish(Path file, Path store, boolean mergedFunctions) throws IOException {
+    ModuleLoader.FileIdentity id = ModuleLoader.identify(file);
+    Module m = module(file, id);
+    if (m.storePath() == null || !m.hasDebugInfo()) return java.util.Optional.empty();
+    Path root = mergedFunctions ? store.resolve(MERGED_SUBDIRECTORY) : store;
+    GsymStore.createRoot(root);
+    GsymStore s = new GsymStore(root, Long.MAX_VALUE);
+    Path temp = s.createTemp(id.storeKey());
+    try {
+      try (FileChannel ch = FileChannel.open(temp, java.nio.file.StandardOpenOption.READ,
+          java.nio.file.StandardOpenOption.WRITE)) {
+        convert(file, m.format(), ch, mergedFunctions, 0);
+        ch.force(true);
+      }
+      s.publish(temp, id.storeKey());
+      return java.util.Optional.of(s.gsym(id.storeKey()));
+    } finally {
+      java.nio.file.Files.deleteIfExists(temp);
     }
   }
 

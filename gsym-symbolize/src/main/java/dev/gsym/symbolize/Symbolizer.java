@@ -603,19 +603,7 @@ public final class Symbolizer implements AutoCloseable {
      *     have the same identity
      */
     public Symbolizer build() {
-      if (store != null) {
-        try {
-          Files.createDirectories(store);
-        } catch (IOException e) {
-          // name the file that is in the way, not only the directory that could not be made
-          Path p = store.toAbsolutePath();
-          while (p != null && !Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) p = p.getParent();
-          String why = p != null && !Files.isDirectory(p)
-              ? (p.equals(store.toAbsolutePath()) ? "it" : p.toString()) + " exists and is not a directory"
-              : Texts.message(e);
-          throw new IllegalArgumentException("cannot create the store directory " + store + ": " + why, e);
-        }
-      }
+      if (store != null) GsymStore.createRoot(store);
       List<String> ids = new ArrayList<>();
       for (Source s : sources) {
         if (ids.contains(s.id())) throw new IllegalArgumentException("source added twice: " + s.id());

@@ -276,8 +276,29 @@ public final class DwarfConverter {
   }
 
   /**
+   * Converts the object file {@code in} (ELF or thin Mach-O, its DWARF and symbol table) into the
+   * GSYM file {@code out}, as {@code llvm-gsymutil --convert=in --out-file=out} does (the same
+   * bytes, in the input's byte order): the one call for the common case. Messages are dropped; the
+   * output is written to a temporary file and renamed, so a failure leaves no partial file.
+   *
+   * @return what was converted
+   * @throws dev.gsym.GsymFormatException for malformed input (naming the section and offset)
+   */
+  public static Summary convert(Path in, Path out) throws IOException {
+    return convert(in, out, Options.defaults());
+  }
+
+  /** As {@link #convert(Path, Path)}, with {@code options} (merged functions, unwind information, threads...). */
+  public static Summary convert(Path in, Path out, Options options) throws IOException {
+    GsymCreator creator = new GsymCreator();
+    Summary summary = convert(in, creator, Diagnostics.silent(), options);
+    creator.save(out, summary.byteOrder());
+    return summary;
+  }
+
+  /**
    * Reads {@code in}, fills {@code out} (base address, text ranges, DWARF functions, UUID, symbols)
-   * and finalizes it. Messages go through {@code diag} as llvm prints them.
+   * and finalizes it; {@code out.save(path, summary.byteOrder())} then writes the file. Messages go through {@code diag} as llvm prints them.
    *
    * @throws dev.gsym.GsymFormatException for malformed input (naming the section and offset)
    */

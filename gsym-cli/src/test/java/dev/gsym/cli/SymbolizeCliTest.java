@@ -322,6 +322,20 @@ class SymbolizeCliTest {
     assertThat(Files.readAllBytes(entry)).isNotEqualTo(bytes);
   }
 
+  /** A store path that is a regular file (or below one): one line naming the file in the way, status 1, no output. */
+  @Test
+  void aStoreThatIsAFileIsOneClearError() throws IOException {
+    Path file = Files.writeString(tmp.resolve("file"), "");
+    CliRun r = run("BUILDID:1d296d52c49352d44988045e45e7a2c66d5f77ea 0x1184\n", "--store=" + file);
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err()).isEqualTo("error: cannot create the store directory " + file + ": it exists and is not a directory\n");
+    r = run("BUILDID:1d296d52c49352d44988045e45e7a2c66d5f77ea 0x1184\n", "--store=" + file.resolve("sub"));
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.err()).isEqualTo("error: cannot create the store directory " + file.resolve("sub") + ": " + file
+        + " exists and is not a directory\n");
+  }
+
   @Test
   void gsymAndBreakpadModules() throws IOException {
     // a GSYM file given as the object (llvm-symbolizer refuses it: not an object file)

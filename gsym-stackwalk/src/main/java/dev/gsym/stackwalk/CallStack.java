@@ -1,0 +1,15 @@
+package dev.gsym.stackwalk;
+
+import java.util.List;
+
+/**
+ * A thread's walked stack: frames from the innermost (the context frame, or the frames inlined into
+ * it) outwards.
+ *
+ * @param stack the thread's stack memory (what {@code -s} prints), or null
+ */
+public record CallStack(long threadId, String threadName, List<StackFrame> frames, StackMemory stack) {
+  public CallStack {
+    frames = List.copyOf(frames);
+  }
+}

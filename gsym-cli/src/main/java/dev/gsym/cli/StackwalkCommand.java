@@ -136,24 +136,20 @@ final class StackwalkCommand {
       if (symbols != null) b.symbols(symbols);
       Stackwalker walker = b.build();
       for (Path dump : dumps) {
-        String out;
         try (Minidump d = Minidump.open(dump)) {
           ProcessState state = walker.walk(d);
-          out = machine ? StackwalkPrinter.machineReadable(state)
-              : brief ? StackwalkPrinter.brief(state)
-              : StackwalkPrinter.text(state, contents, crashedOnly);
+          if (machine) session.sb.append(StackwalkPrinter.machineReadable(state));
+          else if (brief) session.sb.append(StackwalkPrinter.brief(state));
+          // printed as it is made: stack contents (-s) span whole stacks
+          else StackwalkPrinter.text(state, contents, crashedOnly, session.stdoutText());
+          session.emit();
         } catch (GsymFormatException e) {
           status = fail(e.getMessage(), e);
-          continue;
         } catch (NoSuchFileException e) {
           status = fail(dump + ": No such file or directory", e);
-          continue;
         } catch (IOException e) {
           status = fail(dump + ": " + (e.getMessage() == null ? e.toString() : e.getMessage()), e);
-          continue;
         }
-        session.sb.append(out);
-        session.emit();
       }
     }
     return status;

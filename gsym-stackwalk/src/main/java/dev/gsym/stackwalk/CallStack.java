@@ -7,8 +7,10 @@ import java.util.List;
  * it) outwards.
  *
  * @param stack the thread's stack memory (what {@code -s} prints), or null
+ * @param failure null when the walk ended as Breakpad's ends; else what unexpected error ended it
+ *     (the frames found before are kept)
  */
-public record CallStack(long threadId, String threadName, List<StackFrame> frames, StackMemory stack) {
+public record CallStack(long threadId, String threadName, List<StackFrame> frames, StackMemory stack, String failure) {
   public CallStack {
     frames = List.copyOf(frames);
   }

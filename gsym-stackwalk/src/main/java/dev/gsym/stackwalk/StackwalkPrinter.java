@@ -1,6 +1,8 @@
 package dev.gsym.stackwalk;
 
 import dev.gsym.unwind.Arch;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 
 /**
@@ -25,6 +27,21 @@ public final class StackwalkPrinter {
    */
   public static String text(ProcessState state, boolean stackContents, boolean requestingThreadOnly) {
     StringBuilder out = new StringBuilder(4096);
+    try {
+      text(state, stackContents, requestingThreadOnly, out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a StringBuilder does not fail
+    }
+    return out.toString();
+  }
+
+  /**
+   * {@link #text(ProcessState, boolean, boolean)} written to {@code target} as it is made (in pieces
+   * of about {@value #PIECE} characters), for outputs too large to hold: stack contents span whole stacks.
+   */
+  public static void text(ProcessState state, boolean stackContents, boolean requestingThreadOnly, Appendable target)
+      throws IOException {
+    StringBuilder out = target instanceof StringBuilder sb ? sb : new StringBuilder(PIECE + 1024);
     SystemDescription sys = state.system();
     out.append("Operating system: ").append(c(sys.os())).append('\n');
     out.append("                  ").append(c(sys.osVersion())).append('\n');
@@ -54,18 +71,28 @@ public final class StackwalkPrinter {
       out.append('\n');
       out.append("Thread ").append(requesting).append(state.crashed() ? " (crashed)" : " (requested dump, did not crash)")
           .append('\n');
-      stack(out, state, state.threads().get(requesting), cpu, stackContents);
+      stack(out, target, state, state.threads().get(requesting), cpu, stackContents);
     }
     if (!requestingThreadOnly) {
       for (int i = 0; i < state.threads().size(); i++) {
         if (i == requesting) continue;
         out.append('\n');
         out.append("Thread ").append(i).append('\n');
-        stack(out, state, state.threads().get(i), cpu, stackContents);
+        stack(out, target, state, state.threads().get(i), cpu, stackContents);
       }
     }
     modules(out, state);
-    return out.toString();
+    drain(out, target, 0);
+  }
+
+  /** Characters gathered before they are handed to the target. */
+  private static final int PIECE = 1 << 16;
+
+  /** Hands what {@code out} holds to {@code target} once it holds more than {@code threshold} characters. */
+  private static void drain(StringBuilder out, Appendable target, int threshold) throws IOException {
+    if (out == target || out.length() <= threshold) return;
+    target.append(out);
+    out.setLength(0);
   }
 
   /** The {@code -m} form: OS, CPU, GPU, Crash and Module lines, a blank line, then thread|frame|module|function|file|line|offset. */
@@ -145,7 +172,8 @@ public final class StackwalkPrinter {
     }
   }
 
-  private static void stack(StringBuilder out, ProcessState state, CallStack stack, String cpu, boolean contents) {
+  private static void stack(StringBuilder out, Appendable target, ProcessState state, CallStack stack, String cpu,
+      boolean contents) throws IOException {
     List<StackFrame> frames = stack.frames();
     if (frames.isEmpty()) out.append(" <no frames>\n");
     for (int i = 0; i < frames.size(); i++) {
@@ -154,7 +182,8 @@ public final class StackwalkPrinter {
       out.append("\n ");
       if (f.trust() != FrameTrust.INLINE) registers(out, f.registers(), cpu);
       out.append("\n    Found by: ").append(f.trust().description()).append('\n');
-      if (contents && i + 1 < frames.size()) stackContents(out, state, f, frames.get(i + 1), cpu, stack.stack());
+      if (contents && i + 1 < frames.size()) stackContents(out, target, state, f, frames.get(i + 1), cpu, stack.stack());
+      drain(out, target, PIECE);
     }
   }
 
@@ -225,8 +254,8 @@ public final class StackwalkPrinter {
   }
 
   /** The stack words from this frame's stack pointer up to its caller's, in hex and as text, then the words that point into code. */
-  private static void stackContents(StringBuilder out, ProcessState state, StackFrame frame, StackFrame caller, String cpu,
-      StackMemory memory) {
+  private static void stackContents(StringBuilder out, Appendable target, ProcessState state, StackFrame frame,
+      StackFrame caller, String cpu, StackMemory memory) throws IOException {
     int word;
     int sp;
     switch (cpu) {
@@ -245,7 +274,14 @@ public final class StackwalkPrinter {
     if (begin == 0 || end == 0 || memory == null) return;
     String indent = "    ";
     out.append('\n').append(indent).append("Stack contents:");
-    for (long address = begin; Long.compareUnsigned(address, end) < 0; ) {
+    // rows and words wholly outside the thread's stack memory are not printed (Breakpad prints them
+    // blank, and reads such words as 0): a hostile frame's stack pointer could ask for gigabytes
+    long lo = memory.base();
+    long hi = memory.base() + memory.size();
+    long first = begin;
+    if (Long.compareUnsigned(first, lo) < 0) first += Long.divideUnsigned(lo - first, 16) * 16;
+    long last = Long.compareUnsigned(end, hi) > 0 && Long.compareUnsigned(hi, first) > 0 ? hi : end;
+    for (long address = first; Long.compareUnsigned(address, last) < 0; ) {
       if (word == 4) out.append('\n').append(indent).append(' ').append(String.format("%08x", address & 0xffff_ffffL));
       else out.append('\n').append(indent).append(' ').append(String.format("%016x", address));
       StringBuilder text = new StringBuilder(16);
@@ -261,9 +297,12 @@ public final class StackwalkPrinter {
         if (address == -1L) break; // the last byte of the address space
       }
       out.append("  ").append(text);
+      drain(out, target, PIECE);
     }
     out.append('\n').append(indent).append("Possible instruction pointers:\n");
-    for (long address = begin; Long.compareUnsigned(address, end) < 0; address += word) {
+    long firstWord = begin;
+    if (Long.compareUnsigned(firstWord, lo) < 0) firstWord += Long.divideUnsigned(lo - firstWord, word) * word;
+    for (long address = firstWord; Long.compareUnsigned(address, last) < 0; address += word) {
       long value = memory.readable(address, word) ? memory.read(address, word) : 0;
       for (StackFrame f : state.resolver().resolve(value)) {
         if (f.function().isEmpty()) continue;
@@ -276,6 +315,7 @@ public final class StackwalkPrinter {
             .append(f.sourceLine()).append(" + 0x").append(Long.toHexString(f.instruction() - f.sourceLineBase())).append("]\n");
       }
       if (Long.compareUnsigned(address + word, address) < 0) break;
+      drain(out, target, PIECE);
     }
     out.append('\n');
   }

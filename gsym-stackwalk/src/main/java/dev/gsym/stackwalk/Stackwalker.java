@@ -96,19 +96,21 @@ public final class Stackwalker {
     for (ProcessThread t : process.threads()) {
       if (requesting < 0 && requestingId.isPresent() && t.id() == requestingId.getAsLong()) requesting = stacks.size();
       List<WalkFrame> frames = new ArrayList<>();
+      String failure = null;
       if (t.context() != null) {
         ArchWalker walker = ArchWalker.of(t.context().arch(), t.stack(), symbolizer, system);
-        if (walker != null) walk(walker, t.context(), symbolizer, frames, withoutSymbols, corrupt);
+        if (walker != null) failure = walk(walker, t.context(), symbolizer, frames, withoutSymbols, corrupt);
       }
       List<StackFrame> out = new ArrayList<>(frames.size());
       for (WalkFrame f : frames) out.add(f.toStackFrame());
-      stacks.add(new CallStack(t.id(), t.name(), out, t.stack()));
+      stacks.add(new CallStack(t.id(), t.name(), out, t.stack(), failure));
     }
     return new ProcessState(system, process.crash(), process.assertion(), process.dumpTime(), process.processCreateTime(),
         requesting, stacks, process.modules(), withoutSymbols, corrupt, symbolizer::resolve);
   }
 
-  private void walk(ArchWalker walker, FrameRegisters context, FrameSymbolizer symbolizer, List<WalkFrame> frames,
+  /** Walks one thread into {@code frames}; returns null, or what unexpected error ended the walk. */
+  private String walk(ArchWalker walker, FrameRegisters context, FrameSymbolizer symbolizer, List<WalkFrame> frames,
       List<CodeModule> withoutSymbols, List<CodeModule> corrupt) {
     int scanned = 0;
     try {
@@ -125,8 +127,10 @@ public final class Stackwalker {
         if (frames.size() > maxFrames) break;
         frame = walker.callerFrame(frames, scanned < maxScannedFrames);
       }
+      return null;
     } catch (RuntimeException e) {
-      // a bug or an input no check foresaw: this thread keeps the frames found so far
+      // a bug or an input no check foresaw: this thread keeps the frames found so far, the others are walked
+      return e.toString();
     }
   }
 

@@ -128,19 +128,31 @@ public final class BreakpadSymbolDirectories implements SymbolSource, AutoClosea
     try {
       if (!Files.isRegularFile(source, LinkOption.NOFOLLOW_LINKS)) return null;
       String[] lines = Files.readString(source, StandardCharsets.UTF_8).split("\n", -1);
-      // identity (3 lines), then "corrupt" or "ok", then "empty" or "gsym"
-      if (lines.length < 5 || !String.join("\n", lines[0], lines[1], lines[2]).equals(identity)) return null;
+      // identity (3 lines), "corrupt" or "ok", "empty" or "gsym", "params" or "-"
+      if (lines.length < 6 || !String.join("\n", lines[0], lines[1], lines[2]).equals(identity)) return null;
       boolean corrupt = lines[3].equals("corrupt");
-      if (lines[4].equals("empty")) return new GsymModuleSymbols(null, corrupt);
+      ParameterSizes params = null;
+      if (lines[5].equals("params")) {
+        params = ParameterSizes.load(paramsPath(gsym));
+        if (params == null) return null;
+      }
+      if (lines[4].equals("empty")) return new GsymModuleSymbols(null, corrupt, params);
       if (!Files.isRegularFile(gsym)) return null;
-      return new GsymModuleSymbols(GsymReader.open(gsym), corrupt);
+      return new GsymModuleSymbols(GsymReader.open(gsym), corrupt, params);
     } catch (IOException | GsymFormatException | UncheckedIOException e) {
       return null; // unreadable or damaged: converted again
     }
   }
 
-  /** What a conversion made: the GSYM (bytes, or written to its target; none when the symbol file has no functions) and whether it had bad records. */
-  private record Converted(boolean hasGsym, byte[] bytes, boolean corrupt) {}
+  private static Path paramsPath(Path gsym) {
+    return gsym.resolveSibling(gsym.getFileName() + ".params");
+  }
+
+  /**
+   * What a conversion made: the GSYM (bytes, or written to its target; none when the symbol file has
+   * no functions), whether it had bad records, an x86 module's FUNC parameter sizes (or null).
+   */
+  private record Converted(boolean hasGsym, byte[] bytes, boolean corrupt, ParameterSizes params) {}
 
   /** Converts {@code sym}, writing the GSYM to {@code target} (atomically) or, when it is null, into memory. */
   private Converted convert(Path sym, Path target) throws IOException {
@@ -150,30 +162,33 @@ public final class BreakpadSymbolDirectories implements SymbolSource, AutoClosea
     try (BreakpadParser p = BreakpadParser.open(sym, Progress.NONE)) {
       r = new BreakpadTransformer(creator, true, Diagnostics.silent()).unwind().convert(p);
     } catch (GsymFormatException e) {
-      return new Converted(false, null, true); // not a symbol file: Breakpad reads every line as a bad record
+      return new Converted(false, null, true, null); // not a symbol file: Breakpad reads every line as a bad record
     } catch (IOException | UncheckedIOException e) {
-      return new Converted(false, null, false); // Breakpad reads a file it cannot read as empty
+      return new Converted(false, null, false, null); // Breakpad reads a file it cannot read as empty
     }
     boolean corrupt = r.badRecords() > 0;
-    if (creator.numFunctionInfos() == 0) return new Converted(false, null, corrupt);
+    // the x86 walker reads FUNC parameter sizes, which the GSYM cannot hold
+    ParameterSizes params = r.unwind() != null && r.unwind().arch() != dev.gsym.unwind.Arch.X86 ? null : ParameterSizes.read(sym);
+    if (creator.numFunctionInfos() == 0) return new Converted(false, null, corrupt, params);
     creator.finish(Diagnostics.silent());
     if (r.unwind() != null && !r.unwind().entries().isEmpty()) creator.attachUnwind(r.unwind().arch(), r.unwind().entries());
     if (target != null) {
       Files.createDirectories(target.getParent());
       creator.save(target, ByteOrder.LITTLE_ENDIAN);
-      return new Converted(true, null, corrupt);
+      return new Converted(true, null, corrupt, params);
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     creator.save(out, ByteOrder.LITTLE_ENDIAN);
-    return new Converted(true, out.toByteArray(), corrupt);
+    return new Converted(true, out.toByteArray(), corrupt, params);
   }
 
   private GsymModuleSymbols convertInMemory(Path sym) {
     try {
       Converted c = convert(sym, null);
-      return new GsymModuleSymbols(c.hasGsym() ? GsymReader.of(c.bytes(), sym + " (converted)") : null, c.corrupt());
+      return new GsymModuleSymbols(c.hasGsym() ? GsymReader.of(c.bytes(), sym + " (converted)") : null, c.corrupt(),
+          c.params());
     } catch (IOException | RuntimeException e) {
-      return new GsymModuleSymbols(null, true);
+      return new GsymModuleSymbols(null, true, null);
     }
   }
 
@@ -182,9 +197,10 @@ public final class BreakpadSymbolDirectories implements SymbolSource, AutoClosea
     try {
       Files.deleteIfExists(source); // the GSYM about to be replaced is no longer this record's
       Converted c = convert(sym, gsym);
-      write(source, (identity + "\n" + (c.corrupt() ? "corrupt" : "ok") + "\n" + (c.hasGsym() ? "gsym" : "empty") + "\n")
-          .getBytes(StandardCharsets.UTF_8));
-      return new GsymModuleSymbols(c.hasGsym() ? GsymReader.open(gsym) : null, c.corrupt());
+      if (c.params() != null) write(paramsPath(gsym), c.params().encode());
+      write(source, (identity + "\n" + (c.corrupt() ? "corrupt" : "ok") + "\n" + (c.hasGsym() ? "gsym" : "empty") + "\n"
+          + (c.params() != null ? "params" : "-") + "\n").getBytes(StandardCharsets.UTF_8));
+      return new GsymModuleSymbols(c.hasGsym() ? GsymReader.open(gsym) : null, c.corrupt(), c.params());
     } catch (IOException | RuntimeException e) {
       // a cache that cannot be written (or read back): these symbols are converted in memory
       return convertInMemory(sym);

@@ -27,6 +27,9 @@ final class GsymModuleSymbols implements ModuleSymbols {
 
   private final GsymReader reader;
   private final boolean corrupt;
+  private final ParameterSizes parameterSizes;
+  /** The STACK WIN records by type (0 FPO ... 4 FrameData), nested as Breakpad stores them; made on first use. */
+  private List<ContainedRangeMap<WindowsFrameInfo>> windows;
   private final Map<Integer, FunctionInfo> functions = new LinkedHashMap<>(16, 0.75f, true) {
     @Override
     protected boolean removeEldestEntry(Map.Entry<Integer, FunctionInfo> eldest) {
@@ -34,10 +37,14 @@ final class GsymModuleSymbols implements ModuleSymbols {
     }
   };
 
-  /** Symbols answered from {@code reader} (null: an empty symbol file); {@code corrupt} as minidump_stackwalk warns. */
-  GsymModuleSymbols(GsymReader reader, boolean corrupt) {
+  /**
+   * Symbols answered from {@code reader} (null: an empty symbol file); {@code corrupt} as
+   * minidump_stackwalk warns; {@code parameterSizes} the FUNC parameter sizes of an x86 module, or null.
+   */
+  GsymModuleSymbols(GsymReader reader, boolean corrupt, ParameterSizes parameterSizes) {
     this.reader = reader;
     this.corrupt = corrupt;
+    this.parameterSizes = parameterSizes;
   }
 
   GsymReader reader() {
@@ -120,12 +127,37 @@ final class GsymModuleSymbols implements ModuleSymbols {
   }
 
   @Override
-  public WindowsFrameInfo windowsFrameInfo(long offset) {
-    return null;
+  public synchronized WindowsFrameInfo windowsFrameInfo(long offset) {
+    if (reader == null) return null;
+    if (windows == null) windows = readWindowsFrameInfo();
+    // FrameData (4) before FPO (0); the other types are never used
+    WindowsFrameInfo w = windows.get(4).retrieve(offset);
+    return w != null ? w : windows.get(0).retrieve(offset);
+  }
+
+  /** Every STACK WIN record of the file, stored in file order as Breakpad's resolver stores them. */
+  private List<ContainedRangeMap<WindowsFrameInfo>> readWindowsFrameInfo() {
+    List<WindowsFrameInfo> all = new ArrayList<>();
+    try {
+      for (int i = 0; i < reader.numFunctions(); i++) {
+        dev.gsym.format.UnwindInfo u = reader.unwindInfoAtIndex(i);
+        if (u == null) continue;
+        for (var e : u.entries()) if (e instanceof WindowsFrameInfo w) all.add(w);
+      }
+    } catch (GsymFormatException e) {
+      // what was read before the damage is kept
+    }
+    all.sort((a, b) -> Long.compareUnsigned(a.ordinal(), b.ordinal()));
+    List<ContainedRangeMap<WindowsFrameInfo>> maps = new ArrayList<>();
+    for (int t = 0; t < 5; t++) maps.add(new ContainedRangeMap<>());
+    for (WindowsFrameInfo w : all) {
+      if (w.type() >= 0 && w.type() < 5) maps.get(w.type()).store(w.start(), w.length(), w);
+    }
+    return maps;
   }
 
   @Override
   public long parameterSize(long offset) {
-    return -1;
+    return parameterSizes == null ? -1 : parameterSizes.at(offset);
   }
 }

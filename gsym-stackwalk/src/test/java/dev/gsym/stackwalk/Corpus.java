@@ -60,12 +60,27 @@ final class Corpus {
   }
 
   private static Path symbols;
+  private static Path externalSymbols;
 
-  /** The symbol directory the goldens were made with: symbols/ with its .sym.xz files unpacked (into a temporary directory). */
+  /** The symbol directory the goldens of {@code dump} were made with: symbols/ for dumps/, external/symbols/ for external/. */
+  static Path symbols(Path dump) throws IOException {
+    return dump.getParent().getFileName().toString().equals("external") ? externalSymbols() : symbols();
+  }
+
+  /** The symbol directory of dumps/: symbols/ with its .sym.xz files unpacked (into a temporary directory). */
   static synchronized Path symbols() throws IOException {
-    if (symbols != null) return symbols;
+    if (symbols == null) symbols = unpack(dir().resolve("symbols"));
+    return symbols;
+  }
+
+  /** The symbol directory of external/: external/symbols/ (Breakpad's test data) unpacked. */
+  static synchronized Path externalSymbols() throws IOException {
+    if (externalSymbols == null) externalSymbols = unpack(dir().resolve("external").resolve("symbols"));
+    return externalSymbols;
+  }
+
+  private static Path unpack(Path src) throws IOException {
     Path out = Files.createTempDirectory("gsym-stackwalk-symbols");
-    Path src = dir().resolve("symbols");
     try (Stream<Path> s = Files.walk(src)) {
       for (Path p : s.filter(Files::isRegularFile).toList()) {
         Path rel = src.relativize(p);
@@ -81,7 +96,6 @@ final class Corpus {
         }
       }
     }
-    symbols = out;
     return out;
   }
 

@@ -21,23 +21,26 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Every dump of the corpus walked and printed as minidump_stackwalk prints it, byte for byte equal
  * to the committed outputs of Breakpad's own minidump_stackwalk ({@code expected/X.stackwalk.txt},
- * {@code -m}, and with the corpus's symbol directory {@code X.stackwalk-sym.txt}, {@code -sym-m});
+ * {@code -m}, and with the corpus's symbol directory {@code X.stackwalk-sym.txt}, {@code -sym-m}:
+ * {@code symbols/} for {@code dumps/}, Breakpad's test data's {@code external/symbols/} for {@code
+ * external/}, with STACK WIN records, FUNC parameter sizes and INLINE records);
  * the dumps minidump_stackwalk cannot read (exit status 1, no output) fail to open or to walk here.
  */
 class StackwalkGoldenTest {
   @TempDir
   static Path cache;
 
-  private static BreakpadSymbolDirectories symbols;
+  private static final java.util.Map<Path, BreakpadSymbolDirectories> symbols = new java.util.HashMap<>();
 
   @AfterAll
   static void close() {
-    if (symbols != null) symbols.close();
+    symbols.values().forEach(BreakpadSymbolDirectories::close);
   }
 
-  private static synchronized BreakpadSymbolDirectories symbols() throws IOException {
-    if (symbols == null) symbols = new BreakpadSymbolDirectories(List.of(Corpus.symbols()), cache);
-    return symbols;
+  /** The symbols of {@code dump}'s directory, converted into the cache once for all the tests. */
+  private static synchronized BreakpadSymbolDirectories symbols(Path dump) throws IOException {
+    Path dir = Corpus.symbols(dump);
+    return symbols.computeIfAbsent(dir, d -> new BreakpadSymbolDirectories(List.of(d), cache.resolve(d.getFileName().toString())));
   }
 
   static Stream<Arguments> cases() {
@@ -57,7 +60,7 @@ class StackwalkGoldenTest {
     boolean withSymbols = kind.contains("sym");
     String tool = "minidump_stackwalk" + (machine ? " -m" : "") + (withSymbols ? " SYMBOLS" : "");
     Stackwalker.Builder b = Stackwalker.builder();
-    if (withSymbols) b.symbols(symbols());
+    if (withSymbols) b.symbols(symbols(dump));
     Stackwalker walker = b.build();
     Function<ProcessState, String> print = machine ? StackwalkPrinter::machineReadable : s -> StackwalkPrinter.text(s, false, false);
     byte[] expected = Files.readAllBytes(Corpus.golden(dump, kind));

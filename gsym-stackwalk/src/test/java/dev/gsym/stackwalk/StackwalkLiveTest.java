@@ -26,25 +26,25 @@ class StackwalkLiveTest {
   @TempDir
   static Path cache;
 
-  private static BreakpadSymbolDirectories symbols;
+  private static final java.util.Map<Path, BreakpadSymbolDirectories> symbols = new java.util.HashMap<>();
 
   @AfterAll
   static void close() {
-    if (symbols != null) symbols.close();
+    symbols.values().forEach(BreakpadSymbolDirectories::close);
   }
 
-  private static synchronized BreakpadSymbolDirectories symbols() throws IOException {
-    if (symbols == null) symbols = new BreakpadSymbolDirectories(List.of(Corpus.symbols()), cache);
-    return symbols;
+  /** The symbols of {@code dump}'s directory, converted into the cache once for all the tests. */
+  private static synchronized BreakpadSymbolDirectories symbols(Path dump) throws IOException {
+    Path dir = Corpus.symbols(dump);
+    return symbols.computeIfAbsent(dir, d -> new BreakpadSymbolDirectories(List.of(d), cache.resolve(d.getFileName().toString())));
   }
 
   static Stream<Arguments> cases() {
     List<Arguments> out = new ArrayList<>();
     for (Path dump : Corpus.dumps()) {
-      boolean external = dump.getParent().getFileName().toString().equals("external");
       for (String flags : List.of("-s", "-c", "-b", "-s -c", "-m")) {
         out.add(Arguments.of(Corpus.name(dump), flags, false, dump));
-        if (!external) out.add(Arguments.of(Corpus.name(dump), flags, true, dump));
+        out.add(Arguments.of(Corpus.name(dump), flags, true, dump));
       }
     }
     return out.stream();
@@ -57,12 +57,12 @@ class StackwalkLiveTest {
     List<String> cmd = new ArrayList<>(List.of(tool.toString()));
     cmd.addAll(List.of(flags.split(" ")));
     cmd.add(dump.toString());
-    if (withSymbols) cmd.add(Corpus.symbols().toString());
+    if (withSymbols) cmd.add(Corpus.symbols(dump).toString());
     Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     byte[] expected = p.getInputStream().readAllBytes();
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
     Stackwalker.Builder b = Stackwalker.builder();
-    if (withSymbols) b.symbols(symbols());
+    if (withSymbols) b.symbols(symbols(dump));
     boolean contents = flags.contains("-s");
     boolean crashedOnly = flags.contains("-c");
     String actual;

@@ -120,6 +120,16 @@ public final class FrameRegisters {
   }
 
   @Override
+  public boolean equals(Object o) {
+    return o instanceof FrameRegisters r && r.arch == arch && r.validity == validity && Arrays.equals(r.values, values);
+  }
+
+  @Override
+  public int hashCode() {
+    return arch.hashCode() * 31 + Long.hashCode(validity) * 17 + Arrays.hashCode(values);
+  }
+
+  @Override
   public String toString() {
     StringBuilder sb = new StringBuilder(arch.toString());
     for (int i = 0; i < values.length; i++) {

@@ -153,15 +153,19 @@ public final class StackRecords {
    * their own. Ordinals count the entries in file order.
    */
   public static final class Reader {
+    /** Most STACK CFI records one table may have when they are not in address order (each row replays them). */
+    public static final int MAX_UNORDERED_RECORDS = 4096;
+
     private final Arch arch;
     private final List<UnwindEntry> entries = new ArrayList<>();
     private long ordinal;
-    // the table being read
+    // the table being read: its INIT rules and its records' rules, in file order
     private long start;
     private long length;
-    private List<UnwindRow> rows;
-    private CfaRule cfa;
-    private TreeMap<Integer, RegisterRule> regs;
+    private List<String[]> init;
+    private final List<Long> deltaAt = new ArrayList<>();
+    private final List<List<String[]>> deltas = new ArrayList<>();
+    private boolean ordered;
     private long skipped;
 
     /** A reader for STACK records of {@code arch} (register names are the architecture's). */
@@ -171,7 +175,8 @@ public final class StackRecords {
 
     /**
      * Reads one STACK record ({@code kind} is "CFI" or "WIN", {@code text} the rest of the line
-     * after it).
+     * after it). A malformed record changes nothing; a malformed INIT record drops its table's
+     * records up to the next INIT (they are then records before any INIT).
      *
      * @throws IllegalArgumentException with the reason when the record is malformed
      */
@@ -181,26 +186,33 @@ public final class StackRecords {
         case "CFI" -> {
           if (f.length >= 2 && f[0].equals("INIT")) {
             finishTable();
-            start = hex(f[1], "address");
             if (f.length < 3) throw new IllegalArgumentException("STACK CFI INIT needs 'address size rules'");
-            length = hex(f[2], "size");
-            rows = new ArrayList<>();
-            cfa = null;
-            regs = new TreeMap<>();
-            applyRules(f, 3, start);
+            long s0 = hex(f[1], "address");
+            long l0 = hex(f[2], "size");
+            List<String[]> rules = rules(f, 3);
+            start = s0;
+            length = l0;
+            init = rules;
+            ordered = true;
           } else {
-            if (rows == null) throw new IllegalArgumentException("STACK CFI record before any STACK CFI INIT");
+            if (init == null) throw new IllegalArgumentException("STACK CFI record before any STACK CFI INIT");
             if (f.length < 1 || f[0].isEmpty()) throw new IllegalArgumentException("STACK CFI needs 'address rules'");
             long at = hex(f[0], "address");
+            List<String[]> rules = rules(f, 1);
             if (Long.compareUnsigned(at - start, length) >= 0) {
               skipped++; // outside its INIT's range: Breakpad's processor never reaches it
               return;
             }
-            applyRules(f, 1, at);
+            if (!deltaAt.isEmpty() && Long.compareUnsigned(at, deltaAt.getLast()) < 0) ordered = false;
+            if (!ordered && deltas.size() >= MAX_UNORDERED_RECORDS) {
+              throw new IllegalArgumentException("more than " + MAX_UNORDERED_RECORDS
+                  + " STACK CFI records out of address order for the table at 0x" + Long.toHexString(start));
+            }
+            deltaAt.add(at);
+            deltas.add(rules);
           }
         }
         case "WIN" -> {
-          finishTable();
           if (f.length < 11) throw new IllegalArgumentException("STACK WIN needs 11 fields");
           int type = (int) hex(f[0], "type");
           boolean hasProgram = hex(f[9], "has_program_string") != 0;
@@ -208,15 +220,19 @@ public final class StackRecords {
           boolean bp = false;
           if (hasProgram) program = String.join(" ", java.util.Arrays.copyOfRange(f, 10, f.length));
           else bp = hex(f[10], "allocates_base_pointer") != 0;
-          entries.add(new WindowsFrameInfo(UnwindSource.BREAKPAD_WIN, ordinal++, type, hex(f[1], "rva"), hex(f[2], "code_size"),
+          WindowsFrameInfo w = new WindowsFrameInfo(UnwindSource.BREAKPAD_WIN, 0, type, hex(f[1], "rva"), hex(f[2], "code_size"),
               hex(f[3], "prologue_size"), hex(f[4], "epilogue_size"), hex(f[5], "parameter_size"),
-              hex(f[6], "saved_register_size"), hex(f[7], "local_size"), hex(f[8], "max_stack_size"), program, bp));
+              hex(f[6], "saved_register_size"), hex(f[7], "local_size"), hex(f[8], "max_stack_size"), program, bp);
+          finishTable();
+          entries.add(new WindowsFrameInfo(w.source(), ordinal++, w.type(), w.start(), w.length(), w.prologSize(),
+              w.epilogSize(), w.parameterSize(), w.savedRegisterSize(), w.localSize(), w.maxStackSize(),
+              w.programString(), w.allocatesBasePointer()));
         }
         default -> throw new IllegalArgumentException("unknown STACK record kind '" + kind + "'");
       }
     }
 
-    /** STACK CFI records whose address is outside their INIT record's range (left out). */
+    /** STACK CFI records outside their INIT record's range, and rules for unknown registers (left out). */
     public long skipped() {
       return skipped;
     }
@@ -227,77 +243,111 @@ public final class StackRecords {
       return List.copyOf(entries);
     }
 
+    /**
+     * The table of the INIT record read last: as Breakpad's processor, the rules at an address are the
+     * INIT record's, then those of every STACK CFI record at or below it, in file order.
+     */
     private void finishTable() {
-      if (rows == null) return;
-      if (!rows.isEmpty()) {
-        rows.sort((a, b) -> Long.compareUnsigned(a.address(), b.address()));
-        entries.add(new CfiTable(UnwindSource.BREAKPAD_CFI, ordinal++, start, length, arch.returnAddress(), rows));
+      if (init == null) return;
+      List<UnwindRow> rows = new ArrayList<>();
+      State st = new State();
+      st.apply(init, true);
+      rows.add(st.row(start));
+      if (ordered) {
+        for (int i = 0; i < deltas.size(); i++) {
+          st.apply(deltas.get(i), false);
+          UnwindRow r = st.row(deltaAt.get(i));
+          if (r.address() == rows.getLast().address()) rows.set(rows.size() - 1, r);
+          else rows.add(r);
+        }
+      } else {
+        java.util.TreeSet<Long> at = new java.util.TreeSet<>(Long::compareUnsigned);
+        at.addAll(deltaAt);
+        for (long a : at) {
+          State s2 = new State();
+          s2.apply(init, true);
+          for (int i = 0; i < deltas.size(); i++) if (Long.compareUnsigned(deltaAt.get(i), a) <= 0) s2.apply(deltas.get(i), false);
+          UnwindRow r = s2.row(a);
+          if (r.address() == rows.getLast().address()) rows.set(rows.size() - 1, r);
+          else rows.add(r);
+        }
       }
-      rows = null;
+      entries.add(new CfiTable(UnwindSource.BREAKPAD_CFI, ordinal++, start, length, arch.returnAddress(), rows));
+      init = null;
+      deltaAt.clear();
+      deltas.clear();
     }
 
-    /** Applies "name: expr..." pairs from f[from] on, making (or replacing) the row at {@code at}. */
-    private void applyRules(String[] f, int from, long at) {
-      // a later record at an earlier address than the last row: Breakpad applies the records
-      // whose address is at or below the pc in file order; rows kept sorted give the same answer
-      // only for records in ascending order, which dump_syms and every producer write
+    /** The "name: expr..." pairs of f[from...], checked. */
+    private static List<String[]> rules(String[] f, int from) {
+      List<String[]> out = new ArrayList<>();
       int i = from;
       while (i < f.length) {
         String name = f[i];
-        if (!name.endsWith(":") || name.length() < 2) throw new IllegalArgumentException("expected 'register:' but found '" + name + "'");
-        name = name.substring(0, name.length() - 1);
+        if (!name.endsWith(":") || name.length() < 2) {
+          throw new IllegalArgumentException("expected 'register:' but found '" + cut(name) + "'");
+        }
         int j = i + 1;
         while (j < f.length && !f[j].endsWith(":")) j++;
-        if (j == i + 1) throw new IllegalArgumentException("rule for " + name + " has no expression");
-        String expr = String.join(" ", java.util.Arrays.copyOfRange(f, i + 1, j));
-        apply(name, expr);
+        if (j == i + 1) throw new IllegalArgumentException("rule for " + cut(name) + " has no expression");
+        out.add(new String[] {name.substring(0, name.length() - 1), String.join(" ", java.util.Arrays.copyOfRange(f, i + 1, j))});
         i = j;
       }
-      UnwindRow row = new UnwindRow(at, cfa, regs);
-      if (!rows.isEmpty() && rows.getLast().address() == at) rows.set(rows.size() - 1, row);
-      else if (!rows.isEmpty() && Long.compareUnsigned(rows.getLast().address(), at) > 0) {
-        // out of order: insert, keeping later rows as they were
-        int k = rows.size();
-        while (k > 0 && Long.compareUnsigned(rows.get(k - 1).address(), at) > 0) k--;
-        if (k > 0 && rows.get(k - 1).address() == at) rows.set(k - 1, row);
-        else rows.add(k, row);
-      } else rows.add(row);
+      return out;
     }
 
-    private void apply(String name, String expr) {
-      String[] t = expr.split(" ");
-      if (name.equals(BreakpadRegisterNames.CFA)) {
-        int reg = t.length >= 1 ? register(t[0]) : -1;
-        if (reg >= 0 && t.length == 1) cfa = new CfaRule.RegisterOffset(reg, 0);
-        else if (reg >= 0 && t.length == 3 && (t[2].equals("+") || t[2].equals("-")) && isNumber(t[1])) {
+    private static String cut(String s) {
+      return s.length() > 40 ? s.substring(0, 40) + "..." : s;
+    }
+
+    /** The rules in effect while a table's records are applied. */
+    private final class State {
+      CfaRule cfa;
+      final TreeMap<Integer, RegisterRule> regs = new TreeMap<>();
+
+      UnwindRow row(long at) {
+        return new UnwindRow(at, cfa, regs);
+      }
+
+      void apply(List<String[]> rules, boolean isInit) {
+        for (String[] r : rules) apply(r[0], r[1], isInit);
+      }
+
+      void apply(String name, String expr, boolean isInit) {
+        String[] t = expr.split(" ");
+        if (name.equals(BreakpadRegisterNames.CFA)) {
+          int reg = t.length >= 1 ? register(t[0]) : -1;
+          if (reg >= 0 && t.length == 1) cfa = new CfaRule.RegisterOffset(reg, 0);
+          else if (reg >= 0 && t.length == 3 && (t[2].equals("+") || t[2].equals("-")) && isNumber(t[1])) {
+            long n = Long.parseLong(t[1]);
+            cfa = new CfaRule.RegisterOffset(reg, t[2].equals("+") ? n : -n);
+          } else cfa = new CfaRule.Postfix(expr);
+          return;
+        }
+        boolean isRa = name.equals(BreakpadRegisterNames.RA);
+        int reg = isRa ? arch.returnAddress() : register(name);
+        if (isRa && isInit && t.length == 1 && !t[0].equals(BreakpadRegisterNames.RA) && register(t[0]) == reg) {
+          regs.remove(reg); // dump_syms' default: the return address is in its register on entry
+          return;
+        }
+        if (reg < 0) {
+          skipped++; // a register this architecture has no number for (counted each time it is replayed)
+          return;
+        }
+        RegisterRule rule;
+        if (t.length == 1 && register(t[0]) >= 0) {
+          int other = register(t[0]);
+          rule = other == reg ? RegisterRule.SAME_VALUE : new RegisterRule.Register(other);
+        } else if (t.length >= 3 && t.length <= 4 && t[0].equals(BreakpadRegisterNames.CFA) && isNumber(t[1])
+            && (t[2].equals("+") || t[2].equals("-")) && (t.length == 3 || t[3].equals("^"))) {
           long n = Long.parseLong(t[1]);
-          cfa = new CfaRule.RegisterOffset(reg, t[2].equals("+") ? n : -n);
-        } else cfa = new CfaRule.Postfix(expr);
-        return;
+          if (t[2].equals("-")) n = -n;
+          rule = t.length == 4 ? new RegisterRule.Offset(n) : new RegisterRule.ValOffset(n);
+        } else {
+          rule = new RegisterRule.Postfix(expr);
+        }
+        regs.put(reg, rule);
       }
-      boolean isRa = name.equals(BreakpadRegisterNames.RA);
-      int reg = isRa ? arch.returnAddress() : register(name);
-      if (isRa && rows.isEmpty() && t.length == 1 && !t[0].equals(BreakpadRegisterNames.RA) && register(t[0]) == reg) {
-        regs.remove(reg); // dump_syms' default: the return address is in its register on entry
-        return;
-      }
-      if (reg < 0) {
-        skipped++; // a register this architecture has no number for
-        return;
-      }
-      RegisterRule rule;
-      if (t.length == 1 && register(t[0]) >= 0) {
-        int other = register(t[0]);
-        rule = other == reg ? RegisterRule.SAME_VALUE : new RegisterRule.Register(other);
-      } else if (t.length >= 3 && t.length <= 4 && t[0].equals(BreakpadRegisterNames.CFA) && isNumber(t[1])
-          && (t[2].equals("+") || t[2].equals("-")) && (t.length == 3 || t[3].equals("^"))) {
-        long n = Long.parseLong(t[1]);
-        if (t[2].equals("-")) n = -n;
-        rule = t.length == 4 ? new RegisterRule.Offset(n) : new RegisterRule.ValOffset(n);
-      } else {
-        rule = new RegisterRule.Postfix(expr);
-      }
-      regs.put(reg, rule);
     }
 
     private int register(String name) {

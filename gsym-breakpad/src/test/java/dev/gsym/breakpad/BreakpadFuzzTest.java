@@ -19,17 +19,20 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Coverage-guided fuzz target for Breakpad symbol files (docs/reliability.md): the input is a
- * {@code .sym} file, parsed and transformed to GSYM strictly and leniently ({@code --lenient}), as
- * {@code gsymutil --breakpad} does. Only GsymFormatException (naming the file and line) may escape
+ * {@code .sym} file, parsed and transformed to GSYM strictly and leniently ({@code --lenient}, with
+ * its STACK records kept as unwind information: {@code --unwind}), as {@code gsymutil --breakpad}
+ * does. Only GsymFormatException (naming the file and line) may escape
  * the conversion; in lenient mode only for the lines leniency does not cover. The GSYM made must
- * then read back without error and answer lookups. Anything else, and an input taking longer than
- * {@link #LIMIT}, is a finding. Seeds: the Breakpad goldens in src-test-data/breakpad.
+ * then read back without error, answer lookups and unwind lookups, and write back as a .sym with its
+ * STACK records. Anything else, and an input taking longer than {@link #LIMIT}, is a finding. Seeds:
+ * the Breakpad goldens in src-test-data/breakpad (also dump_syms' own .sym files with STACK CFI).
  */
 class BreakpadFuzzTest {
   static final Duration LIMIT = Duration.ofSeconds(2);
 
   static Stream<Arguments> seeds() {
-    return Stream.concat(FuzzSeeds.files("breakpad", n -> n.endsWith(".sym")), FuzzSeeds.files("breakpad/elf", n -> n.endsWith(".sym")));
+    return Stream.of(FuzzSeeds.files("breakpad", n -> n.endsWith(".sym")), FuzzSeeds.files("breakpad/elf", n -> n.endsWith(".sym")),
+        FuzzSeeds.files("breakpad/dump_syms", n -> n.endsWith(".sym"))).flatMap(x -> x);
   }
 
   @MethodSource("seeds")
@@ -43,8 +46,11 @@ class BreakpadFuzzTest {
 
   private static void convert(byte[] input, boolean lenient) {
     GsymCreator c = new GsymCreator();
+    BreakpadTransformer.Result res;
     try {
-      new BreakpadTransformer(c, lenient, Diagnostics.silent()).convert(new BreakpadParser(new ByteArrayInputStream(input), "fuzz.sym"));
+      BreakpadTransformer t = new BreakpadTransformer(c, lenient, Diagnostics.silent());
+      if (lenient) t.unwind();
+      res = t.convert(new BreakpadParser(new ByteArrayInputStream(input), "fuzz.sym"));
     } catch (GsymFormatException expected) {
       return; // malformed input, reported with the line
     } catch (IOException e) {
@@ -52,6 +58,7 @@ class BreakpadFuzzTest {
     }
     if (c.numFunctionInfos() == 0) return; // "no FUNC or PUBLIC records: nothing to convert"
     c.finish(Diagnostics.silent());
+    if (res.unwind() != null) c.attachUnwind(res.unwind().arch(), res.unwind().entries());
     byte[] gsym = c.encode();
     try (GsymReader r = GsymReader.of(gsym, "converted.gsym")) {
       for (int i = 0; i < Math.min(r.numFunctions(), 32); i++) {
@@ -61,7 +68,13 @@ class BreakpadFuzzTest {
         } catch (LookupException notCovered) {
           // an empty function's start is not inside it
         }
+        r.unwindRow(r.functionAddress(i), new dev.gsym.unwind.UnwindState());
       }
+      if (res.unwind() != null) {
+        BreakpadWriter.write(r, BreakpadWriter.Options.defaults("fuzz").withCfi(true), java.io.OutputStream.nullOutputStream());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     } catch (GsymFormatException e) {
       throw new AssertionError("the GSYM converted from this input does not read back: " + e.getMessage(), e);
     }

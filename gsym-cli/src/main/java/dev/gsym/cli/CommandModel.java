@@ -22,7 +22,7 @@ final class CommandModel {
   /** The conversion options after the mode group, shared by the top level and {@code convert}. */
   private static final List<Opt> CONVERSION = List.of(Opt.OUT_FILE, Opt.QUIET, Opt.OUTPUT_VERSION, Opt.LENIENT,
       Opt.SEGMENT_SIZE, Opt.LOAD_ADDRESS, Opt.MODULE_OS, Opt.MODULE_ARCH, Opt.MODULE_NAME, Opt.DWARF_CALLSITES,
-      Opt.CALLSITES_YAML, Opt.ARCH, Opt.SYMTAB_FILE, Opt.LLVM_COMPAT, Opt.VERIFY, Opt.UNWIND, Opt.NO_CFI, Opt.NUM_THREADS,
+      Opt.CALLSITES_YAML, Opt.ARCH, Opt.SYMTAB_FILE, Opt.LLVM_COMPAT, Opt.VERIFY, Opt.UNWIND, Opt.NO_CFI, Opt.DEBUG_FILE_DIRECTORY, Opt.NUM_THREADS,
       Opt.JSON_SUMMARY, Opt.EMBED, Opt.IN_PLACE);
 
   /** {@code --verbose} where it only adds stack traces. */

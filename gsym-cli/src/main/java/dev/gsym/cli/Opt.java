@@ -104,7 +104,9 @@ enum Opt {
   LISTEN(Kind.VALUE, "HOST:PORT", "Address to listen on (default 127.0.0.1:8080; port 0 picks a free port, printed"
       + " at start-up; [::1]:PORT for IPv6).", "--listen"),
   DEBUG_FILE_DIRECTORY(Kind.LIST, "DIR", "Debug file directory searched by build-id (.build-id/xx/rest.debug)."
-      + " Repeatable; default /usr/lib/debug.", "--debug-file-directory"),
+      + " Repeatable; default /usr/lib/debug. With --to-breakpad of a binary without DWARF: where to find its debug"
+      + " file (also by its .gnu_debuglink name, CRC-checked), as dump_syms' debug directories.",
+      "--debug-file-directory"),
   DEBUGINFOD_URL(Kind.LIST, "URL", "debuginfod server. Repeatable; default: the servers of DEBUGINFOD_URLS.",
       "--debuginfod"),
   NO_DEBUGINFOD(Kind.FLAG, null, "Ask no debuginfod server, also not those of DEBUGINFOD_URLS.", "--no-debuginfod"),
@@ -170,7 +172,7 @@ enum Opt {
   static final List<Opt> TOP = List.of(HELP, VERSION, DUMP, ADDRESS, FROM_STDIN, VERBOSE, MERGED_FUNCTIONS,
       MERGED_FILTER, STATISTICS, THREADS, DWARF, BREAKPAD, TO_BREAKPAD, OUT_FILE, QUIET, OUTPUT_VERSION, LENIENT,
       SEGMENT_SIZE, LOAD_ADDRESS, MODULE_OS, MODULE_ARCH, MODULE_NAME, DWARF_CALLSITES, CALLSITES_YAML, ARCH, SYMTAB_FILE,
-      LLVM_COMPAT, VERIFY, UNWIND, NO_CFI, NUM_THREADS, JSON_SUMMARY, EMBED, IN_PLACE, FILES);
+      LLVM_COMPAT, VERIFY, UNWIND, NO_CFI, DEBUG_FILE_DIRECTORY, NUM_THREADS, JSON_SUMMARY, EMBED, IN_PLACE, FILES);
 
   /** The subcommand names: an argument spelled so is a subcommand, not a file. */
   static final List<String> SUBCOMMANDS = List.of("dump", "lookup", "convert", "embed", "symbolize", "serve", "stackwalk",
@@ -183,7 +185,7 @@ enum Opt {
    */
   static final List<Opt> CONVERSION_ONLY = List.of(DWARF, BREAKPAD, TO_BREAKPAD, OUT_FILE, QUIET, OUTPUT_VERSION,
       LENIENT, SEGMENT_SIZE, LOAD_ADDRESS, MODULE_OS, MODULE_ARCH, MODULE_NAME, DWARF_CALLSITES, CALLSITES_YAML,
-      ARCH, SYMTAB_FILE, LLVM_COMPAT, UNWIND, NO_CFI, NUM_THREADS, JSON_SUMMARY, EMBED, IN_PLACE);
+      ARCH, SYMTAB_FILE, LLVM_COMPAT, UNWIND, NO_CFI, DEBUG_FILE_DIRECTORY, NUM_THREADS, JSON_SUMMARY, EMBED, IN_PLACE);
 
   /** The number of entries. */
   static final int COUNT = values().length;

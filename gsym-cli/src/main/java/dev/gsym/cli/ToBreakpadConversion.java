@@ -89,6 +89,59 @@ final class ToBreakpadConversion {
     return 0;
   }
 
+  /**
+   * The separate debug file of a binary without DWARF, as dump_syms finds it in the directories it
+   * is given: {@code DIR/.build-id/xx/rest.debug} by build-id, then {@code DIR/NAME} by the
+   * {@code .gnu_debuglink} name, accepted only if its CRC-32 is the link's; null without
+   * directories, for a binary with DWARF, or when none is found (then said on stderr, as dump_syms).
+   */
+  private static Path debugFile(ElfFile elf, Path binary, List<String> dirs) throws IOException {
+    if (dirs.isEmpty()) return null;
+    ElfFile.Section info = elf.section(".debug_info");
+    if (info != null && info.type() != ElfFile.SHT_NOBITS && info.size() > 0) return null;
+    List<String> tried = new ArrayList<>();
+    byte[] id = elf.buildId();
+    if (id != null && id.length >= 2) {
+      String hex = java.util.HexFormat.of().formatHex(id);
+      for (String d : dirs) {
+        Path p = Path.of(d, ".build-id", hex.substring(0, 2), hex.substring(2) + ".debug");
+        if (Files.isRegularFile(p)) return p;
+        tried.add(p.toString());
+      }
+    }
+    ElfFile.Section link = elf.section(".gnu_debuglink");
+    if (link != null && link.type() != ElfFile.SHT_NOBITS) {
+      dev.gsym.io.ByteView v = elf.rawData(link);
+      byte[] name = v.cStringBytes(0);
+      long at = (name.length + 1 + 3) & ~3L;
+      String n = new String(name, StandardCharsets.UTF_8);
+      if (name.length > 0 && v.has(at, 4) && n.indexOf('/') < 0) {
+        long crc = v.u32(at);
+        for (String d : dirs) {
+          Path p = Path.of(d, n);
+          if (!Files.isRegularFile(p)) continue;
+          if (crc32(p) == crc) return p;
+          tried.add(p + " (CRC-32 mismatch)");
+        }
+        for (String d : dirs) if (!Files.isRegularFile(Path.of(d, n))) tried.add(Path.of(d, n).toString());
+      }
+    }
+    throw CliException.stderr(binary + ": no DWARF and no debug file found; tried " + String.join(", ", tried));
+  }
+
+  private static long crc32(Path p) throws IOException {
+    java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+    try (FileChannel ch = FileChannel.open(p)) {
+      java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocateDirect(1 << 20);
+      while (ch.read(buf) > 0) {
+        buf.flip();
+        crc.update(buf);
+        buf.clear();
+      }
+    }
+    return crc.getValue();
+  }
+
   /** Whether any function of {@code r} carries unwind information. */
   private static boolean hasUnwind(GsymReader r) {
     for (int i = 0; i < r.numFunctions(); i++) if (r.unwindInfoAtIndex(i) != null) return true;
@@ -135,9 +188,15 @@ final class ToBreakpadConversion {
         s.emit();
       }
       Progress progress = embedded != null ? null : ProgressBar.forTerminal(s.err, "units", o.flag(Opt.QUIET));
-      if (progress != null) try {
-        DwarfConverter.convert(elf, creator, diag, DwarfConverter.Options.builder()
-            .quiet(o.flag(Opt.QUIET)).listener(Conversions.listener(progress, null))
+      Path debugFile = embedded != null ? null : debugFile(elf, inPath, o.values(Opt.DEBUG_FILE_DIRECTORY));
+      if (debugFile != null) {
+        sb.append("Using the debug file ").append(debugFile).append(".\n");
+        s.emit();
+      }
+      if (progress != null) try (ElfFile debug = debugFile == null ? null : ElfFile.open(debugFile)) {
+        // dump_syms with a debug file: its DWARF and symbols, the CFI of both (the binary's .eh_frame)
+        DwarfConverter.convert(debug != null ? debug : elf, creator, diag, DwarfConverter.Options.builder()
+            .quiet(o.flag(Opt.QUIET)).listener(Conversions.listener(progress, null)).unwindBinary(debug != null ? elf : null)
             .unwind(o.flag(Opt.NO_CFI) ? DwarfConverter.Unwind.NONE : DwarfConverter.Unwind.BREAKPAD).build());
       } finally {
         if (progress instanceof ProgressBar bar) bar.close();

@@ -285,4 +285,46 @@ class BreakpadCliTest {
           + "0x0000000000000030: error: address 0x30 is not in GSYM\n");
     }
   }
+
+  /**
+   * --breakpad --unwind keeps the STACK records and --to-breakpad writes them back line for line:
+   * the STACK CFI records Breakpad's own dump_syms wrote for four binaries (x86-64 GCC and clang,
+   * AArch64, i386), and STACK WIN records of both kinds.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"c-gcc-O2", "cpp-clang-O2", "fs-aarch64-O2-d5", "fs-i386-O2-d5", "stack-win"})
+  void stackRecordsRoundTrip(String name) throws IOException {
+    Path sym = name.equals("stack-win") ? stackWin() : TestData.path("breakpad", "dump_syms", name + ".sym");
+    Path gsym = dir.resolve(name + ".gsym");
+    CliRun in = CliRun.run("--breakpad", sym.toString(), "--unwind", "-o", gsym.toString());
+    assertThat(in.status()).as(in.err()).isZero();
+    long stack = Files.readAllLines(sym).stream().filter(l -> l.startsWith("STACK ")).count();
+    assertThat(in.out()).containsPattern("Loaded \\d+ unwind tables from " + stack + " STACK records.\n");
+    String arch = Files.readAllLines(sym).getFirst().split(" ")[2];
+    Path back = dir.resolve(name + ".sym");
+    CliRun out = CliRun.run("--to-breakpad", gsym.toString(), "-o", back.toString(), "--module-arch", arch, "--quiet");
+    assertThat(out.status()).as(out.err()).isZero();
+    assertThat(Files.readAllLines(back).stream().filter(l -> l.startsWith("STACK ")).toList())
+        .containsExactlyElementsOf(Files.readAllLines(sym).stream().filter(l -> l.startsWith("STACK ")).toList());
+    CliRun none = CliRun.run("--to-breakpad", gsym.toString(), "-o", back.toString(), "--module-arch", arch, "--quiet",
+        "--no-cfi");
+    assertThat(none.status()).isZero();
+    assertThat(Files.readAllLines(back)).noneMatch(l -> l.startsWith("STACK "));
+  }
+
+  /** A 32-bit Windows module's STACK WIN records (FrameData with program strings, FPO) and one STACK CFI table. */
+  private Path stackWin() throws IOException {
+    return Files.writeString(dir.resolve("win.sym"), """
+        MODULE windows x86 0123456789ABCDEF0123456789ABCDEF1 win.pdb
+        FILE 0 c:\\src\\win.c
+        FUNC 1000 40 4 frame_data
+        1000 40 10 0
+        FUNC 1040 20 0 fpo
+        1040 20 20 0
+        STACK WIN 4 1000 40 3 0 4 0 8 0 1 $T0 $ebp = $eip $T0 4 + ^ = $ebp $T0 ^ = $esp $T0 8 + =
+        STACK WIN 0 1040 20 1 1 0 4 10 0 0 1
+        STACK CFI INIT 1060 10 .cfa: $esp 4 + .ra: .cfa -4 + ^
+        STACK CFI 1061 $ebp: .cfa -8 + ^ .cfa: $esp 8 +
+        """);
+  }
 }

@@ -11,6 +11,7 @@ import dev.gsym.read.LookupResult;
 import dev.gsym.read.SourceLocation;
 import dev.gsym.testing.Llvm;
 import dev.gsym.testing.ReadelfFacts;
+import dev.gsym.testing.Breakpad;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.IOException;
@@ -336,5 +337,61 @@ class ElfToBreakpadCliTest {
     assertThat(r.status()).isZero();
     String golden = Files.readString(TestData.path("breakpad", "elf", "c-clang-O2.sym"));
     assertThat(Files.readString(dir.resolve("prog.sym"))).isEqualTo(golden.replace(" c-clang-O2\n", " prog.gsym\n"));
+  }
+
+  /**
+   * A stripped binary with its debug file in a directory, as dump_syms takes them: found by its
+   * .gnu_debuglink name (CRC-checked), the DWARF and symbols from the debug file and the CFI from
+   * the binary's .eh_frame: the records the unstripped binary gives, STACK records included (in
+   * dump_syms' order for a pair: live check below). Without the debug file: one clear error.
+   */
+  @Test
+  void strippedBinaryWithItsDebugFile() throws IOException {
+    Path bin = Files.createDirectories(dir.resolve("bin")).resolve("both-gcc-O2");
+    Files.copy(TestData.path("cfi", "bin", "both-gcc-O2.stripped"), bin);
+    Path dbg = Files.createDirectories(dir.resolve("dbg"));
+    Files.copy(TestData.path("cfi", "bin", "both-gcc-O2.debug"), dbg.resolve("both-gcc-O2.debug"));
+    Path paired = dir.resolve("paired.sym");
+    CliRun r = CliRun.run("--to-breakpad", bin.toString(), "--debug-file-directory", dbg.toString(), "-o", paired.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out()).contains("Using the debug file " + dbg.resolve("both-gcc-O2.debug") + ".\n");
+    Path whole = dir.resolve("whole.sym");
+    assertThat(CliRun.run("--to-breakpad", TestData.path("cfi", "bin", "both-gcc-O2").toString(), "-o", whole.toString())
+        .status()).isZero();
+    // the same records; the STACK records in dump_syms' order for a pair (the binary's .eh_frame
+    // before the debug file's .debug_frame, checked live below), the rest in the same order
+    assertThat(Files.readAllLines(paired)).containsExactlyInAnyOrderElementsOf(Files.readAllLines(whole));
+    assertThat(Files.readAllLines(paired).stream().filter(l -> !l.startsWith("STACK ")).toList())
+        .containsExactlyElementsOf(Files.readAllLines(whole).stream().filter(l -> !l.startsWith("STACK ")).toList());
+    assertThat(Files.readString(paired)).contains("\nSTACK CFI INIT ");
+
+    // a debug file whose CRC is not the link's is not taken
+    Files.write(dbg.resolve("both-gcc-O2.debug"), new byte[] {1, 2, 3}, java.nio.file.StandardOpenOption.APPEND);
+    CliRun bad = CliRun.run("--to-breakpad", bin.toString(), "--debug-file-directory", dbg.toString(), "-o",
+        dir.resolve("bad.sym").toString());
+    assertThat(bad.status()).isEqualTo(1);
+    assertThat(bad.err()).startsWith(bin + ": no DWARF and no debug file found; tried ").contains("(CRC-32 mismatch)");
+    assertThat(dir.resolve("bad.sym")).doesNotExist();
+  }
+
+  /** The same pair through Breakpad's dump_syms: the same STACK records (live). */
+  @Test
+  void strippedBinaryWithItsDebugFileAsDumpSyms() throws IOException, InterruptedException {
+    Path tool = Breakpad.dumpSyms();
+    Path bin = Files.createDirectories(dir.resolve("bin")).resolve("both-gcc-O2");
+    Files.copy(TestData.path("cfi", "bin", "both-gcc-O2.stripped"), bin);
+    Path dbg = Files.createDirectories(dir.resolve("dbg"));
+    Files.copy(TestData.path("cfi", "bin", "both-gcc-O2.debug"), dbg.resolve("both-gcc-O2.debug"));
+    Path theirs = dir.resolve("theirs.sym");
+    Process p = new ProcessBuilder(tool.toString(), bin.toString(), dbg.toString()).redirectOutput(theirs.toFile())
+        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    assertThat(p.waitFor()).isZero();
+    Path ours = dir.resolve("ours.sym");
+    assertThat(CliRun.run("--to-breakpad", bin.toString(), "--debug-file-directory", dbg.toString(), "-o", ours.toString())
+        .status()).isZero();
+    List<String> want = Files.readAllLines(theirs).stream().filter(l -> l.startsWith("STACK ")).toList();
+    assertThat(want).isNotEmpty();
+    assertThat(Files.readAllLines(ours).stream().filter(l -> l.startsWith("STACK ")).toList()).containsExactlyElementsOf(want);
+    assertThat(Files.readAllLines(ours).getFirst()).isEqualTo(Files.readAllLines(theirs).getFirst());
   }
 }

@@ -44,6 +44,7 @@ import java.util.TreeMap;
  *       0x10 Postfix ULEB reg ULEB len bytes
  *       0x11 EntryState: CFA = sp + AddressSize and the return address at [CFA - AddressSize] on x86
  *            and x86-64, CFA = sp + 0 elsewhere (the state at a function's first instruction)
+ *       0x12 CfaNone: no CFA rule (a Breakpad record without one)
  *       0x40-0x7f Advance by op - 0x3f (1-64)
  *       0x80-0xbf Offset of register op - 0x80 (0-63) at CFA - ULEB * AddressSize
  *       0xc0-0xff CfaOffset (op - 0xc0) * AddressSize
@@ -77,6 +78,7 @@ public record UnwindInfo(Arch arch, List<UnwindEntry> entries, List<UnwindEntry>
   static final int CONSTANT = 0x0f;
   static final int POSTFIX = 0x10;
   static final int ENTRY_STATE = 0x11;
+  static final int CFA_NONE = 0x12;
   static final int SHORT_ADVANCE = 0x40;
   static final int SHORT_OFFSET = 0x80;
   static final int SHORT_CFA_OFFSET = 0xc0;
@@ -228,6 +230,7 @@ public record UnwindInfo(Arch arch, List<UnwindEntry> entries, List<UnwindEntry>
           state.rule(reg, UnwindState.POSTFIX, 0, new String(bytes(body), StandardCharsets.UTF_8));
         }
         case ENTRY_STATE -> entryState(arch, state);
+        case CFA_NONE -> state.cfaNone();
         default -> throw body.errorAt(opAt, "unknown UnwindInfo operation 0x" + Integer.toHexString(op));
       }
       if (state.ruleCount() > UnwindState.MAX_RULES) throw body.errorAt(opAt, "too many register rules");
@@ -267,29 +270,44 @@ public record UnwindInfo(Arch arch, List<UnwindEntry> entries, List<UnwindEntry>
    * when no CFI table of the payload covers the address.
    */
   public static boolean lookup(Cursor c, long functionStart, long address, UnwindState state) {
-    boolean[] found = {false};
-    Arch[] arch = {null};
-    parse(c, functionStart, new EntryVisitor() {
-      @Override
-      public boolean header(int version, Arch a, int code, long count) {
-        arch[0] = a;
-        return a != null;
-      }
+    Finder f = new Finder(address, state);
+    parse(c, functionStart, f);
+    return f.found;
+  }
 
-      @Override
-      public boolean entry(UnwindSource source, boolean continued, long ordinal, long start, long length, Cursor body) {
-        if (source == UnwindSource.BREAKPAD_WIN || Long.compareUnsigned(address - start, length) >= 0) return true;
-        parseTable(body, arch[0], source, start, length, state, (s, next) -> {
-          if (Long.compareUnsigned(address, next) < 0) {
-            found[0] = true;
-            return false;
-          }
-          return true;
-        });
-        return !found[0];
+  /** The visitor of {@link #lookup}: one object for the entries and the rows of the covering table. */
+  private static final class Finder implements EntryVisitor, RowVisitor {
+    private final long address;
+    private final UnwindState state;
+    private Arch arch;
+    boolean found;
+
+    Finder(long address, UnwindState state) {
+      this.address = address;
+      this.state = state;
+    }
+
+    @Override
+    public boolean header(int version, Arch a, int code, long count) {
+      arch = a;
+      return a != null;
+    }
+
+    @Override
+    public boolean entry(UnwindSource source, boolean continued, long ordinal, long start, long length, Cursor body) {
+      if (source == UnwindSource.BREAKPAD_WIN || Long.compareUnsigned(address - start, length) >= 0) return true;
+      parseTable(body, arch, source, start, length, state, this);
+      return !found;
+    }
+
+    @Override
+    public boolean row(UnwindState s, long next) {
+      if (Long.compareUnsigned(address, next) < 0) {
+        found = true;
+        return false;
       }
-    });
-    return found[0];
+      return true;
+    }
   }
 
   /** Decodes a whole payload; {@code functionStart} is the function's start address. */
@@ -460,8 +478,7 @@ public record UnwindInfo(Arch arch, List<UnwindEntry> entries, List<UnwindEntry>
     int unit = arch.addressSize();
     if (!Objects.equals(from.cfa(), to.cfa())) {
       switch (to.cfa()) {
-        case null -> throw new IllegalArgumentException("a row without a CFA rule after one with a rule at 0x"
-            + Long.toHexString(to.address()));
+        case null -> w.u8(CFA_NONE);
         case CfaRule.RegisterOffset r -> {
           boolean sameReg = from.cfa() instanceof CfaRule.RegisterOffset f && f.register() == r.register();
           boolean sameOff = from.cfa() instanceof CfaRule.RegisterOffset f && f.offset() == r.offset();

@@ -63,11 +63,16 @@ class UnwindInfoTest {
             23, new RegisterRule.Expression(new byte[] {0x70, 0x10}), 24, new RegisterRule.ValExpression(new byte[] {0x71, 0x7f}),
             300, new RegisterRule.Offset(-4096), 29, new RegisterRule.Offset(12)),
         row(start + 0x1ff, new CfaRule.Postfix("$sp 16 +"), 25, new RegisterRule.Postfix(".cfa 8 - ^"))));
+    // a table whose first row has no CFA rule (a Breakpad INIT record without .cfa) and one that drops it
+    CfiTable noCfa = new CfiTable(UnwindSource.BREAKPAD_CFI, 4, start + 0x300, 0x20, 30, List.of(
+        row(start + 0x300, null, 30, RegisterRule.SAME_VALUE),
+        row(start + 0x304, new CfaRule.RegisterOffset(31, 16)),
+        row(start + 0x308, null)));
     WindowsFrameInfo win = new WindowsFrameInfo(UnwindSource.BREAKPAD_WIN, 9, 4, start + 0x400, 0x80, 5, 2, 8, 4, 16, 0,
         "$T0 $ebp = $eip $T0 4 + ^ =", false);
     WindowsFrameInfo fpo = new WindowsFrameInfo(UnwindSource.BREAKPAD_WIN, 10, 0, start + 0x480, 0x10, 1, 1, 0, 0, 0, 0,
         null, true);
-    UnwindInfo u = new UnwindInfo(Arch.AARCH64, List.of(all, win, fpo), List.of(framePointerFunction(start - 0x20, 1)));
+    UnwindInfo u = new UnwindInfo(Arch.AARCH64, List.of(all, noCfa, win, fpo), List.of(framePointerFunction(start - 0x20, 1)));
     assertThat(decodeBytes(u.encode(start), start)).isEqualTo(u);
   }
 

@@ -63,9 +63,11 @@ public final class DwarfConverter {
     private final String symbolFileName;
     private final boolean miniDebugInfo;
     private final Unwind unwind;
+    private final ObjectFile unwindBinary;
 
     private Options(Builder b) {
       unwind = b.unwind;
+      unwindBinary = b.unwindBinary;
       symbolFile = b.symbolFile;
       symbolFileName = b.symbolFileName;
       miniDebugInfo = b.miniDebugInfo;
@@ -134,6 +136,14 @@ public final class DwarfConverter {
       return unwind;
     }
 
+    /**
+     * The binary a debug file was separated from, whose {@code .eh_frame} the debug file lacks (its
+     * {@code SHT_NOBITS} copy), for {@link #unwind()}; null: the symbol file, else none.
+     */
+    public ObjectFile unwindBinary() {
+      return unwindBinary;
+    }
+
     /** Collects options; {@link #build} may be called more than once. */
     public static final class Builder {
       private boolean quiet;
@@ -146,8 +156,15 @@ public final class DwarfConverter {
       private String symbolFileName;
       private boolean miniDebugInfo = true;
       private Unwind unwind = Unwind.NONE;
+      private ObjectFile unwindBinary;
 
       private Builder() {}
+
+      /** See {@link Options#unwindBinary()}. */
+      public Builder unwindBinary(ObjectFile binary) {
+        unwindBinary = binary;
+        return this;
+      }
 
       /** See {@link Unwind}. */
       public Builder unwind(Unwind u) {
@@ -287,7 +304,8 @@ public final class DwarfConverter {
       }
       options.listener().beforeFinish(out);
       out.finish(diag);
-      UnwindEntries u = unwindEntries(file, options.symbolFile(), options.unwind(), diag);
+      UnwindEntries u = unwindEntries(file, options.unwindBinary() != null ? options.unwindBinary() : options.symbolFile(),
+          options.unwind(), diag);
       if (u != null) out.attachUnwind(u.arch(), u.entries());
       return new Summary(nd, ns, file.byteOrder(), file.archName(), u == null ? 0 : u.entries().size(),
           u == null ? List.of() : u.problems());

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ApiJavadocTest {
   /** The library modules, by source directory. */
-  private static final List<String> MODULES = List.of("core", "object", "dwarf", "breakpad", "demangle", "symbolize", "serve");
+  private static final List<String> MODULES = List.of("core", "object", "dwarf", "breakpad", "demangle", "symbolize", "stackwalk", "serve");
 
   /** The third-party modules the library requires, from the test class path. */
   private static final Pattern REQUIRED_JAR = Pattern.compile(

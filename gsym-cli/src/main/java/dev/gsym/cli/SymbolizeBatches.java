@@ -6,7 +6,7 @@ import dev.gsym.demangle.Demangler;
 import dev.gsym.symbolize.AddressAdjustment;
 import dev.gsym.symbolize.Frame;
 import dev.gsym.symbolize.Merged;
-import dev.gsym.symbolize.SourceLine;
+import dev.gsym.read.SourceLine;
 import dev.gsym.symbolize.Symbolized;
 import dev.gsym.symbolize.Symbolizer;
 import java.io.PrintStream;

@@ -106,6 +106,8 @@ class LookupFormsTest {
     assertThatThrownBy(() -> r.lookupCandidates(0x1025)).isInstanceOf(IllegalStateException.class).hasMessage(closed);
     assertThatThrownBy(() -> r.functionInfoAtIndex(0)).isInstanceOf(IllegalStateException.class).hasMessage(closed);
     assertThatThrownBy(() -> r.dump(new StringBuilder())).isInstanceOf(IllegalStateException.class).hasMessage(closed);
+    assertThatThrownBy(() -> r.unwindRow(0x1025)).isInstanceOf(IllegalStateException.class).hasMessage(closed);
+    assertThatThrownBy(() -> r.unwindInfoAtIndex(0)).isInstanceOf(IllegalStateException.class).hasMessage(closed);
     // frames filled before the close cannot print names from the unmapped file either
     assertThatThrownBy(() -> frames.appendTo(new TextBuffer(64), false)).isInstanceOf(IllegalStateException.class)
         .hasMessage(closed);

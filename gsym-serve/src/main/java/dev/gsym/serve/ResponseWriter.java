@@ -3,7 +3,7 @@ package dev.gsym.serve;
 import dev.gsym.demangle.Demangler;
 import dev.gsym.symbolize.Frame;
 import dev.gsym.symbolize.Merged;
-import dev.gsym.symbolize.SourceLine;
+import dev.gsym.read.SourceLine;
 import dev.gsym.symbolize.Symbolized;
 import java.io.OutputStream;
 import java.util.List;

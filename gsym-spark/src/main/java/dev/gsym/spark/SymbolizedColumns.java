@@ -2,7 +2,7 @@ package dev.gsym.spark;
 
 import dev.gsym.ByteStrings;
 import dev.gsym.symbolize.Frame;
-import dev.gsym.symbolize.SourceLine;
+import dev.gsym.read.SourceLine;
 import dev.gsym.symbolize.Symbolized;
 import java.util.List;
 import java.util.Set;

@@ -1,5 +1,6 @@
 package dev.gsym.symbolize;
 
+import dev.gsym.read.SourceLine;
 import java.util.Objects;
 import java.util.Optional;
 

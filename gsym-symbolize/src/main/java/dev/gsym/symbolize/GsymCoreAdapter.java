@@ -4,6 +4,7 @@ import dev.gsym.read.LookupException;
 import dev.gsym.io.AtomicFile;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupResult;
+import dev.gsym.read.SourceLine;
 import dev.gsym.read.SourceLocation;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -118,7 +119,7 @@ final class GsymCoreAdapter implements AutoCloseable {
   }
 
   private static SourceLine line(SourceLocation loc) {
-    return new SourceLine(loc.dir(), loc.base(), Integer.toUnsignedLong(loc.line()));
+    return loc.sourceLine();
   }
 
   /** True once closed (unmapped). */

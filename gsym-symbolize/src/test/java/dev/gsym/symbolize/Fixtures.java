@@ -7,6 +7,7 @@ import dev.gsym.format.FunctionInfo;
 import dev.gsym.read.LookupException;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupResult;
+import dev.gsym.read.SourceLine;
 import dev.gsym.read.SourceLocation;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;

@@ -391,7 +391,6 @@ public final class GsymReader implements GsymTables, AutoCloseable {
    * @throws GsymFormatException if the record or its unwind information is malformed
    */
   public dev.gsym.format.UnwindInfo unwindInfoAtIndex(int index) {
-    ensureOpen();
     Cursor[] chunk = {null};
     FunctionInfo.parse(record(index), dev.gsym.format.Reading.LOOKUP, new FunctionInfo.RecordVisitor() {
       @Override

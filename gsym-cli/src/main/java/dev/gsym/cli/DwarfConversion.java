@@ -20,6 +20,7 @@ import dev.gsym.macho.DsymBundle;
 import dev.gsym.macho.FatArch;
 import dev.gsym.macho.MachOFile;
 import dev.gsym.macho.MachOUniversal;
+import dev.gsym.object.FileKind;
 import dev.gsym.object.ObjectFile;
 import dev.gsym.object.ObjectFiles;
 import dev.gsym.io.AtomicFile;
@@ -143,9 +144,9 @@ final class DwarfConversion {
       int threads, Diagnostics diag) {
     Path inPath = inputPath(in);
     try {
-      ObjectFiles.Kind kind = ObjectFiles.kind(inPath);
+      FileKind kind = FileKind.sniff(inPath);
       try (SymtabFile symtab = openSymtab(s, o)) {
-        if (kind != ObjectFiles.Kind.UNIVERSAL) {
+        if (kind != FileKind.MACH_O_UNIVERSAL) {
           try (ObjectFile file = ObjectFiles.open(inPath)) {
             String arch = SymtabFile.archName(file);
             ObjectFile symbols = symbols(s, symtab, arch);

@@ -13,6 +13,7 @@ import dev.gsym.elf.ElfSectionWriter;
 import dev.gsym.elf.EmbeddedGsym;
 import dev.gsym.format.Hex;
 import dev.gsym.io.AtomicFile;
+import dev.gsym.object.FileKind;
 import dev.gsym.read.GsymReader;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -135,12 +136,12 @@ final class EmbedConversion {
 
   /** The ELF file to copy; a Mach-O or any other file is refused with what it is. */
   static ElfFile openElf(String in, Path p) {
-    ForeignFile kind = ForeignFile.of(p);
-    if (kind == ForeignFile.MACH_O || kind == ForeignFile.MACH_O_UNIVERSAL) {
-      throw Session.fileError(in, "is " + kind.description() + ": gsymutil embeds GSYM in ELF files only (a Mach-O"
+    FileKind kind = ForeignFile.of(p);
+    if (kind == FileKind.MACH_O || kind == FileKind.MACH_O_UNIVERSAL) {
+      throw Session.fileError(in, "is " + ForeignFile.description(kind) + ": gsymutil embeds GSYM in ELF files only (a Mach-O"
           + " __gsym section needs a Mach-O writer, which gsymutil does not have yet)", null);
     }
-    if (kind != ForeignFile.ELF) throw Session.fileError(in, "not an ELF file: GSYM can only be embedded in ELF files", null);
+    if (kind != FileKind.ELF) throw Session.fileError(in, "not an ELF file: GSYM can only be embedded in ELF files", null);
     try {
       return ElfFile.open(p);
     } catch (IOException e) {

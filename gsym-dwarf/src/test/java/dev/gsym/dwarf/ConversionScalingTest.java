@@ -5,7 +5,7 @@ import dev.gsym.coff.CoffFile;
 import dev.gsym.elf.ElfFile;
 import dev.gsym.macho.MachOFile;
 import dev.gsym.object.ObjectFile;
-import dev.gsym.object.ObjectFiles;
+import dev.gsym.object.FileKind;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.FuzzLimits;
 import dev.gsym.testing.Tools;
@@ -149,7 +149,7 @@ class ConversionScalingTest {
 
   /** Converts an ELF, Mach-O or PE/COFF object; the number of functions in the GSYM made. */
   private static int convertObject(byte[] input) {
-    switch (ObjectFiles.kind(java.util.Arrays.copyOf(input, 8))) {
+    switch (FileKind.sniff(input)) {
       case ELF -> {
         try (ElfFile f = ElfFile.of(input, "scaled.o")) {
           return convert(f);

@@ -381,8 +381,7 @@ class CorruptInputTest {
    */
   static int convertMachOSlices(byte[] bytes) {
     int functions = 0;
-    if (dev.gsym.object.ObjectFiles.kind(java.util.Arrays.copyOf(bytes, Math.min(8, bytes.length)))
-        == dev.gsym.object.ObjectFiles.Kind.UNIVERSAL) {
+    if (dev.gsym.object.FileKind.sniff(bytes) == dev.gsym.object.FileKind.MACH_O_UNIVERSAL) {
       try (dev.gsym.macho.MachOUniversal fat = dev.gsym.macho.MachOUniversal.of(bytes, "mutant")) {
         for (dev.gsym.macho.FatArch a : fat.archs()) {
           try (dev.gsym.macho.MachOFile m = fat.slice(a)) {

@@ -6,11 +6,10 @@ import dev.gsym.coff.CoffFile;
 import dev.gsym.macho.FatArch;
 import dev.gsym.macho.MachOFile;
 import dev.gsym.macho.MachOUniversal;
-import dev.gsym.object.ObjectFiles;
+import dev.gsym.object.FileKind;
 import dev.gsym.testing.FuzzLimits;
 import dev.gsym.testing.FuzzSeeds;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -59,13 +58,13 @@ class ObjectFileFuzzTest {
 
   /** Converts every slice; the functions converted, or -1 for a file of none of these formats. */
   private static int convert(byte[] input) {
-    switch (ObjectFiles.kind(Arrays.copyOf(input, Math.min(8, input.length)))) {
+    switch (FileKind.sniff(input)) {
       case MACH_O -> {
         try (MachOFile m = MachOFile.of(input, "fuzz.macho")) {
           return DwarfConverterFuzzTest.convert(m);
         }
       }
-      case UNIVERSAL -> {
+      case MACH_O_UNIVERSAL -> {
         int functions = 0;
         try (MachOUniversal fat = MachOUniversal.of(input, "fuzz.fat")) {
           for (FatArch a : fat.archs()) {

@@ -3,7 +3,7 @@ package dev.gsym.macho;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.gsym.GsymFormatException;
 import dev.gsym.io.ByteView;
-import dev.gsym.object.ObjectFiles;
+import dev.gsym.object.FileKind;
 import dev.gsym.testing.FuzzLimits;
 import dev.gsym.testing.FuzzSeeds;
 import dev.gsym.testing.TestData;
@@ -14,7 +14,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.Arguments;
@@ -76,13 +75,13 @@ class CompactUnwindFuzzTest {
   }
 
   private static void read(byte[] input) {
-    switch (ObjectFiles.kind(Arrays.copyOf(input, Math.min(8, input.length)))) {
+    switch (FileKind.sniff(input)) {
       case MACH_O -> {
         try (MachOFile m = MachOFile.of(input, "fuzz.macho")) {
           check(CompactUnwind.read(m));
         }
       }
-      case UNIVERSAL -> {
+      case MACH_O_UNIVERSAL -> {
         try (MachOUniversal fat = MachOUniversal.of(input, "fuzz.fat")) {
           for (FatArch a : fat.archs()) {
             try (MachOFile m = fat.slice(a)) {

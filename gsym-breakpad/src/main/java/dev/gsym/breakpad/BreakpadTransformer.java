@@ -586,12 +586,15 @@ public final class BreakpadTransformer {
     func.lastLevel = level;
     int n = 0;
     for (int i = 0; i < ranges.length; i += 2) if (ranges[i] != ranges[i + 1]) n++;
-    long[] kept = new long[2 * n];
-    n = 0;
-    for (int i = 0; i < ranges.length; i += 2) {
-      if (ranges[i] == ranges[i + 1]) continue; // empty: Breakpad's range map refuses it
-      kept[n++] = ranges[i];
-      kept[n++] = ranges[i + 1];
+    long[] kept = ranges; // read only from here on: the record's own pairs when none is empty
+    if (2 * n != ranges.length) {
+      kept = new long[2 * n];
+      n = 0;
+      for (int i = 0; i < ranges.length; i += 2) {
+        if (ranges[i] == ranges[i + 1]) continue; // empty: Breakpad's range map refuses it
+        kept[n++] = ranges[i];
+        kept[n++] = ranges[i + 1];
+      }
     }
     if (origins.get(origin) == null) earlyUse(earlyOrigin, origin);
     if (callFile != BreakpadRecord.Inline.NO_CALL_FILE && files.get(callFile) == null) {

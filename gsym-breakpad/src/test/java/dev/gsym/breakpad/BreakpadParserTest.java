@@ -242,6 +242,7 @@ class BreakpadParserTest {
 
   /** Randomly damaged copies of basic.sym: the byte scanner agrees with the reference grammar. */
   @Test
+  @dev.gsym.testing.Slow
   void randomlyDamagedFilesParseAsTheReferenceGrammarSays() throws IOException {
     java.util.Random rnd = new java.util.Random(42);
     String[] inserts = {" ", "  ", "x", "G", "\t", "0x", "\u00e4", "99999999999999999999", "ffffffffffffffff",

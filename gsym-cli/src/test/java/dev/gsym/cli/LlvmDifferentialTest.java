@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 import dev.gsym.ByteStrings;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.IOException;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (and stderr, once llvm's argv[0] is replaced by our name). Skipped when llvm-gsymutil-22 is not
  * on PATH (or -Dgsym.llvm.gsymutil=none).
  */
+@NeedsLlvm
 class LlvmDifferentialTest {
   private static final String LLVM = Llvm.GSYMUTIL;
 

@@ -8,6 +8,7 @@ import dev.gsym.elf.ElfFile;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.IOException;
@@ -62,6 +63,7 @@ import org.junit.jupiter.api.io.TempDir;
  *       symbol table's).
  * </ul>
  */
+@NeedsLlvm
 class SymbolizeLlvmDifferentialTest {
   @TempDir
   static Path work;

@@ -8,6 +8,7 @@ import dev.gsym.object.ObjectFile;
 import dev.gsym.object.FileKind;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.FuzzLimits;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.Tools;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
@@ -33,6 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * package index walked once per function) fails it. A reported skip without clang-22 (and
  * llvm-dwp-22 for the package), a failure then under -Dgsym.requireTools=true; CI installs both.
  */
+@NeedsLlvm
 class ConversionScalingTest {
   private static final DwarfConverter.Options OPTIONS = DwarfConverter.Options.builder().threads(1)
       .mergedFunctions(true).dwarfCallSites(true).quiet(false).build();

@@ -9,6 +9,7 @@ import dev.gsym.macho.MachOUniversal;
 import dev.gsym.object.FileKind;
 import dev.gsym.testing.FuzzLimits;
 import dev.gsym.testing.FuzzSeeds;
+import dev.gsym.testing.Slow;
 import java.time.Duration;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.Arguments;
@@ -23,6 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and an input slower than {@link DwarfConverterFuzzTest#LIMIT}, is a finding. Seeds: the Mach-O,
  * universal, dSYM and PE/COFF goldens (src-test-data/macho/bin, src-test-data/pecoff/bin).
  */
+@Slow
 class ObjectFileFuzzTest {
   static Stream<Arguments> objectSeeds() {
     // the DWARF files inside the dSYM bundles (a bundle is a directory): a thin and a universal one

@@ -6,6 +6,7 @@ import dev.gsym.io.ByteView;
 import dev.gsym.object.FileKind;
 import dev.gsym.testing.FuzzLimits;
 import dev.gsym.testing.FuzzSeeds;
+import dev.gsym.testing.Slow;
 import dev.gsym.testing.TestData;
 import dev.gsym.unwind.Arch;
 import dev.gsym.unwind.CfiTable;
@@ -29,6 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * src-test-data/macho/bin, their {@code __unwind_info} sections alone, and hand-made hostile
  * sections (pages shared by thousands of index entries, counts past the section).
  */
+@Slow
 class CompactUnwindFuzzTest {
   static final Duration LIMIT = Duration.ofSeconds(2);
 

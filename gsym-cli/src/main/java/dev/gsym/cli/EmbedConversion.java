@@ -43,7 +43,7 @@ final class EmbedConversion {
   static int run(Session s, Args o) {
     List<String> args = o.values(Opt.EMBED_ARGS);
     if (args.size() != 2) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": embed takes a BINARY and a GSYM file (gsymutil embed BINARY GSYM"
+      throw CliException.tool("embed takes a BINARY and a GSYM file (gsymutil embed BINARY GSYM"
           + " -o OUT); got " + args.size() + " argument" + (args.size() == 1 ? "" : "s"));
     }
     String bin = args.get(0);
@@ -74,7 +74,7 @@ final class EmbedConversion {
     String out = o.value(Opt.OUT_FILE);
     if (out == null) {
       if (!o.flag(Opt.IN_PLACE)) {
-        throw CliException.stderr(GsymUtil.TOOL_NAME + ": embedding needs an output: -o OUT (or --in-place to replace "
+        throw CliException.tool("embedding needs an output: -o OUT (or --in-place to replace "
             + in + ")");
       }
       return in;
@@ -188,12 +188,12 @@ final class EmbedConversion {
     byte[] id = elf.buildId();
     if (Arrays.equals(uuid, id == null ? new byte[0] : id)) return;
     HexFormat hex = HexFormat.of();
-    String message = GsymUtil.TOOL_NAME + ": the UUID of " + gsym + " (" + (uuid.length == 0 ? "none" : hex.formatHex(uuid))
+    String message = CliException.TOOL_NAME + ": the UUID of " + gsym + " (" + (uuid.length == 0 ? "none" : hex.formatHex(uuid))
         + ") is not the GNU build-id of " + bin + " (" + (id == null ? "none" : hex.formatHex(id)) + ")";
     if (!o.flag(Opt.FORCE)) throw CliException.stderr(message + "; --force embeds it anyway");
     if (!o.flag(Opt.QUIET)) {
       s.flush();
-      s.err.println("warning: " + message.substring(GsymUtil.TOOL_NAME.length() + 2) + "; embedding it anyway (--force)");
+      s.err.println("warning: " + message.substring(CliException.TOOL_NAME.length() + 2) + "; embedding it anyway (--force)");
     }
   }
 }

@@ -42,7 +42,7 @@ final class ToBreakpadConversion {
   /** Runs the mode: a GSYM file, or an ELF file by its magic ({@link #isElf}). */
   static int run(Session s, Args o) {
     if (o.value(Opt.SEGMENT_SIZE) != null) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --segment-size can only be used with --breakpad");
+      throw CliException.tool("--segment-size can only be used with --breakpad");
     }
     long load = loadAddress(o);
     String in = o.value(Opt.TO_BREAKPAD);

@@ -99,7 +99,7 @@ class LlvmDifferentialTest {
     Process p = new ProcessBuilder(cmd).redirectInput(in.toFile()).redirectOutput(out.toFile())
         .redirectError(err.toFile()).start();
     int status = p.waitFor();
-    String errText = TestData.text(err).replace(exe + ": ", GsymUtil.TOOL_NAME + ": ");
+    String errText = TestData.text(err).replace(exe + ": ", CliException.TOOL_NAME + ": ");
     return new Outcome(status, TestData.text(out), errText);
   }
 

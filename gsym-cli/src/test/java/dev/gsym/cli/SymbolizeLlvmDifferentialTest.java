@@ -178,7 +178,7 @@ class SymbolizeLlvmDifferentialTest {
     int status = pb.start().waitFor();
     assertThat(status).as("llvm-symbolizer-22 %s", args).isZero();
     // llvm names itself by its argv[0]
-    String e = TestData.text(err).replace(llvm + ": error: ", GsymUtil.TOOL_NAME + ": error: ");
+    String e = TestData.text(err).replace(llvm + ": error: ", CliException.TOOL_NAME + ": error: ");
     return new Out(TestData.text(out), e);
   }
 

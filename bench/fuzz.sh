@@ -3,7 +3,7 @@
 # Usage: bench/fuzz.sh TARGET [SECONDS]      one target (default 3600 s: the hour of issue 17)
 #        bench/fuzz.sh all [SECONDS]          every target, SECONDS each, in one Maven run
 #        bench/fuzz.sh list
-# Targets: gsym dwarf object dwp cfi breakpad minidump yaml cli request module-name module-file compact-unwind pe-unwind core
+# Targets: gsym dwarf object dwp cfi breakpad minidump stackwalk yaml cli request module-name module-file compact-unwind pe-unwind core
 #
 # Each target is a Jazzer @FuzzTest class, fuzzed (JAZZER_FUZZ=1) in a JVM of its own under
 # -Xmx256m, with Jazzer's hooks and coverage instrumentation of every dev.gsym class, and
@@ -20,7 +20,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
 
-TARGETS="gsym dwarf object dwp cfi breakpad minidump yaml cli request module-name module-file compact-unwind pe-unwind core"
+TARGETS="gsym dwarf object dwp cfi breakpad minidump stackwalk yaml cli request module-name module-file compact-unwind pe-unwind core"
 target_spec() { # TARGET -> "module class method"
   case "$1" in
     gsym) echo "gsym-core dev.gsym.read.GsymReaderFuzzTest gsymFile" ;;
@@ -30,6 +30,7 @@ target_spec() { # TARGET -> "module class method"
     cfi) echo "gsym-object dev.gsym.cfi.CfiFuzzTest cfiSection" ;;
     breakpad) echo "gsym-breakpad dev.gsym.breakpad.BreakpadFuzzTest symFile" ;;
     minidump) echo "gsym-object dev.gsym.minidump.MinidumpFuzzTest minidump" ;;
+    stackwalk) echo "gsym-stackwalk dev.gsym.stackwalk.StackwalkFuzzTest stackwalk" ;;
     yaml) echo "gsym-cli dev.gsym.cli.yaml.CallSiteYamlFuzzTest yamlFile" ;;
     cli) echo "gsym-cli dev.gsym.cli.ConversionCliFuzzTest convert" ;;
     request) echo "gsym-serve dev.gsym.serve.RequestParserFuzzTest requestBody" ;;

@@ -19,6 +19,7 @@
 # contents differ from run to run, so regenerating changes every dump and golden together.
 #
 #   src-test-data/minidump/regenerate.sh                           # everything
+#   src-test-data/minidump/regenerate.sh --external                # only external/ and its goldens
 #   src-test-data/minidump/regenerate.sh --build-minidump-dump DIR # only DIR/minidump_dump (tests)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -48,8 +49,10 @@ if [ "${1:-}" = "--build-minidump-dump" ]; then
   exit 0
 fi
 
-# the client libraries are kept between runs (they depend only on the Breakpad sources); the rest is rebuilt
-rm -rf "$WORK/bin" "$WORK/run" "$WORK/core" "$WORK/core2md"
+# --external: only fetch external/ (and its symbols) and remake its goldens; dumps/ and its goldens stay
+EXTERNAL_ONLY=
+[ "${1:-}" = "--external" ] && EXTERNAL_ONLY=1
+
 mkdir -p "$WORK"
 if [ ! -x "$BREAKPAD_PKG/bin/linux-x64/minidump_dump" ] || [ ! -d "$BREAKPAD_PKG/deps/breakpad/src" ]; then
   echo "== $BREAKPAD_PKG has no Breakpad: npm pack minidump@0.26.0"
@@ -61,6 +64,10 @@ fi
 BP="$BREAKPAD_PKG/deps/breakpad/src"
 TOOLS="$BREAKPAD_PKG/bin/linux-x64"
 for t in minidump_dump minidump_stackwalk dump_syms; do [ -x "$TOOLS/$t" ] || { echo "missing $TOOLS/$t" >&2; exit 1; }; done
+
+if [ -z "$EXTERNAL_ONLY" ]; then
+# the client libraries are kept between runs (they depend only on the Breakpad sources); the rest is rebuilt
+rm -rf "$WORK/bin" "$WORK/run" "$WORK/core" "$WORK/core2md"
 
 CLIENT_SOURCES="
 client/linux/crash_generation/crash_generation_client.cc
@@ -244,15 +251,35 @@ for line in sys.stdin:
 ')
 done
 
+fi # EXTERNAL_ONLY
+
 # external/: real minidumps of other writers, from the test data of rust-minidump and symbolic (both
-# MIT-licensed) at pinned commits (external/SOURCES.tsv): fetched when missing, checked against their
-# SHA-256. No symbols: their binaries are not public.
+# MIT-licensed) and of Breakpad itself (BSD-3-Clause) at pinned commits (external/SOURCES.tsv):
+# fetched when missing, checked against their SHA-256. Breakpad's test data also has the symbol files
+# of some of its dumps (STACK WIN and FUNC parameter sizes of Windows x86 modules, INLINE records):
+# external/symbols/NAME/ID/NAME.sym, committed as NAME.sym.xz (the SHA-256 is the .sym's), unpacked
+# into $WORK/external-symbols for the goldens. (linux_inline.sym is Breakpad's linux_inline.new.sym.)
 echo "== external"
+extsyms="$WORK/external-symbols"
+rm -rf "$extsyms"
 while IFS=$'\t' read -r file repo commit path sha _; do
   [ "$file" = file ] && continue
   f="$here/external/$file"
-  [ -f "$f" ] || curl -fsSL -o "$f" "https://raw.githubusercontent.com/$repo/$commit/$path"
-  echo "$sha  $f" | sha256sum -c --quiet -
+  case "$file" in
+    *.sym)
+      mkdir -p "$(dirname "$f")" "$extsyms/$(dirname "${file#symbols/}")"
+      if [ ! -f "$f.xz" ]; then
+        curl -fsSL -o "$f.tmp" "https://raw.githubusercontent.com/$repo/$commit/$path"
+        echo "$sha  $f.tmp" | sha256sum -c --quiet -
+        xz -9 -c "$f.tmp" > "$f.xz"
+        rm -f "$f.tmp"
+      fi
+      xz -dc "$f.xz" > "$extsyms/${file#symbols/}"
+      echo "$sha  $extsyms/${file#symbols/}" | sha256sum -c --quiet - ;;
+    *)
+      [ -f "$f" ] || curl -fsSL -o "$f" "https://raw.githubusercontent.com/$repo/$commit/$path"
+      echo "$sha  $f" | sha256sum -c --quiet - ;;
+  esac
 done < "$here/external/SOURCES.tsv"
 
 # The goldens: Breakpad's tools on every dump, run in this directory (so they name dumps/X.dmp);
@@ -261,7 +288,15 @@ done < "$here/external/SOURCES.tsv"
 # memory info list).
 echo "== goldens"
 status="$here/expected/status.tsv"
-printf 'dump\ttool\tstatus\n' > "$status"
+if [ -n "$EXTERNAL_ONLY" ]; then
+  # keep the rows of dumps/; external/'s are made again below
+  grep -v "^external/" "$status" > "$status.tmp"
+  mv "$status.tmp" "$status"
+  sets="external/*.dmp"
+else
+  printf 'dump\ttool\tstatus\n' > "$status"
+  sets="dumps/*.dmp external/*.dmp"
+fi
 run_tool() { # DUMP NAME OUTPUT TOOL ARGS...
   local dmp="$1" name="$2" out="$3"
   shift 3
@@ -271,18 +306,19 @@ run_tool() { # DUMP NAME OUTPUT TOOL ARGS...
   set -e
   printf '%s\t%s\t%s\n' "$dmp" "$name" "$rc" >> "$status"
 }
-for dmp in dumps/*.dmp external/*.dmp; do
+for dmp in $(cd "$here" && echo $sets); do
   n="$(basename "$dmp" .dmp)"
   e="$here/expected/$n"
   run_tool "$dmp" minidump_dump "$e.dump.txt" "$TOOLS/minidump_dump" "$dmp"
   gzip -9 -n -f "$e.dump.txt"
   run_tool "$dmp" minidump_stackwalk "$e.stackwalk.txt" "$TOOLS/minidump_stackwalk" "$dmp"
   run_tool "$dmp" "minidump_stackwalk -m" "$e.stackwalk-m.txt" "$TOOLS/minidump_stackwalk" -m "$dmp"
-  case "$dmp" in dumps/*)
-    run_tool "$dmp" "minidump_stackwalk SYMBOLS" "$e.stackwalk-sym.txt" "$TOOLS/minidump_stackwalk" "$dmp" "$symdir"
-    run_tool "$dmp" "minidump_stackwalk -m SYMBOLS" "$e.stackwalk-sym-m.txt" "$TOOLS/minidump_stackwalk" -m "$dmp" "$symdir" ;;
-  esac
+  # with symbols: ours for dumps/, Breakpad's test data's for external/
+  case "$dmp" in dumps/*) syms="$symdir" ;; *) syms="$extsyms" ;; esac
+  run_tool "$dmp" "minidump_stackwalk SYMBOLS" "$e.stackwalk-sym.txt" "$TOOLS/minidump_stackwalk" "$dmp" "$syms"
+  run_tool "$dmp" "minidump_stackwalk -m SYMBOLS" "$e.stackwalk-sym-m.txt" "$TOOLS/minidump_stackwalk" -m "$dmp" "$syms"
 done
+[ -n "$EXTERNAL_ONLY" ] && exit 0
 
 {
   echo "g++: $("$CXX" --version | head -1)"

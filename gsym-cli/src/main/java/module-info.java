@@ -7,6 +7,7 @@ module dev.gsym.cli {
   requires dev.gsym.demangle;
   requires dev.gsym.symbolize;
   requires dev.gsym.serve;
+  requires dev.gsym.stackwalk;
   requires info.picocli;
   requires tools.jackson.core;
   requires org.slf4j;

@@ -24,6 +24,7 @@ module dev.gsym.core {
       dev.gsym.dwarf,
       dev.gsym.breakpad,
       dev.gsym.symbolize,
+      dev.gsym.stackwalk,
       dev.gsym.cli;
   exports dev.gsym.internal.concurrent to
       dev.gsym.dwarf,

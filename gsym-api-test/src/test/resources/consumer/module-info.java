@@ -4,5 +4,6 @@ module dev.example.consumer {
   requires dev.gsym.demangle;
   requires dev.gsym.symbolize;
   requires dev.gsym.serve;
+  requires dev.gsym.stackwalk;
   requires java.net.http;
 }

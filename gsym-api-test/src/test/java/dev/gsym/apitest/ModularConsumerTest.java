@@ -42,10 +42,13 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ModularConsumerTest {
   /** Library modules and their third-party requirements, as jars or class directories. */
   private static final Pattern MODULE_PATH_ENTRY = Pattern.compile(
-      ".*/gsym-(core|object|dwarf|breakpad|demangle|symbolize|serve)(/target/classes|-[^/]*(?<!-tests)\\.jar)"
+      ".*/gsym-(core|object|dwarf|breakpad|demangle|symbolize|serve|stackwalk)(/target/classes|-[^/]*(?<!-tests)\\.jar)"
           + "|.*/(aircompressor-v3|xz|jetty-(server|http|io|util|http2-server|http2-common|http2-hpack)|jackson-core|slf4j-api|prometheus-metrics-[a-z-]+)-[^/]*\\.jar");
 
   private static String modulePath;
+
+  /** A committed minidump the consumer walks. */
+  private static final Path DUMP = TestData.repoRoot().resolve("src-test-data/minidump/dumps/x86_64-fp-lib.dmp");
 
   @TempDir static Path tmp;
 
@@ -55,8 +58,8 @@ class ModularConsumerTest {
     for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
       if (MODULE_PATH_ENTRY.matcher(e.replace('\\', '/')).matches()) entries.add(e);
     }
-    // seven library modules, aircompressor, xz, and gsym-serve's: Jetty (4), Jackson core, slf4j, Prometheus client
-    assertThat(entries).as("module path from %s", System.getProperty("java.class.path")).hasSizeGreaterThanOrEqualTo(16);
+    // eight library modules, aircompressor, xz, and gsym-serve's: Jetty (4), Jackson core, slf4j, Prometheus client
+    assertThat(entries).as("module path from %s", System.getProperty("java.class.path")).hasSizeGreaterThanOrEqualTo(17);
     modulePath = String.join(File.pathSeparator, entries);
   }
 
@@ -91,6 +94,10 @@ class ModularConsumerTest {
     }
     expected.add("served 200 true");
     expected.add("demangled " + Demangler.llvm().demangle("_ZN2ns5outerEv"));
+    // minidump_stackwalk -b of a committed dump, without symbols
+    try (dev.gsym.minidump.Minidump dump = dev.gsym.minidump.Minidump.open(DUMP)) {
+      expected.addAll(dev.gsym.stackwalk.StackwalkPrinter.brief(dev.gsym.stackwalk.Stackwalker.builder().build().walk(dump)).lines().toList());
+    }
     expected.add("breakpad writer dev.gsym.breakpad");
     expected.add("reader module dev.gsym.core");
     expected.add("internal InaccessibleObjectException");
@@ -153,7 +160,7 @@ class ModularConsumerTest {
         "--enable-native-access=dev.gsym.object,dev.gsym.demangle",
         // the consumer brings no slf4j provider (gsym-serve logs through slf4j): no warning about it
         "-Dslf4j.internal.verbosity=ERROR",
-        "-m", "dev.example.consumer/dev.example.Consumer", elf.toString(), gsym.toString())
+        "-m", "dev.example.consumer/dev.example.Consumer", elf.toString(), gsym.toString(), DUMP.toString())
         .redirectErrorStream(true).start();
     String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();

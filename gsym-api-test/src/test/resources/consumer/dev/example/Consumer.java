@@ -6,7 +6,10 @@ import dev.gsym.dwarf.DwarfConverter;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupResult;
+import dev.gsym.minidump.Minidump;
 import dev.gsym.serve.SymbolicationServer;
+import dev.gsym.stackwalk.StackwalkPrinter;
+import dev.gsym.stackwalk.Stackwalker;
 import dev.gsym.symbolize.Frame;
 import dev.gsym.symbolize.ModuleRef;
 import dev.gsym.symbolize.Symbolized;
@@ -21,7 +24,7 @@ import java.nio.file.Path;
 
 /**
  * What another team's code does with the library, through exported packages only: convert an ELF
- * file, look an address up in the GSYM file, symbolize it by path, demangle a name. Prints one
+ * file, look an address up in the GSYM file, symbolize it by path, demangle a name, walk a minidump. Prints one
  * line per answer for the test to compare; then tries to reach an internal class reflectively.
  */
 public final class Consumer {
@@ -58,6 +61,9 @@ public final class Consumer {
       }
     }
     System.out.println("demangled " + Demangler.llvm().demangle("_ZN2ns5outerEv"));
+    try (Minidump dump = Minidump.open(Path.of(args[2]))) {
+      System.out.print(StackwalkPrinter.brief(Stackwalker.builder().build().walk(dump)));
+    }
     System.out.println("breakpad writer " + BreakpadWriter.class.getModule().getName());
     System.out.println("reader module " + GsymReader.class.getModule().getName());
     try {

@@ -56,6 +56,8 @@ final class CommandModel {
             "  gsymutil --dwarf FILE --embed -o OUT [--in-place] (the ELF file with its GSYM in a .gsym section)",
             "  gsymutil embed BINARY GSYM -o OUT [--force] [--in-place]",
             "  gsymutil symbolize [llvm-symbolizer options] [--store DIR] [ADDR...] (see gsymutil symbolize --help)",
+            "  gsymutil stackwalk [-m] [-s] [-c] [-b] MINIDUMP... [SYMBOL_PATH...] [--symbol-cache DIR]"
+                + " (see gsymutil stackwalk --help)",
             "  gsymutil serve --store DIR [--listen HOST:PORT] [--debuginfod URL...] [--breakpad-symbols DIR|URL...]"
                 + " [options] (see gsymutil serve --help)",
             "  gsymutil help [COMMAND]",
@@ -67,7 +69,7 @@ final class CommandModel {
                 + " --address (alias --lookup) looks every address up in every FILE;"
                 + " --addresses-from-stdin reads '<addr> <gsym-path>' lines and prints each result"
                 + " followed by an empty line. The dump and lookup commands are the same as"
-                + " the first two forms (name a file called dump, lookup, convert, embed, symbolize or help as ./dump);"
+                + " the first two forms (name a file called dump, lookup, convert, embed, symbolize, serve, stackwalk or help as ./dump);"
                 + " lookup takes addresses and files in any order: an argument that parses as an"
                 + " address is an address, any other is a file.",
             "Addresses use C notation: 0x/0X hex, 0b binary, leading 0 octal, otherwise decimal.",
@@ -93,6 +95,7 @@ final class CommandModel {
     cl.addSubcommand("embed", new CommandLine(embed(session)));
     cl.addSubcommand(GsymUtil.SYMBOLIZE, new CommandLine(symbolize(session)));
     cl.addSubcommand("serve", new CommandLine(serve(session)));
+    cl.addSubcommand(StackwalkCommand.NAME, new CommandLine(stackwalk(session)));
     cl.addSubcommand("help", new CommandLine(new CommandLine.HelpCommand()));
     cl.setExecutionStrategy(parsed -> {
       for (CommandLine c : parsed.asCommandLineList()) collect(c);
@@ -162,6 +165,20 @@ final class CommandModel {
         + " output (LLVM, GNU, JSON); see 'gsymutil symbolize --help'.");
     spec.parser().unmatchedOptionsArePositionalParams(true);
     add(spec, Opt.SYMBOLIZE_ARGS, Opt.SYMBOLIZE_ARGS.description, "0..*");
+    return spec;
+  }
+
+  /**
+   * {@code stackwalk} is parsed by {@link StackwalkCommand} ({@link GsymUtil#stackwalkArguments}
+   * hands it over before picocli sees it); picocli only lists it.
+   */
+  private static CommandSpec stackwalk(Session session) {
+    StackwalkSubcommand c = new StackwalkSubcommand(session);
+    CommandSpec spec = CommandSpec.wrapWithoutInspection(c);
+    spec.usageMessage().description("Walk the stacks of minidumps and print them as Breakpad's minidump_stackwalk"
+        + " does; see 'gsymutil stackwalk --help'.");
+    spec.parser().unmatchedOptionsArePositionalParams(true);
+    add(spec, Opt.STACKWALK_ARGS, Opt.STACKWALK_ARGS.description, "0..*");
     return spec;
   }
 

@@ -69,9 +69,12 @@ public final class GsymUtil {
     try {
       if (args.length == 0) return usageError(session);
       List<String> symbolize = symbolizeArguments(args);
-      GsymUtilCommand parsed = quick && symbolize == null ? QuickArgs.parse(args, session) : null;
+      List<String> stackwalk = stackwalkArguments(args);
+      GsymUtilCommand parsed = quick && symbolize == null && stackwalk == null ? QuickArgs.parse(args, session) : null;
       if (symbolize != null) {
         status = new SymbolizeCommand(session, env).run(symbolize);
+      } else if (stackwalk != null) {
+        status = new StackwalkCommand(session, env).run(stackwalk);
       } else if (parsed != null) {
         status = callQuick(session, parsed);
       } else {
@@ -110,6 +113,17 @@ public final class GsymUtil {
   }
 
   static final String SYMBOLIZE = "symbolize";
+
+  /**
+   * The arguments of {@code gsymutil stackwalk ...} (minidump_stackwalk's command line, parsed by
+   * {@link StackwalkCommand}, never by picocli), with {@code help stackwalk} read as {@code
+   * stackwalk --help}; null for any other command line.
+   */
+  static List<String> stackwalkArguments(String[] args) {
+    if (args.length >= 1 && args[0].equals(StackwalkCommand.NAME)) return List.of(args).subList(1, args.length);
+    if (args.length == 2 && args[0].equals("help") && args[1].equals(StackwalkCommand.NAME)) return List.of("--help");
+    return null;
+  }
 
   /** Runs a command parsed by {@link QuickArgs} as picocli's {@code execute} would. */
   private static int callQuick(Session session, GsymUtilCommand command) {

@@ -134,7 +134,8 @@ enum Opt {
       "Addresses and GSYM files, in any order (\"-\" reads a GSYM file from stdin)."),
   EMBED_ARGS(Kind.POSITIONAL, "BINARY GSYM", "The ELF file to copy, then the GSYM file to put into its .gsym"
       + " section."),
-  SYMBOLIZE_ARGS(Kind.POSITIONAL, "ARG", "llvm-symbolizer's options, addresses and input lines (SymbolizeOpt).");
+  SYMBOLIZE_ARGS(Kind.POSITIONAL, "ARG", "llvm-symbolizer's options, addresses and input lines (SymbolizeOpt)."),
+  STACKWALK_ARGS(Kind.POSITIONAL, "ARG", "minidump_stackwalk's options, minidumps and symbol paths.");
 
   /** How an entry takes its values (and so what {@link Args} holds for it). */
   enum Kind {
@@ -174,7 +175,8 @@ enum Opt {
       LLVM_COMPAT, VERIFY, UNWIND, NO_CFI, DEBUG_FILE_DIRECTORY, NUM_THREADS, JSON_SUMMARY, EMBED, IN_PLACE, FILES);
 
   /** The subcommand names: an argument spelled so is a subcommand, not a file. */
-  static final List<String> SUBCOMMANDS = List.of("dump", "lookup", "convert", "embed", "symbolize", "serve", "help");
+  static final List<String> SUBCOMMANDS = List.of("dump", "lookup", "convert", "embed", "symbolize", "serve", "stackwalk",
+      "help");
 
   /**
    * The entries that only make sense in a conversion: one of them with dump or lookup arguments is

@@ -452,15 +452,18 @@ public record UnwindInfo(Arch arch, List<UnwindEntry> entries, List<UnwindEntry>
           w.uleb(delta);
         }
       } else {
-        // the first row: from nothing, or from the entry state when that is shorter
+        // the first row: from nothing, or from the entry state when that is shorter (never for a
+        // first row without a CFA rule, such as a STACK CFI INIT record with only a .ra rule)
         GsymWriter a = scratch.a;
         GsymWriter b = scratch.b;
         a.reset();
         b.reset();
         changes(a, EMPTY, row);
-        b.u8(ENTRY_STATE);
-        changes(b, ENTRY_ROWS.get(arch), row);
-        w.bytes((b.length() < a.length() ? b : a).toByteArray());
+        if (row.cfa() != null) {
+          b.u8(ENTRY_STATE);
+          changes(b, ENTRY_ROWS.get(arch), row);
+        }
+        w.bytes((row.cfa() != null && b.length() < a.length() ? b : a).toByteArray());
         prev = row;
         continue;
       }

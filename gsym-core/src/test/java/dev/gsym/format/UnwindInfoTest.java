@@ -93,6 +93,25 @@ class UnwindInfoTest {
     assertThat(UnwindInfo.lookup(new Cursor(ByteView.of(b, ByteOrder.LITTLE_ENDIAN, "t"), 0), start, start + 0x10, s)).isFalse();
   }
 
+  /**
+   * A table whose first row has no CFA rule (dump_syms writes {@code STACK CFI INIT 3c04f a .ra:
+   * $rip} for glibc's FDEs whose CFA is a DWARF expression), then rows that set one: encoded from
+   * nothing, never from the entry state.
+   */
+  @Test
+  void firstRowWithoutACfaRuleRoundTrips() {
+    long start = 0x3c04f;
+    CfiTable t = new CfiTable(UnwindSource.BREAKPAD_CFI, 0, start, 0xa, RIP, List.of(
+        row(start, null, RIP, new RegisterRule.Register(RIP)),
+        row(start + 4, new CfaRule.RegisterOffset(RSP, 16), RIP, new RegisterRule.Offset(-8))));
+    UnwindInfo u = new UnwindInfo(Arch.X86_64, List.of(t), List.of());
+    byte[] b = u.encode(start);
+    assertThat(decodeBytes(b, start)).isEqualTo(u);
+    UnwindState s = new UnwindState();
+    assertThat(UnwindInfo.lookup(new Cursor(ByteView.of(b, ByteOrder.LITTLE_ENDIAN, "t"), 0), start, start + 1, s)).isTrue();
+    assertThat(s.cfaKind()).isEqualTo(UnwindState.NONE);
+  }
+
   @Test
   void shortFormsKeepFrameFunctionsSmall() {
     long start = 0x1000;

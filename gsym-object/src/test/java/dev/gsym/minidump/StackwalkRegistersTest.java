@@ -82,7 +82,12 @@ class StackwalkRegistersTest {
       }
       assertThat(expected).isNotEmpty();
       int compared = 0;
+      boolean anyFrames = false;
       for (var e : expected.entrySet()) {
+        // a thread printed with "<no frames>": minidump_stackwalk could not read its context either
+        // (Breakpad's test dump of an x86 context with XSAVE state, which neither reads)
+        if (e.getValue().isEmpty()) continue;
+        anyFrames = true;
         MinidumpThread t = walked.get(e.getKey());
         CpuContext context = exception != null && exception.threadId() == t.threadId()
             ? dump.context(exception.threadContext(), exception.contextOffset()) : dump.context(t);
@@ -104,7 +109,7 @@ class StackwalkRegistersTest {
         assertThat(regs.pc()).isEqualTo(context.pc());
         assertThat(e.getValue()).as("the pc is printed").containsValue(context.pc());
       }
-      assertThat(compared).isGreaterThan(0);
+      assertThat(compared > 0 || !anyFrames).isTrue();
     }
   }
 

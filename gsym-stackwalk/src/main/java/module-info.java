@@ -1,0 +1,12 @@
+/**
+ * Stack walking of crashed processes ({@code dev.gsym.stackwalk}): every thread of a minidump walked
+ * with Breakpad's rules (context, CFI, STACK WIN, frame pointers, stack scanning) and symbolicated
+ * from GSYM files, printed as Breakpad's {@code minidump_stackwalk} prints it.
+ */
+module dev.gsym.stackwalk {
+  requires transitive dev.gsym.core;
+  requires transitive dev.gsym.object;
+  requires dev.gsym.breakpad;
+
+  exports dev.gsym.stackwalk;
+}

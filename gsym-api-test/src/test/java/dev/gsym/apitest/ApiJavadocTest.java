@@ -2,6 +2,7 @@ package dev.gsym.apitest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gsym.testing.Slow;
 import dev.gsym.testing.TestData;
 import java.io.File;
 import java.io.StringWriter;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * "missing" group is checked here instead, because it would also ask for an {@code @param} and
  * {@code @return} on every method.)
  */
+@Slow
 class ApiJavadocTest {
   /** The library modules, by source directory. */
   private static final List<String> MODULES = List.of("core", "object", "dwarf", "breakpad", "demangle", "symbolize", "stackwalk", "serve");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupResult;
 import dev.gsym.read.SourceLocation;
+import dev.gsym.testing.StartsProcesses;
 import dev.gsym.testing.TestData;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the library's jars and runs, on the class path and, with its {@code module-info.java}, on the
  * module path, giving the answers llvm-gsymutil's own GSYM file of the binary gives.
  */
+@StartsProcesses
 class ReadmeConsumerTest {
   /** Library modules and their third-party requirements, as jars or class directories. */
   private static final Pattern LIBRARY_ENTRY = Pattern.compile(

@@ -32,7 +32,7 @@ final class CommandModel {
   static CommandLine commandLine(Session session) {
     GsymUtilCommand top = new GsymUtilCommand(session);
     CommandSpec spec = CommandSpec.wrapWithoutInspection(top);
-    spec.name(GsymUtil.TOOL_NAME).version(Version.lines());
+    spec.name(CliException.TOOL_NAME).version(Version.lines());
     UsageMessageSpec usage = spec.usageMessage();
     usage.sortOptions(false).autoWidth(true)
         .header("gsymutil - symbolicate addresses with GSYM files, dump them, and create them")

@@ -122,7 +122,7 @@ final class StackwalkCommand {
       try {
         p = Path.of(positional.get(i));
       } catch (InvalidPathException e) {
-        err.println(GsymUtil.TOOL_NAME + " " + NAME + ": " + positional.get(i) + ": not a valid path");
+        err.println(CliException.TOOL_NAME + " " + NAME + ": " + positional.get(i) + ": not a valid path");
         return 1;
       }
       if (i == 0 || isMinidump(p)) dumps.add(p);
@@ -157,7 +157,7 @@ final class StackwalkCommand {
 
   private int fail(String message, Exception e) {
     session.flush();
-    err.println(GsymUtil.TOOL_NAME + " " + NAME + ": " + message);
+    err.println(CliException.TOOL_NAME + " " + NAME + ": " + message);
     if (session.verbose) e.printStackTrace(err);
     return 1;
   }
@@ -189,7 +189,7 @@ final class StackwalkCommand {
   /** getopt's complaint, then the usage on stderr, exit status 1 (as minidump_stackwalk). */
   private int usageError(String message) {
     session.flush();
-    err.println(GsymUtil.TOOL_NAME + " " + NAME + ": " + message);
+    err.println(CliException.TOOL_NAME + " " + NAME + ": " + message);
     err.print(usage());
     return 1;
   }

@@ -2,6 +2,7 @@ package dev.gsym.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gsym.testing.Slow;
 import dev.gsym.testing.TestData;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ApiJavadocTest over the named modules) has a javadoc comment: javadoc over its sources, with
  * Spark and the library on the class path, reports no "no comment" warning.
  */
+@Slow
 class SparkApiJavadocTest {
   private static final Set<String> UNCOMMENTED = Set.of("no comment",
       "use of default constructor, which does not provide a comment", "no main description");

@@ -7,7 +7,7 @@ import dev.gsym.dwarf.DwarfConverter;
 import dev.gsym.elf.ElfFile;
 import dev.gsym.elf.EmbeddedGsym;
 import dev.gsym.macho.MachOFile;
-import dev.gsym.object.ObjectFiles;
+import dev.gsym.object.FileKind;
 import dev.gsym.io.ByteView;
 import dev.gsym.GsymFormatException;
 import dev.gsym.write.Diagnostics;
@@ -36,25 +36,23 @@ import java.util.Optional;
 final class ConverterAdapter {
   private ConverterAdapter() {}
 
-  /** What a file holds, from its first bytes: OBJECT is an ELF or (thin) Mach-O file. */
+  /** What a file holds for the symbolizer, from {@link FileKind}: OBJECT is an ELF or (thin) Mach-O file. */
   enum Kind { GSYM, OBJECT, BREAKPAD, OTHER }
 
-  /** Bytes read to recognise a file. */
-  private static final int SNIFF = 4096;
-  /** Record keywords that may start a Breakpad symbol file. */
-  private static final String[] BREAKPAD_RECORDS = {"MODULE ", "FILE ", "FUNC ", "PUBLIC ", "INFO ", "STACK ", "INLINE_ORIGIN "};
+  /** Bytes read for a Breakpad file's MODULE record. */
+  private static final int SNIFF = FileKind.HEAD;
 
   static Kind sniff(Path p) throws IOException {
-    byte[] head = head(p, SNIFF);
-    if (head.length >= 4) {
-      int le = ByteBuffer.wrap(head, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
-      if (le == 0x4753594d || Integer.reverseBytes(le) == 0x4753594d) return Kind.GSYM;
-      ObjectFiles.Kind object = ObjectFiles.kind(java.util.Arrays.copyOf(head, Math.min(head.length, 8)));
-      if (object == ObjectFiles.Kind.ELF || object == ObjectFiles.Kind.MACH_O) return Kind.OBJECT;
-    }
-    String text = firstLine(head);
-    for (String r : BREAKPAD_RECORDS) if (text.startsWith(r)) return Kind.BREAKPAD;
-    return Kind.OTHER;
+    return kind(FileKind.sniff(p));
+  }
+
+  static Kind kind(FileKind k) {
+    if (k.isGsym()) return Kind.GSYM;
+    return switch (k) {
+      case ELF, MACH_O -> Kind.OBJECT;
+      case BREAKPAD -> Kind.BREAKPAD;
+      default -> Kind.OTHER;
+    };
   }
 
   /**
@@ -86,7 +84,7 @@ final class ConverterAdapter {
    * @throws GsymFormatException if it is not a readable ELF or Mach-O file
    */
   static ObjectFacts probe(Path p) throws IOException {
-    if (ObjectFiles.kind(p) == ObjectFiles.Kind.MACH_O) {
+    if (FileKind.sniff(p) == FileKind.MACH_O) {
       try (MachOFile m = MachOFile.open(p)) {
         byte[] id = m.uuid();
         Long base = m.baseAddress();

@@ -1,6 +1,7 @@
 package dev.gsym.symbolize;
 
 import dev.gsym.GsymFormatException;
+import dev.gsym.object.FileKind;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -20,7 +21,10 @@ public final class StoreConversion {
   /** The store subdirectory of GSYMs converted with merged functions and DWARF call sites. */
   public static final String MERGED_SUBDIRECTORY = Symbolizer.MERGED_STORE;
 
-  /** The input formats a store is fed from. */
+  /**
+   * The input formats a store is fed from: the {@link dev.gsym.object.FileKind}s a store converts,
+   * so that {@link #convert} cannot be handed any other.
+   */
   public enum Format {
     /** An ELF binary or debug file. */
     ELF,
@@ -68,7 +72,7 @@ public final class StoreConversion {
     String bpFile = id.breakpad() == null ? null : id.breakpad().debugFile();
     String bpId = id.breakpad() == null ? null : id.breakpad().debugId();
     return switch (id.kind()) {
-      case OBJECT -> new Module(dev.gsym.object.ObjectFiles.kind(file) == dev.gsym.object.ObjectFiles.Kind.MACH_O
+      case OBJECT -> new Module(FileKind.sniff(file) == FileKind.MACH_O
           ? Format.MACH_O : Format.ELF, path, id.facts().buildId(), bpFile, bpId, id.facts().hasDebugInfo());
       case BREAKPAD -> new Module(Format.BREAKPAD, path, null, bpFile, bpId, true);
       case GSYM -> throw new GsymFormatException(file.toString(), 0, "a GSYM file carries no build-id to store it under");

@@ -196,7 +196,8 @@ final class ConverterAdapter {
     }
     DwarfConverter.Options.Builder ob = DwarfConverter.Options.builder().threads(threads);
     if (mergedFunctions) ob.mergedFunctions(true).dwarfCallSites(true);
-    if (unwind) ob.unwind(DwarfConverter.Unwind.ALL);
+    // a stack walker needs names (and the CFI) of a library with neither DWARF nor .symtab: its .dynsym's
+    if (unwind) ob.unwind(DwarfConverter.Unwind.ALL).dynamicSymbols(true);
     try (GsymCreator creator = new GsymCreator(); // closed: one process converts many modules
         dev.gsym.object.ObjectFile binary = unwind && unwindBinary != null && !unwindBinary.equals(in)
             ? ObjectFiles.open(unwindBinary) : null) {

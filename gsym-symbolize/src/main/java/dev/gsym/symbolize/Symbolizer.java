@@ -487,9 +487,11 @@ public final class Symbolizer implements AutoCloseable {
      * Converts modules with their call frame information attached as unwind information (InfoType
      * UnwindInfo, docs/unwind.md), as a stack walker needs ({@link Symbolizer#openModule}): an ELF
      * file's CFI tables (a debug file found for a binary given by path takes them from that binary,
-     * debug files keeping no {@code .eh_frame}), a Breakpad symbol file's STACK records (default
-     * false). Such GSYMs are kept in the store's {@code unwind} subdirectory, and converted in this
-     * process even with {@link #conversionProcess}.
+     * debug files keeping no {@code .eh_frame}), a Breakpad symbol file's STACK records; an ELF
+     * file with neither DWARF nor {@code .symtab} is named from its {@code .dynsym} as Breakpad
+     * names it ({@code DwarfConverter.Options#dynamicSymbols}). Default false. Such GSYMs are
+     * kept in the store's {@code unwind} subdirectory, and converted in this process even with
+     * {@link #conversionProcess}.
      */
     public Builder unwind(boolean on) {
       this.unwind = on;

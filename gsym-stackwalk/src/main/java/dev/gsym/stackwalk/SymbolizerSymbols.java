@@ -18,10 +18,11 @@ import java.util.Map;
  * Symbols and CFI from a {@link Symbolizer} built with {@link Symbolizer.Builder#unwind unwind}
  * information: its store, debug directories, debuginfod servers and Breakpad symbol stores, as
  * {@code gsymutil symbolize} finds modules. A module with a GNU build-id (its code identifier on
- * Linux) is looked for first as a file: its code file's name in each of the binary directories, then
- * its code file's own path, taken when that file has the module's build-id (its DWARF, or a debug
- * file the sources find for it, gives the symbols; its {@code .eh_frame} the CFI); else by its
- * build-id (and its file name, for Breakpad symbol stores). A module without one is looked for by
+ * Linux) is looked for by its build-id (and its file name, for Breakpad symbol stores); when module
+ * files are looked for (a core file's modules, whose files are usually on the machine that reads
+ * the core), first as a file: its code file's name in each of the binary directories, then its code
+ * file's own path, taken when that file has the module's build-id (its DWARF, or a debug file the
+ * sources find for it, gives the symbols; its {@code .eh_frame} the CFI). A module without one is looked for by
  * its Breakpad debug file and identifier. A module that cannot be found has no symbols: {@link
  * #problems()} says why.
  *
@@ -30,16 +31,27 @@ import java.util.Map;
 public final class SymbolizerSymbols implements SymbolSource, AutoCloseable {
   private final Symbolizer symbolizer;
   private final List<Path> binaryDirectories;
+  private final boolean moduleFiles;
   private final Map<String, Symbolizer.OpenModule> open = new HashMap<>();
   private final Map<String, String> problems = new LinkedHashMap<>();
 
   /**
    * Symbols through {@code symbolizer} (which should convert with unwind information: without it
-   * the walker has no CFI), module files looked for in {@code binaryDirectories} first.
+   * the walker has no CFI), module files looked for in {@code binaryDirectories} first, then at
+   * their own paths.
    */
   public SymbolizerSymbols(Symbolizer symbolizer, List<Path> binaryDirectories) {
+    this(symbolizer, binaryDirectories, true);
+  }
+
+  /**
+   * Symbols through {@code symbolizer}; with {@code moduleFiles} false, modules are looked for by
+   * their identifiers only (a minidump's: the paths it names are another machine's).
+   */
+  public SymbolizerSymbols(Symbolizer symbolizer, List<Path> binaryDirectories, boolean moduleFiles) {
     this.symbolizer = symbolizer;
     this.binaryDirectories = List.copyOf(binaryDirectories);
+    this.moduleFiles = moduleFiles;
   }
 
   @Override
@@ -75,14 +87,14 @@ public final class SymbolizerSymbols implements SymbolSource, AutoCloseable {
     if (isBuildId(id)) {
       String hex = id.toLowerCase(java.util.Locale.ROOT);
       String codeName = CodeModule.fileName(module.codeFile());
-      if (!codeName.isEmpty()) {
+      if (moduleFiles && !codeName.isEmpty()) {
         for (Path dir : binaryDirectories) {
           Path p = resolve(dir, codeName);
           if (p != null && hasBuildId(p, hex)) return ModuleRef.file(p);
         }
       }
       Path own = resolve(null, module.codeFile());
-      if (own != null && own.isAbsolute() && hasBuildId(own, hex)) return ModuleRef.file(own);
+      if (moduleFiles && own != null && own.isAbsolute() && hasBuildId(own, hex)) return ModuleRef.file(own);
       try {
         return new ModuleRef.BuildId(hex, name.isEmpty() ? null : name);
       } catch (IllegalArgumentException e) {

@@ -24,11 +24,14 @@ import java.util.OptionalLong;
  * minidump_stackwalk prints for that minidump: the threads of the {@code NT_PRSTATUS} notes in their
  * order (the kernel writes the thread that took the fatal signal first: it is the crashed one), each
  * walked from its registers over its stack as core2md captures it (32 KiB from the page of the stack
- * pointer, at most to the end of the memory segment holding it); the crash from {@code NT_SIGINFO}
- * (signal, {@code si_code}, and {@code si_addr} for the signals that fault at an address), else the
- * first thread's signal; the modules are the ELF images of the core ({@link ElfCore#modules()}: the
+ * pointer, at most to the end of the memory segment holding it); the crash: the signal of {@code
+ * NT_SIGINFO} (else the first thread's), with the {@code si_code} of the first thread's {@code
+ * NT_PRSTATUS} (which the kernel leaves 0: {@code SIGSEGV /0x00000000}, where gdb's {@code
+ * $_siginfo} says {@code SEGV_MAPERR}) and {@code NT_SIGINFO}'s {@code si_addr} for the signals that
+ * fault at an address; the modules are the ELF images of the core ({@link ElfCore#modules()}: the
  * files of {@code NT_FILE} with the build-ids read from their headers in the core's memory; the
- * kernel's vDSO as {@code linux-gate.so}), the main executable first, with Breakpad's identifiers
+ * kernel's vDSO as {@code linux-gate.so}), the main executable first, each from its ELF header's
+ * mapping to the end of its code's (as Breakpad's {@code LinuxDumper} merges mappings), with Breakpad's identifiers
  * (code identifier: the build-id in hex; debug identifier: its first 16 bytes as a GUID, age 0).
  * A core holds no system description beyond its CPU: the operating system prints as Linux without
  * a version, with no CPU count, and no process uptime.
@@ -75,7 +78,8 @@ public final class ElfCoreProcess implements CrashedProcess {
     ElfCore.CoreThread first = core.threads().getFirst();
     ElfCore.SignalInfo si = core.signal();
     int signal = si != null ? si.signal() : first.signal();
-    int code = si != null ? si.code() : 0;
+    // the code of the first thread's NT_PRSTATUS (pr_info.si_code), as core2md takes it: the kernel leaves it 0
+    int code = 0;
     long[] address = {si != null && faultsAtAddress(si.signal()) ? si.address() : 0};
     String reason = CrashReasons.reason(true, CrashReasons.OS_LINUX, cpuCode, signal, code, 0, List.of(), address);
     this.crash = new CrashInfo(reason, address[0]);
@@ -83,12 +87,12 @@ public final class ElfCoreProcess implements CrashedProcess {
 
     List<CodeModule> list = new ArrayList<>();
     ElfCore.CoreModule main = core.mainExecutable();
-    if (main != null) list.add(codeModule(main));
+    if (main != null) list.add(codeModule(main, mappedSize(main)));
     for (ElfCore.CoreModule m : core.modules()) {
       if (m == main) continue;
       if (m.path().equals("[vdso]")) inMemory.put(VDSO_NAME, m);
       else if (m.path().startsWith("[")) continue;
-      list.add(codeModule(m));
+      list.add(codeModule(m, mappedSize(m)));
     }
     this.modules = CodeModules.of(list, true);
 
@@ -116,12 +120,45 @@ public final class ElfCoreProcess implements CrashedProcess {
     return signal == 4 || signal == 5 || signal == 7 || signal == 8 || signal == 11 || signal == 31;
   }
 
-  private static CodeModule codeModule(ElfCore.CoreModule m) {
+  private static CodeModule codeModule(ElfCore.CoreModule m, long size) {
     String path = m.path().equals("[vdso]") ? VDSO_NAME : m.path();
     byte[] id = m.buildId();
     String code = id == null ? "" : HexFormat.of().formatHex(id);
     String debug = id == null ? "" : dev.gsym.breakpad.BreakpadIds.moduleId(id, true);
-    return new CodeModule(m.base(), m.end() - m.base(), path, code, path, debug, "");
+    return new CodeModule(m.base(), size, path, code, path, debug, "");
+  }
+
+  /**
+   * The module's size as Breakpad's {@code LinuxDumper} sees it in the process's mappings: from the
+   * mapping of its ELF header, the adjacent mappings of the same file merged while they keep its
+   * execute permission or add it (the read-only header, then the code; the data after the code is
+   * not part of the module); the image's extent when the core names no file there (the vDSO).
+   */
+  private long mappedSize(ElfCore.CoreModule m) {
+    List<ElfCore.MappedFile> files = core.files();
+    int i = 0;
+    while (i < files.size() && files.get(i).start() != m.base()) i++;
+    if (i == files.size() || !files.get(i).path().equals(m.path())) return m.end() - m.base();
+    long end = files.get(i).end();
+    boolean exec = executable(files.get(i).start());
+    for (int k = i + 1; k < files.size(); k++) {
+      ElfCore.MappedFile f = files.get(k);
+      boolean x = executable(f.start());
+      if (f.start() != end || !f.path().equals(m.path()) || !(x == exec || !exec && x)) break;
+      end = f.end();
+      exec |= x;
+    }
+    return end - m.base();
+  }
+
+  /** Whether the memory segment at {@code address} is executable (PF_X). */
+  private boolean executable(long address) {
+    for (ElfCore.Segment s : core.segments()) {
+      if (Long.compareUnsigned(address, s.address()) >= 0 && Long.compareUnsigned(address - s.address(), s.memorySize()) < 0) {
+        return (s.flags() & 1) != 0;
+      }
+    }
+    return false;
   }
 
   /** core2md's stack of a thread: from the page of {@code sp}, 32 KiB at most, within the segment holding it. */

@@ -281,6 +281,17 @@ class StackwalkCoreCliTest {
   }
 
   @Test
+  void aTruncatedCoreIsOneLineAndTheOthersAreStillWalked() throws IOException {
+    Path core = core("null-x86_64-fp");
+    Path cut = tmp.resolve("cut.core");
+    Files.write(cut, java.util.Arrays.copyOf(Files.readAllBytes(core), 3000));
+    CliRun r = run("stackwalk", "-m", cut.toString(), core.toString(), crash().resolve("bin").toString());
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.err()).isEqualTo("gsymutil stackwalk: " + cut + ": offset 0x00000040: PT_NOTE past the end of the file\n");
+    assertThat(r.out()).startsWith("OS|Linux|\n").contains("|null-x86_64-fp|level3|");
+  }
+
+  @Test
   void badSourceOptionsAreUsageErrors() {
     CliRun r = run("stackwalk", "x.core", "--store");
     assertThat(r.status()).isEqualTo(1);

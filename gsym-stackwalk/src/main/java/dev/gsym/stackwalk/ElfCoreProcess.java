@@ -10,7 +10,6 @@ import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -86,13 +85,15 @@ public final class ElfCoreProcess implements CrashedProcess {
     this.requesting = OptionalLong.of(Integer.toUnsignedLong(first.pid()));
 
     List<CodeModule> list = new ArrayList<>();
+    Map<Long, Integer> fileAt = new HashMap<>();
+    for (int i = 0; i < core.files().size(); i++) fileAt.putIfAbsent(core.files().get(i).start(), i);
     ElfCore.CoreModule main = core.mainExecutable();
-    if (main != null) list.add(codeModule(main, mappedSize(main)));
+    if (main != null) list.add(codeModule(main, mappedSize(main, fileAt)));
     for (ElfCore.CoreModule m : core.modules()) {
       if (m == main) continue;
       if (m.path().equals("[vdso]")) inMemory.put(VDSO_NAME, m);
       else if (m.path().startsWith("[")) continue;
-      list.add(codeModule(m, mappedSize(m)));
+      list.add(codeModule(m, mappedSize(m, fileAt)));
     }
     this.modules = CodeModules.of(list, true);
 
@@ -134,11 +135,11 @@ public final class ElfCoreProcess implements CrashedProcess {
    * execute permission or add it (the read-only header, then the code; the data after the code is
    * not part of the module); the image's extent when the core names no file there (the vDSO).
    */
-  private long mappedSize(ElfCore.CoreModule m) {
+  private long mappedSize(ElfCore.CoreModule m, Map<Long, Integer> fileAt) {
     List<ElfCore.MappedFile> files = core.files();
-    int i = 0;
-    while (i < files.size() && files.get(i).start() != m.base()) i++;
-    if (i == files.size() || !files.get(i).path().equals(m.path())) return m.end() - m.base();
+    Integer at = fileAt.get(m.base());
+    if (at == null || !files.get(at).path().equals(m.path())) return m.end() - m.base();
+    int i = at;
     long end = files.get(i).end();
     boolean exec = executable(files.get(i).start());
     for (int k = i + 1; k < files.size(); k++) {
@@ -153,21 +154,30 @@ public final class ElfCoreProcess implements CrashedProcess {
 
   /** Whether the memory segment at {@code address} is executable (PF_X). */
   private boolean executable(long address) {
-    for (ElfCore.Segment s : core.segments()) {
-      if (Long.compareUnsigned(address, s.address()) >= 0 && Long.compareUnsigned(address - s.address(), s.memorySize()) < 0) {
-        return (s.flags() & 1) != 0;
-      }
-    }
-    return false;
+    ElfCore.Segment s = segmentAt(address);
+    return s != null && (s.flags() & 1) != 0;
   }
 
   /** core2md's stack of a thread: from the page of {@code sp}, 32 KiB at most, within the segment holding it. */
   private StackMemory stack(long sp, long page) {
     long start = sp & -page;
-    for (ElfCore.Segment s : core.segments()) {
-      if (Long.compareUnsigned(start, s.address()) < 0 || Long.compareUnsigned(start - s.address(), s.memorySize()) >= 0) continue;
-      long size = Math.min(STACK_TO_CAPTURE, s.memorySize() - (start - s.address()));
-      return StackMemory.of(start, size, core.memory());
+    ElfCore.Segment s = segmentAt(start);
+    if (s == null) return null;
+    long size = Math.min(STACK_TO_CAPTURE, s.memorySize() - (start - s.address()));
+    return StackMemory.of(start, size, core.memory());
+  }
+
+  /** The memory segment holding {@code address} (the segments are sorted and do not overlap), or null. */
+  private ElfCore.Segment segmentAt(long address) {
+    List<ElfCore.Segment> segments = core.segments();
+    int lo = 0;
+    int hi = segments.size() - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      ElfCore.Segment s = segments.get(mid);
+      if (Long.compareUnsigned(address, s.address()) < 0) hi = mid - 1;
+      else if (Long.compareUnsigned(address - s.address(), s.memorySize()) >= 0) lo = mid + 1;
+      else return s;
     }
     return null;
   }
@@ -206,10 +216,8 @@ public final class ElfCoreProcess implements CrashedProcess {
       creator.save(out, elf.byteOrder());
       GsymReader r = GsymReader.of(out.toByteArray(), m.path());
       return new GsymModuleSymbols(r, r.header().baseAddress(), false, null);
-    } catch (GsymFormatException | IllegalArgumentException e) {
-      return null; // an image the core holds damaged: no symbols
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    } catch (IOException | RuntimeException e) {
+      return null; // an image the core holds damaged (or a converter's failure on it): no symbols
     }
   }
 

@@ -32,7 +32,7 @@ import org.tukaani.xz.XZInputStream;
 /**
  * {@code gsymutil stackwalk} on ELF core files (src-test-data/crash) and the symbolizer's sources
  * ({@code --debug-file-directory}, {@code --store}, {@code --debuginfod}, {@code
- * --breakpad-symbols}). The frames themselves are checked against gdb's backtraces for every core by
+ * --breakpad-symbols} as a directory and as a symbol server). The frames themselves are checked against gdb's backtraces for every core by
  * gsym-stackwalk's ElfCoreWalkTest; here: the command finds a core among its arguments, the
  * corpus's binaries in a symbol path, prints minidump_stackwalk's text and {@code -m} forms with
  * gdb's functions in every thread, and each source gives what only it can give (libc's debug file:
@@ -256,10 +256,48 @@ class StackwalkCoreCliTest {
   }
 
   @Test
-  void breakpadSymbolsServeMinidumps() throws IOException {
-    // the symbols of StackwalkCliTest's corpus given as a Breakpad store instead of a symbol path:
-    // minidump_stackwalk's output with those symbols
+  void breakpadSymbolServer() throws Exception {
+    // the same symbols from a symbol server (HTTP GET NAME/ID/NAME.sym), as Breakpad's http_symbol_supplier asks
+    Path symbols = unpackMinidumpSymbols();
+    try (java.net.ServerSocket server = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+      Thread.ofVirtual().start(() -> serve(server, symbols));
+      Path dump = StackwalkCliTest.dump("x86_64-nofp-lib");
+      CliRun r = run("stackwalk", "-m", dump.toString(), "--no-debuginfod", "--debug-file-directory", empty.toString(),
+          "--breakpad-symbols", "http://127.0.0.1:" + server.getLocalPort() + "/");
+      assertThat(r.err()).isEmpty();
+      assertThat(r.out()).isEqualTo(StackwalkCliTest.golden("x86_64-nofp-lib", "stackwalk-sym-m"));
+    }
+  }
+
+  /** A minimal HTTP/1.1 server of the files under {@code root} (GET only; 404 for anything else), until closed. */
+  private static void serve(java.net.ServerSocket server, Path root) {
+    while (!server.isClosed()) {
+      try (java.net.Socket s = server.accept()) {
+        java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(s.getInputStream(),
+            java.nio.charset.StandardCharsets.ISO_8859_1));
+        String request = in.readLine();
+        for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
+          // headers: ignored
+        }
+        String[] parts = request == null ? new String[0] : request.split(" ");
+        Path file = parts.length == 3 && parts[0].equals("GET")
+            ? root.resolve(java.net.URLDecoder.decode(parts[1].substring(1), java.nio.charset.StandardCharsets.UTF_8)).normalize()
+            : null;
+        byte[] body = file != null && file.startsWith(root) && Files.isRegularFile(file) ? Files.readAllBytes(file) : null;
+        String head = (body != null ? "HTTP/1.1 200 OK" : "HTTP/1.1 404 Not Found") + "\r\nContent-Length: "
+            + (body == null ? 0 : body.length) + "\r\nConnection: close\r\n\r\n";
+        s.getOutputStream().write(head.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        if (body != null) s.getOutputStream().write(body);
+      } catch (IOException e) {
+        // closed, or a client gone: the next connection
+      }
+    }
+  }
+
+  /** The minidump corpus's symbols with their .sym.xz files unpacked (once). */
+  private static synchronized Path unpackMinidumpSymbols() throws IOException {
     Path symbols = tmp.resolve("symbols");
+    if (Files.isDirectory(symbols)) return symbols;
     Path src = StackwalkCliTest.corpus().resolve("symbols");
     try (var s = Files.walk(src)) {
       for (Path p : s.filter(Files::isRegularFile).toList()) {
@@ -271,6 +309,14 @@ class StackwalkCoreCliTest {
         }
       }
     }
+    return symbols;
+  }
+
+  @Test
+  void breakpadSymbolsServeMinidumps() throws IOException {
+    // the symbols of StackwalkCliTest's corpus given as a Breakpad store instead of a symbol path:
+    // minidump_stackwalk's output with those symbols
+    Path symbols = unpackMinidumpSymbols();
     Path dump = StackwalkCliTest.dump("x86_64-nofp-lib");
     CliRun without = run("stackwalk", "-m", dump.toString(), "--no-debuginfod", "--debug-file-directory", empty.toString());
     assertThat(without.out()).isNotEqualTo(StackwalkCliTest.golden("x86_64-nofp-lib", "stackwalk-sym-m"));

@@ -3,7 +3,7 @@
  * debuginfod servers and Breakpad symbol stores ({@code dev.gsym.symbolize}).
  */
 module dev.gsym.symbolize {
-  requires transitive dev.gsym.core; // Frame.location is a dev.gsym.read.SourceLine
+  requires transitive dev.gsym.core; // Frame.location is a dev.gsym.read.SourceLine; OpenModule.reader()
   requires dev.gsym.object;
   requires dev.gsym.dwarf;
   requires dev.gsym.breakpad;

@@ -7,6 +7,7 @@ module dev.gsym.stackwalk {
   requires transitive dev.gsym.core;
   requires transitive dev.gsym.object;
   requires dev.gsym.breakpad;
+  requires tools.jackson.core; // StackwalkJson
 
   exports dev.gsym.stackwalk;
 }

@@ -56,7 +56,7 @@ final class CommandModel {
             "  gsymutil --dwarf FILE --embed -o OUT [--in-place] (the ELF file with its GSYM in a .gsym section)",
             "  gsymutil embed BINARY GSYM -o OUT [--force] [--in-place]",
             "  gsymutil symbolize [llvm-symbolizer options] [--store DIR] [ADDR...] (see gsymutil symbolize --help)",
-            "  gsymutil stackwalk [-m] [-s] [-c] [-b] MINIDUMP... [SYMBOL_PATH...] [--symbol-cache DIR]"
+            "  gsymutil stackwalk [-m] [-s] [-c] [-b] [--json [--pretty]] MINIDUMP... [SYMBOL_PATH...] [--symbol-cache DIR]"
                 + " (see gsymutil stackwalk --help)",
             "  gsymutil serve --store DIR [--listen HOST:PORT] [--debuginfod URL...] [--breakpad-symbols DIR|URL...]"
                 + " [options] (see gsymutil serve --help)",

@@ -4,6 +4,7 @@ import dev.gsym.GsymFormatException;
 import dev.gsym.minidump.Minidump;
 import dev.gsym.stackwalk.BreakpadSymbolDirectories;
 import dev.gsym.stackwalk.ProcessState;
+import dev.gsym.stackwalk.StackwalkJson;
 import dev.gsym.stackwalk.StackwalkPrinter;
 import dev.gsym.stackwalk.Stackwalker;
 import java.io.IOException;
@@ -18,7 +19,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code gsymutil stackwalk [-m] [-s] [-c] [-b] MINIDUMP... [SYMBOL_PATH...]}: Breakpad's
+ * {@code gsymutil stackwalk [-m] [-s] [-c] [-b] [--json [--pretty]] MINIDUMP... [SYMBOL_PATH...]}: Breakpad's
  * {@code minidump_stackwalk} (its options, parsed as its {@code getopt} parses them, and its
  * output byte for byte), over the {@link Stackwalker}. The first argument is a minidump, as for
  * minidump_stackwalk; each later one that is a file beginning with a minidump signature is another
@@ -27,7 +28,9 @@ import java.util.Map;
  * converted once into GSYM files under the symbol cache ({@code --symbol-cache DIR}, default
  * {@code $XDG_CACHE_HOME/gsymutil/stackwalk} or {@code ~/.cache/gsymutil/stackwalk}). A dump that
  * cannot be read prints nothing on stdout and one line on stderr (the file, the offset, what is
- * wrong); the others are still walked, and the exit status is then 1. Never loads picocli.
+ * wrong); the others are still walked, and the exit status is then 1. {@code --json} prints
+ * rust-minidump's JSON report instead ({@link StackwalkJson}; one line per dump, or indented with
+ * {@code --pretty}). Never loads picocli.
  */
 final class StackwalkCommand {
   static final String NAME = "stackwalk";
@@ -57,6 +60,8 @@ final class StackwalkCommand {
           -b         Brief of the thread that causes crash or dump
           -h, --help Print this help
 
+          --json     Output rust-minidump's JSON report (minidump-stackwalk --json), one line per dump
+          --pretty   Indent the JSON report
           --symbol-cache DIR  Where the symbol files (.sym) are kept as GSYM files once converted
                      (default: $XDG_CACHE_HOME/gsymutil/stackwalk, else ~/.cache/gsymutil/stackwalk)
           --verbose  Print the stack trace of an error
@@ -74,6 +79,8 @@ final class StackwalkCommand {
     boolean contents = false;
     boolean crashedOnly = false;
     boolean brief = false;
+    boolean json = false;
+    boolean pretty = false;
     String cache = null;
     List<String> positional = new ArrayList<>();
     for (int i = 0; i < args.size(); i++) {
@@ -85,6 +92,10 @@ final class StackwalkCommand {
       if (a.equals("--help")) return help();
       if (a.equals("--verbose")) {
         session.verbose = true;
+      } else if (a.equals("--json")) {
+        json = true;
+      } else if (a.equals("--pretty")) {
+        pretty = true;
       } else if (a.equals("--symbol-cache") || a.startsWith("--symbol-cache=")) {
         if (a.equals("--symbol-cache")) {
           if (i + 1 == args.size()) return usageError("option '--symbol-cache' requires an argument");
@@ -115,6 +126,7 @@ final class StackwalkCommand {
       }
     }
     if (positional.isEmpty()) return usageError("Missing minidump file");
+    if (pretty && !json) return usageError("option '--pretty' requires '--json'");
     List<Path> dumps = new ArrayList<>();
     List<Path> symbolPaths = new ArrayList<>();
     for (int i = 0; i < positional.size(); i++) {
@@ -138,7 +150,8 @@ final class StackwalkCommand {
       for (Path dump : dumps) {
         try (Minidump d = Minidump.open(dump)) {
           ProcessState state = walker.walk(d);
-          if (machine) session.sb.append(StackwalkPrinter.machineReadable(state));
+          if (json) session.sb.append(StackwalkJson.json(state, StackwalkJson.DumpDetails.of(d), pretty)).append('\n');
+          else if (machine) session.sb.append(StackwalkPrinter.machineReadable(state));
           else if (brief) session.sb.append(StackwalkPrinter.brief(state));
           // printed as it is made: stack contents (-s) span whole stacks
           else StackwalkPrinter.text(state, contents, crashedOnly, session.stdoutText());

@@ -125,6 +125,8 @@ enum Opt {
       "--max-request-bytes"),
   MAX_FRAMES(Kind.VALUE, "N", "Most frames in one request, all stacks together (default 100000); more get 413.",
       "--max-frames"),
+  MAX_MINIDUMP_BYTES(Kind.VALUE, "SIZE", "Largest minidump upload of POST /minidump, as sent and as decoded"
+      + " (default 64M); larger ones get 413.", "--max-minidump-bytes"),
   IDLE_TIMEOUT(Kind.VALUE, "SECONDS", "Close a connection silent this long, also in the middle of a request body"
       + " (default 30).", "--idle-timeout"),
 

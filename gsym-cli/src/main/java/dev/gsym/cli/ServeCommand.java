@@ -1,6 +1,7 @@
 package dev.gsym.cli;
 
 import dev.gsym.serve.SymbolicationServer;
+import dev.gsym.stackwalk.BreakpadSymbolDirectories;
 import dev.gsym.symbolize.AddressMode;
 import dev.gsym.symbolize.Source;
 import dev.gsym.symbolize.Symbolizer;
@@ -18,7 +19,8 @@ import java.util.concurrent.CountDownLatch;
 /**
  * {@code gsymutil serve}: a {@link Symbolizer} over the store and the sources the options name,
  * served over HTTP by {@link SymbolicationServer} until the process is stopped. The sources are
- * those of {@code gsymutil symbolize} (debug directories, debuginfod, Breakpad symbol stores).
+ * those of {@code gsymutil symbolize} (debug directories, debuginfod, Breakpad symbol stores);
+ * {@code POST /minidump} walks dumps with the symbols of the {@code --breakpad-symbols} directories.
  */
 final class ServeCommand implements CliCommand {
   private final Session session;
@@ -53,15 +55,33 @@ final class ServeCommand implements CliCommand {
       if (host.isEmpty()) host = "0.0.0.0";
       port = p.intValue();
     }
-    SymbolicationServer.Builder server;
+    // POST /minidump's symbols: the Breakpad symbol directories (converted once, kept in memory)
+    List<Path> symbolDirs = new ArrayList<>();
+    for (String loc : args.values(Opt.BREAKPAD_SYMBOLS)) {
+      if (!Source.BreakpadSymbols.parse(loc).isDirectory()) continue;
+      symbolDirs.add(path("--breakpad-symbols", loc));
+    }
     Symbolizer s;
     try {
       s = symbolizer.build();
     } catch (IllegalArgumentException e) {
       throw CliException.stderr("gsymutil serve: " + e.getMessage());
     }
+    BreakpadSymbolDirectories minidumpSymbols = symbolDirs.isEmpty() ? null : new BreakpadSymbolDirectories(symbolDirs, null);
     try {
-      server = SymbolicationServer.builder(s).listen(host, port).warmUp(!args.flag(Opt.NO_WARM_UP));
+      return serve(s, host, port, minidumpSymbols);
+    } finally {
+      if (minidumpSymbols != null) minidumpSymbols.close();
+    }
+  }
+
+  private int serve(Symbolizer s, String host, int port, BreakpadSymbolDirectories minidumpSymbols) {
+    SymbolicationServer.Builder server;
+    try {
+      server = SymbolicationServer.builder(s).listen(host, port).warmUp(!args.flag(Opt.NO_WARM_UP))
+          .minidumpSymbols(minidumpSymbols);
+      String maxDump = args.value(Opt.MAX_MINIDUMP_BYTES);
+      if (maxDump != null) server.maxMinidumpBytes(SymbolizeCommand.size("--max-minidump-bytes", maxDump));
       String max = args.value(Opt.MAX_REQUEST_BYTES);
       if (max != null) server.maxRequestBytes(SymbolizeCommand.size("--max-request-bytes", max));
       Integer frames = positive(Opt.MAX_FRAMES);

@@ -31,7 +31,8 @@ import tools.jackson.databind.ObjectMapper;
  * {@code gsymutil serve} as separate processes (the CLI's main on the test class path) sharing one
  * store: two replicas asked concurrently for a module that needs converting convert it once and
  * both answer right; a replica killed (SIGKILL) in the middle of a conversion leaves nothing a
- * restarted one would serve, and the restarted one converts and answers.
+ * restarted one would serve, and the restarted one converts and answers; a minidump posted to
+ * {@code /minidump} is walked with the {@code --breakpad-symbols} directory.
  */
 class ServeProcessTest {
   static final String ID = "0123456789ABCDEF0123456789ABCDEF0";
@@ -142,6 +143,33 @@ class ServeProcessTest {
     try (Stream<Path> s = Files.walk(store)) {
       return s.filter(p -> Files.isRegularFile(p) && m.matches(p.getFileName())).toList();
     }
+  }
+
+  /**
+   * {@code POST /minidump} of {@code gsymutil serve}: a corpus dump walked with the symbols of the
+   * {@code --breakpad-symbols} directory; the crashing frame is minidump_stackwalk's (its -m golden
+   * with the same symbol file), and {@code --max-minidump-bytes} bounds the upload.
+   */
+  @Test
+  void minidumpIsWalkedWithTheBreakpadSymbolDirectory() throws Exception {
+    Path corpus = dev.gsym.testing.TestData.repoRoot().resolve("src-test-data/minidump");
+    Path dump = corpus.resolve("dumps/x86_64-fp-lib.dmp");
+    int port = serve(tmp.resolve("store"), corpus.resolve("symbols"), "minidump", "--no-warm-up", "--max-minidump-bytes",
+        "1M");
+    HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/minidump"))
+        .POST(HttpRequest.BodyPublishers.ofFile(dump)).build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, r.statusCode(), r.body());
+    JsonNode frame0 = JSON.readTree(r.body()).get("crashing_thread").get("frames").get(0);
+    // thread|frame|module|function|file|line|offset
+    String[] golden = Files.readAllLines(corpus.resolve("expected/x86_64-fp-lib.stackwalk-sym-m.txt")).stream()
+        .filter(l -> l.matches("\\d+\\|0\\|.*")).findFirst().orElseThrow().split("\\|", -1);
+    assertEquals(golden[2], frame0.get("module").asString());
+    assertEquals(golden[3], frame0.get("function").asString());
+    assertEquals(golden[4], frame0.get("file").asString());
+    assertEquals(Long.parseLong(golden[5]), frame0.get("line").asLong());
+    HttpResponse<String> big = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/minidump"))
+        .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[(1 << 20) + 1])).build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(413, big.statusCode(), big.body());
   }
 
   @Test

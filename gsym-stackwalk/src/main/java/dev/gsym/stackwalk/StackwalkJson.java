@@ -483,7 +483,7 @@ public final class StackwalkJson {
     List<Object[]> out = new ArrayList<>();
     switch (arch) {
       case X86 -> {
-        String[] n = {"eip", "esp", "ebp", "ebx", "esi", "edi", "eax", "ecx", "edx", "efl"};
+        String[] n = {"eip", "esp", "ebp", "ebx", "esi", "edi", "eax", "ecx", "edx", "eflags"};
         int[] slot = {8, 4, 5, 3, 6, 7, 0, 1, 2, 9};
         for (int i = 0; i < n.length; i++) out.add(new Object[] {n[i], slot[i]});
       }

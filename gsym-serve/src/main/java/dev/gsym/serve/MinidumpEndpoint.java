@@ -3,6 +3,7 @@ package dev.gsym.serve;
 import dev.gsym.GsymFormatException;
 import dev.gsym.minidump.Minidump;
 import dev.gsym.stackwalk.CallStack;
+import dev.gsym.stackwalk.MinidumpProcess;
 import dev.gsym.stackwalk.ProcessState;
 import dev.gsym.stackwalk.StackwalkJson;
 import dev.gsym.stackwalk.Stackwalker;
@@ -17,26 +18,34 @@ import java.util.zip.ZipException;
  * {@code POST /minidump}: a minidump (the body, or the {@code upload_file_minidump} part of a
  * multipart form; gzip content encoding accepted, as Crashpad sends it) walked by the {@link
  * Stackwalker} with the server's symbols, answered with rust-minidump's JSON report ({@link
- * StackwalkJson}).
+ * StackwalkJson}). A dump's walk is bounded by {@link #framesPerThread}.
  */
 final class MinidumpEndpoint {
   /** What one walk produced. */
   record Walked(byte[] json, int frames) {}
 
-  private final Stackwalker walker;
   private final long maxBytes;
 
-  /**
-   * Frames per thread (inlined ones included): a hostile dump of thousands of threads sharing one
-   * stack of return addresses would otherwise walk millions of frames.
-   */
+  /** Frames per thread (inlined ones included) of a dump with few threads. */
   static final int MAX_FRAMES_PER_THREAD = 1024;
+  /** Frames of one dump, all threads together, before the per-thread bound shrinks (to 64 at least). */
+  static final int FRAME_BUDGET = 1 << 17;
+  private static final int MIN_FRAMES_PER_THREAD = 64;
+
+  private final SymbolSource symbols;
 
   MinidumpEndpoint(SymbolSource symbols, long maxBytes) {
-    Stackwalker.Builder b = Stackwalker.builder().maxFrames(MAX_FRAMES_PER_THREAD);
-    if (symbols != null) b.symbols(symbols);
-    this.walker = b.build();
+    this.symbols = symbols;
     this.maxBytes = maxBytes;
+  }
+
+  /**
+   * The frames each thread of a dump of {@code threads} threads may have: a hostile dump of
+   * thousands of threads sharing one stack of return addresses would otherwise walk millions of
+   * frames (and answer gigabytes).
+   */
+  static int framesPerThread(int threads) {
+    return Math.max(MIN_FRAMES_PER_THREAD, Math.min(MAX_FRAMES_PER_THREAD, FRAME_BUDGET / Math.max(1, threads)));
   }
 
   long maxBytes() {
@@ -73,7 +82,10 @@ final class MinidumpEndpoint {
   /** Walks {@code dump}; a dump that cannot be read is a 400 naming the offset. */
   Walked walk(byte[] dump) throws BadRequest {
     try (Minidump d = Minidump.of(dump, "minidump")) {
-      ProcessState state = walker.walk(d);
+      MinidumpProcess process = MinidumpProcess.of(d);
+      Stackwalker.Builder b = Stackwalker.builder().maxFrames(framesPerThread(process.threads().size()));
+      if (symbols != null) b.symbols(symbols);
+      ProcessState state = b.build().walk(process);
       int frames = 0;
       for (CallStack t : state.threads()) frames += t.frames().size();
       ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(4096, frames * 400));

@@ -240,6 +240,19 @@ class MinidumpServeTest {
     }
   }
 
+  /** The walk of a dump is bounded: 1,024 frames per thread, fewer when there are many threads. */
+  @Test
+  void framesPerThreadKeepsADumpsWalkBounded() {
+    assertThat(MinidumpEndpoint.framesPerThread(1)).isEqualTo(1024);
+    assertThat(MinidumpEndpoint.framesPerThread(128)).isEqualTo(1024);
+    assertThat(MinidumpEndpoint.framesPerThread(512)).isEqualTo(256);
+    // the reader's most threads (4,096): 64 each, 262,144 frames at most
+    assertThat(MinidumpEndpoint.framesPerThread(4096)).isEqualTo(64);
+    for (int t = 1; t <= 4096; t++) {
+      assertThat((long) t * MinidumpEndpoint.framesPerThread(t)).isLessThanOrEqualTo(Math.max(MinidumpEndpoint.FRAME_BUDGET, 64L * t));
+    }
+  }
+
   private static void assertError(HttpResponse<String> r, int status, String kind) {
     assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
     assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");

@@ -127,6 +127,8 @@ enum Opt {
       "--max-frames"),
   MAX_MINIDUMP_BYTES(Kind.VALUE, "SIZE", "Largest minidump upload of POST /minidump, as sent and as decoded"
       + " (default 64M); larger ones get 413.", "--max-minidump-bytes"),
+  SYMBOL_CACHE(Kind.VALUE, "DIR", "Where POST /minidump keeps the .sym files of --breakpad-symbols directories once"
+      + " converted to GSYM (default: in memory).", "--symbol-cache"),
   IDLE_TIMEOUT(Kind.VALUE, "SECONDS", "Close a connection silent this long, also in the middle of a request body"
       + " (default 30).", "--idle-timeout"),
 

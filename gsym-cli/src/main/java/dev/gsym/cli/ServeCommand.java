@@ -55,19 +55,22 @@ final class ServeCommand implements CliCommand {
       if (host.isEmpty()) host = "0.0.0.0";
       port = p.intValue();
     }
-    // POST /minidump's symbols: the Breakpad symbol directories (converted once, kept in memory)
+    // POST /minidump's symbols: the Breakpad symbol directories, each .sym converted once (into
+    // --symbol-cache, else in memory)
     List<Path> symbolDirs = new ArrayList<>();
     for (String loc : args.values(Opt.BREAKPAD_SYMBOLS)) {
       if (!Source.BreakpadSymbols.parse(loc).isDirectory()) continue;
       symbolDirs.add(path("--breakpad-symbols", loc));
     }
+    String cache = args.value(Opt.SYMBOL_CACHE);
+    Path symbolCache = cache == null ? null : path("--symbol-cache", cache);
     Symbolizer s;
     try {
       s = symbolizer.build();
     } catch (IllegalArgumentException e) {
       throw CliException.stderr("gsymutil serve: " + e.getMessage());
     }
-    BreakpadSymbolDirectories minidumpSymbols = symbolDirs.isEmpty() ? null : new BreakpadSymbolDirectories(symbolDirs, null);
+    BreakpadSymbolDirectories minidumpSymbols = symbolDirs.isEmpty() ? null : new BreakpadSymbolDirectories(symbolDirs, symbolCache);
     try {
       return serve(s, host, port, minidumpSymbols);
     } finally {

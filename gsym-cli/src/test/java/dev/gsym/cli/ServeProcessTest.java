@@ -148,14 +148,16 @@ class ServeProcessTest {
   /**
    * {@code POST /minidump} of {@code gsymutil serve}: a corpus dump walked with the symbols of the
    * {@code --breakpad-symbols} directory; the crashing frame is minidump_stackwalk's (its -m golden
-   * with the same symbol file), and {@code --max-minidump-bytes} bounds the upload.
+   * with the same symbol file), the symbol files it used are converted into {@code --symbol-cache},
+   * and {@code --max-minidump-bytes} bounds the upload.
    */
   @Test
   void minidumpIsWalkedWithTheBreakpadSymbolDirectory() throws Exception {
     Path corpus = dev.gsym.testing.TestData.repoRoot().resolve("src-test-data/minidump");
     Path dump = corpus.resolve("dumps/x86_64-fp-lib.dmp");
+    Path cache = tmp.resolve("symbol-cache");
     int port = serve(tmp.resolve("store"), corpus.resolve("symbols"), "minidump", "--no-warm-up", "--max-minidump-bytes",
-        "1M");
+        "1M", "--symbol-cache", cache.toString());
     HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/minidump"))
         .POST(HttpRequest.BodyPublishers.ofFile(dump)).build(), HttpResponse.BodyHandlers.ofString());
     assertEquals(200, r.statusCode(), r.body());
@@ -167,6 +169,9 @@ class ServeProcessTest {
     assertEquals(golden[3], frame0.get("function").asString());
     assertEquals(golden[4], frame0.get("file").asString());
     assertEquals(Long.parseLong(golden[5]), frame0.get("line").asLong());
+    // the modules with frames and a .sym of their own (the system libraries' are .sym.xz here)
+    assertEquals(List.of("crasher.gsym", "libcrashlib.so.gsym"),
+        files(cache, "*.gsym").stream().map(p -> p.getFileName().toString()).sorted().toList());
     HttpResponse<String> big = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/minidump"))
         .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[(1 << 20) + 1])).build(), HttpResponse.BodyHandlers.ofString());
     assertEquals(413, big.statusCode(), big.body());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.gsym.testing.StartsProcesses;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.net.URI;
@@ -34,6 +35,7 @@ import tools.jackson.databind.ObjectMapper;
  * restarted one would serve, and the restarted one converts and answers; a minidump posted to
  * {@code /minidump} is walked with the {@code --breakpad-symbols} directory.
  */
+@StartsProcesses
 class ServeProcessTest {
   static final String ID = "0123456789ABCDEF0123456789ABCDEF0";
   static final long FIRST = 0x1000;

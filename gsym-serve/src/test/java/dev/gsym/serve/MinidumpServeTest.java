@@ -7,6 +7,7 @@ import dev.gsym.stackwalk.BreakpadSymbolDirectories;
 import dev.gsym.stackwalk.StackwalkJson;
 import dev.gsym.stackwalk.Stackwalker;
 import dev.gsym.symbolize.Symbolizer;
+import dev.gsym.testing.StartsProcesses;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.ByteArrayInputStream;
@@ -38,6 +39,7 @@ import tools.jackson.databind.JsonNode;
  * symbols; bad dumps (400 naming the offset), bad forms, oversized uploads (413, also decoded and
  * chunked), the metrics; and a few seconds of load from {@code wrk}.
  */
+@StartsProcesses
 class MinidumpServeTest {
   @TempDir static Path tmp;
 

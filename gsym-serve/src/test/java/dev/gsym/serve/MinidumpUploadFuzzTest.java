@@ -2,6 +2,7 @@ package dev.gsym.serve;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.gsym.testing.FuzzLimits;
+import dev.gsym.testing.Slow;
 import dev.gsym.testing.TestData;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -29,6 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Anything else, and an input slower than {@link #LIMIT}, is a finding. Seeds: every corpus dump
  * sent raw, and as a form (plain and gzip-encoded) for three of them.
  */
+@Slow
 class MinidumpUploadFuzzTest {
   static final Duration LIMIT = Duration.ofSeconds(5);
   private static final MinidumpEndpoint ENDPOINT = new MinidumpEndpoint(null, 1 << 20);

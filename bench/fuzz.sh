@@ -20,7 +20,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
 
-TARGETS="gsym dwarf object dwp cfi breakpad minidump stackwalk yaml cli request module-name module-file compact-unwind pe-unwind core"
+TARGETS="gsym dwarf object dwp cfi breakpad minidump stackwalk yaml cli request minidump-upload module-name module-file compact-unwind pe-unwind core"
 target_spec() { # TARGET -> "module class method"
   case "$1" in
     gsym) echo "gsym-core dev.gsym.read.GsymReaderFuzzTest gsymFile" ;;
@@ -34,6 +34,7 @@ target_spec() { # TARGET -> "module class method"
     yaml) echo "gsym-cli dev.gsym.cli.yaml.CallSiteYamlFuzzTest yamlFile" ;;
     cli) echo "gsym-cli dev.gsym.cli.ConversionCliFuzzTest convert" ;;
     request) echo "gsym-serve dev.gsym.serve.RequestParserFuzzTest requestBody" ;;
+    minidump-upload) echo "gsym-serve dev.gsym.serve.MinidumpUploadFuzzTest upload" ;;
     module-name) echo "gsym-symbolize dev.gsym.symbolize.ModuleResolutionFuzzTest moduleName" ;;
     module-file) echo "gsym-symbolize dev.gsym.symbolize.ModuleFileFuzzTest moduleFile" ;;
     compact-unwind) echo "gsym-object dev.gsym.macho.CompactUnwindFuzzTest unwindInfo" ;;

@@ -1,14 +1,16 @@
--- wrk script for gsymutil serve: POSTs the JSON body in the file $GSYM_BODY to /symbolicate on
--- every request, and prints one machine-readable summary line at the end:
+-- wrk script for gsymutil serve: POSTs the body in the file $GSYM_BODY (JSON for /symbolicate, or
+-- a minidump for /minidump with GSYM_CONTENT_TYPE=application/octet-stream) on every request, and
+-- prints one machine-readable summary line at the end:
 --   GSYM requests=N duration_us=N errors_connect=N errors_read=N errors_write=N errors_status=N
 --        errors_timeout=N p50_us=N p99_us=N max_us=N
--- (errors_status counts non-2xx/3xx answers). Used by bench/serve-load.sh and gsym-serve's LoadTest.
+-- (errors_status counts non-2xx/3xx answers). Used by bench/serve-load.sh and gsym-serve's LoadTest
+-- and MinidumpServeTest.
 local path = os.getenv("GSYM_BODY")
 local f = assert(io.open(path, "rb"), "GSYM_BODY: cannot open " .. tostring(path))
 wrk.method = "POST"
 wrk.body = f:read("*a")
 f:close()
-wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Content-Type"] = os.getenv("GSYM_CONTENT_TYPE") or "application/json"
 
 done = function(summary, latency, requests)
   local e = summary.errors

@@ -255,7 +255,8 @@ fi # EXTERNAL_ONLY
 
 # external/: real minidumps of other writers, from the test data of rust-minidump and symbolic (both
 # MIT-licensed) and of Breakpad itself (BSD-3-Clause) at pinned commits (external/SOURCES.tsv):
-# fetched when missing, checked against their SHA-256. Breakpad's test data also has the symbol files
+# fetched when missing, checked against their SHA-256 (so are rust-minidump's own JSON reports of
+# two of them, its snapshot tests' *.json-pretty.snap). Breakpad's test data also has the symbol files
 # of some of its dumps (STACK WIN and FUNC parameter sizes of Windows x86 modules, INLINE records):
 # external/symbols/NAME/ID/NAME.sym, committed as NAME.sym.xz (the SHA-256 is the .sym's), unpacked
 # into $WORK/external-symbols for the goldens. (linux_inline.sym is Breakpad's linux_inline.new.sym.)

@@ -9,6 +9,7 @@ module dev.gsym.stackwalk {
   requires dev.gsym.breakpad;
   requires dev.gsym.dwarf;
   requires transitive dev.gsym.symbolize;
+  requires tools.jackson.core; // StackwalkJson
 
   exports dev.gsym.stackwalk;
 }

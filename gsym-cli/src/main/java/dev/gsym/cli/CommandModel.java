@@ -56,7 +56,7 @@ final class CommandModel {
             "  gsymutil --dwarf FILE --embed -o OUT [--in-place] (the ELF file with its GSYM in a .gsym section)",
             "  gsymutil embed BINARY GSYM -o OUT [--force] [--in-place]",
             "  gsymutil symbolize [llvm-symbolizer options] [--store DIR] [ADDR...] (see gsymutil symbolize --help)",
-            "  gsymutil stackwalk [-m] [-s] [-c] [-b] MINIDUMP|CORE... [SYMBOL_PATH...] [--symbol-cache DIR]"
+            "  gsymutil stackwalk [-m] [-s] [-c] [-b] [--json [--pretty]] MINIDUMP|CORE... [SYMBOL_PATH...] [--symbol-cache DIR]"
                 + " (see gsymutil stackwalk --help)",
             "  gsymutil serve --store DIR [--listen HOST:PORT] [--debuginfod URL...] [--breakpad-symbols DIR|URL...]"
                 + " [options] (see gsymutil serve --help)",
@@ -185,7 +185,7 @@ final class CommandModel {
   /** {@code serve}'s options, in help order (the usage line lists them all, in this order). */
   private static final List<Opt> SERVE = List.of(Opt.STORE, Opt.LISTEN, Opt.DEBUG_FILE_DIRECTORY, Opt.DEBUGINFOD_URL,
       Opt.NO_DEBUGINFOD, Opt.BREAKPAD_SYMBOLS, Opt.MAX_STORE_SIZE, Opt.MAX_OPEN_MODULES, Opt.MAX_REQUEST_BYTES,
-      Opt.MAX_FRAMES, Opt.IDLE_TIMEOUT, Opt.CONVERT_IN_PROCESS, Opt.NO_WARM_UP, Opt.MERGED_FUNCTIONS, Opt.THREADS,
+      Opt.MAX_FRAMES, Opt.MAX_MINIDUMP_BYTES, Opt.SYMBOL_CACHE, Opt.IDLE_TIMEOUT, Opt.CONVERT_IN_PROCESS, Opt.NO_WARM_UP, Opt.MERGED_FUNCTIONS, Opt.THREADS,
       Opt.VERBOSE);
 
   private static CommandSpec serve(Session session) {

@@ -125,6 +125,10 @@ enum Opt {
       "--max-request-bytes"),
   MAX_FRAMES(Kind.VALUE, "N", "Most frames in one request, all stacks together (default 100000); more get 413.",
       "--max-frames"),
+  MAX_MINIDUMP_BYTES(Kind.VALUE, "SIZE", "Largest minidump upload of POST /minidump, as sent and as decoded"
+      + " (default 64M); larger ones get 413.", "--max-minidump-bytes"),
+  SYMBOL_CACHE(Kind.VALUE, "DIR", "Where POST /minidump keeps the .sym files of --breakpad-symbols directories once"
+      + " converted to GSYM (default: in memory).", "--symbol-cache"),
   IDLE_TIMEOUT(Kind.VALUE, "SECONDS", "Close a connection silent this long, also in the middle of a request body"
       + " (default 30).", "--idle-timeout"),
 

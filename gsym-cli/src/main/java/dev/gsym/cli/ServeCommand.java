@@ -1,6 +1,10 @@
 package dev.gsym.cli;
 
 import dev.gsym.serve.SymbolicationServer;
+import dev.gsym.stackwalk.BreakpadSymbolDirectories;
+import dev.gsym.stackwalk.ModuleSymbols;
+import dev.gsym.stackwalk.SymbolSource;
+import dev.gsym.stackwalk.SymbolizerSymbols;
 import dev.gsym.symbolize.AddressMode;
 import dev.gsym.symbolize.Source;
 import dev.gsym.symbolize.Symbolizer;
@@ -18,7 +22,10 @@ import java.util.concurrent.CountDownLatch;
 /**
  * {@code gsymutil serve}: a {@link Symbolizer} over the store and the sources the options name,
  * served over HTTP by {@link SymbolicationServer} until the process is stopped. The sources are
- * those of {@code gsymutil symbolize} (debug directories, debuginfod, Breakpad symbol stores).
+ * those of {@code gsymutil symbolize} (debug directories, debuginfod, Breakpad symbol stores);
+ * {@code POST /minidump} walks dumps with the symbols of the {@code --breakpad-symbols} directories,
+ * then of the same store and sources through a second symbolizer that converts with unwind
+ * information (its GSYMs in the store's {@code unwind/} part).
  */
 final class ServeCommand implements CliCommand {
   private final Session session;
@@ -53,15 +60,50 @@ final class ServeCommand implements CliCommand {
       if (host.isEmpty()) host = "0.0.0.0";
       port = p.intValue();
     }
-    SymbolicationServer.Builder server;
+    // POST /minidump's symbols: the Breakpad symbol directories, each .sym converted once (into
+    // --symbol-cache, else in memory)
+    List<Path> symbolDirs = new ArrayList<>();
+    for (String loc : args.values(Opt.BREAKPAD_SYMBOLS)) {
+      if (!Source.BreakpadSymbols.parse(loc).isDirectory()) continue;
+      symbolDirs.add(path("--breakpad-symbols", loc));
+    }
+    String cache = args.value(Opt.SYMBOL_CACHE);
+    Path symbolCache = cache == null ? null : path("--symbol-cache", cache);
     Symbolizer s;
+    Symbolizer walking;
     try {
       s = symbolizer.build();
     } catch (IllegalArgumentException e) {
       throw CliException.stderr("gsymutil serve: " + e.getMessage());
     }
     try {
-      server = SymbolicationServer.builder(s).listen(host, port).warmUp(!args.flag(Opt.NO_WARM_UP));
+      // a minidump's modules by their identifiers only (the paths it names are the crashed machine's)
+      walking = symbolizer().unwind(true).build();
+    } catch (IllegalArgumentException e) {
+      s.close();
+      throw CliException.stderr("gsymutil serve: " + e.getMessage());
+    }
+    try (BreakpadSymbolDirectories directories = symbolDirs.isEmpty() ? null
+        : new BreakpadSymbolDirectories(symbolDirs, symbolCache);
+        SymbolizerSymbols byId = new SymbolizerSymbols(walking, List.of(), false)) {
+      // the symbol directories first, as minidump_stackwalk's symbol paths; then the sources
+      SymbolSource minidumpSymbols = directories == null ? byId : (module, system) -> {
+        ModuleSymbols found = directories.find(module, system);
+        return found != null ? found : byId.find(module, system);
+      };
+      return serve(s, host, port, minidumpSymbols);
+    } finally {
+      walking.close();
+    }
+  }
+
+  private int serve(Symbolizer s, String host, int port, SymbolSource minidumpSymbols) {
+    SymbolicationServer.Builder server;
+    try {
+      server = SymbolicationServer.builder(s).listen(host, port).warmUp(!args.flag(Opt.NO_WARM_UP))
+          .minidumpSymbols(minidumpSymbols);
+      String maxDump = args.value(Opt.MAX_MINIDUMP_BYTES);
+      if (maxDump != null) server.maxMinidumpBytes(SymbolizeCommand.size("--max-minidump-bytes", maxDump));
       String max = args.value(Opt.MAX_REQUEST_BYTES);
       if (max != null) server.maxRequestBytes(SymbolizeCommand.size("--max-request-bytes", max));
       Integer frames = positive(Opt.MAX_FRAMES);

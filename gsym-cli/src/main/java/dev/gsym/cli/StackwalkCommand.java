@@ -13,6 +13,7 @@ import dev.gsym.symbolize.Symbolizer;
 import java.net.URI;
 import java.util.Optional;
 import dev.gsym.stackwalk.ProcessState;
+import dev.gsym.stackwalk.StackwalkJson;
 import dev.gsym.stackwalk.StackwalkPrinter;
 import dev.gsym.stackwalk.Stackwalker;
 import java.io.IOException;
@@ -27,7 +28,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code gsymutil stackwalk [-m] [-s] [-c] [-b] DUMP... [SYMBOL_PATH...]}: Breakpad's
+ * {@code gsymutil stackwalk [-m] [-s] [-c] [-b] [--json [--pretty]] DUMP... [SYMBOL_PATH...]}: Breakpad's
  * {@code minidump_stackwalk} (its options, parsed as its {@code getopt} parses them, and its
  * output byte for byte), over the {@link Stackwalker}. The first argument is a dump, as for
  * minidump_stackwalk; each later one that is a file beginning with a minidump signature, or an ELF
@@ -43,7 +44,9 @@ import java.util.Map;
  * once into GSYM files under the symbol cache ({@code --symbol-cache DIR}, default {@code
  * $XDG_CACHE_HOME/gsymutil/stackwalk} or {@code ~/.cache/gsymutil/stackwalk}). A dump that cannot
  * be read prints nothing on stdout and one line on stderr (the file, the offset, what is wrong);
- * the others are still walked, and the exit status is then 1. Never loads picocli.
+ * the others are still walked, and the exit status is then 1. {@code --json} prints rust-minidump's
+ * JSON report instead ({@link StackwalkJson}; one line per dump, or indented with {@code --pretty}).
+ * Never loads picocli.
  */
 final class StackwalkCommand {
   static final String NAME = "stackwalk";
@@ -74,6 +77,8 @@ final class StackwalkCommand {
           -b         Brief of the thread that causes crash or dump
           -h, --help Print this help
 
+          --json     Output rust-minidump's JSON report (minidump-stackwalk --json), one line per dump
+          --pretty   Indent the JSON report
           --symbol-cache DIR  Where the symbol files (.sym) are kept as GSYM files once converted
                      (default: $XDG_CACHE_HOME/gsymutil/stackwalk, else ~/.cache/gsymutil/stackwalk)
           --store DIR  GSYM store: modules converted (with their CFI) once are kept there
@@ -103,6 +108,8 @@ final class StackwalkCommand {
     boolean contents = false;
     boolean crashedOnly = false;
     boolean brief = false;
+    boolean json = false;
+    boolean pretty = false;
     String cache = null;
     Sources sources = new Sources();
     List<String> positional = new ArrayList<>();
@@ -115,6 +122,10 @@ final class StackwalkCommand {
       if (a.equals("--help")) return help();
       if (a.equals("--verbose")) {
         session.verbose = true;
+      } else if (a.equals("--json")) {
+        json = true;
+      } else if (a.equals("--pretty")) {
+        pretty = true;
       } else if (a.equals("--symbol-cache") || a.startsWith("--symbol-cache=")) {
         if (a.equals("--symbol-cache")) {
           if (i + 1 == args.size()) return usageError("option '--symbol-cache' requires an argument");
@@ -161,6 +172,7 @@ final class StackwalkCommand {
       }
     }
     if (positional.isEmpty()) return usageError("Missing minidump file");
+    if (pretty && !json) return usageError("option '--pretty' requires '--json'");
     List<Path> dumps = new ArrayList<>();
     List<Path> symbolPaths = new ArrayList<>();
     for (int i = 0; i < positional.size(); i++) {
@@ -199,14 +211,14 @@ final class StackwalkCommand {
             try (ElfCore core = ElfCore.open(dump)) {
               ElfCoreProcess process = ElfCoreProcess.of(core);
               state = Stackwalker.builder().symbols(process.withMemoryImages(coreSymbols)).build().walk(process);
-              print(state, machine, brief, contents, crashedOnly);
+              print(state, StackwalkJson.DumpDetails.NONE, json, pretty, machine, brief, contents, crashedOnly);
             }
           } else {
             try (Minidump d = Minidump.open(dump)) {
               Stackwalker.Builder b = Stackwalker.builder();
               if (minidumpSymbols != null) b.symbols(minidumpSymbols);
               state = b.build().walk(d);
-              print(state, machine, brief, contents, crashedOnly);
+              print(state, StackwalkJson.DumpDetails.of(d), json, pretty, machine, brief, contents, crashedOnly);
             }
           }
         } catch (GsymFormatException e) {
@@ -221,9 +233,10 @@ final class StackwalkCommand {
     return status;
   }
 
-  private void print(ProcessState state, boolean machine, boolean brief, boolean contents, boolean crashedOnly)
-      throws IOException {
-    if (machine) session.sb.append(StackwalkPrinter.machineReadable(state));
+  private void print(ProcessState state, StackwalkJson.DumpDetails details, boolean json, boolean pretty, boolean machine,
+      boolean brief, boolean contents, boolean crashedOnly) throws IOException {
+    if (json) session.sb.append(StackwalkJson.json(state, details, pretty)).append('\n');
+    else if (machine) session.sb.append(StackwalkPrinter.machineReadable(state));
     else if (brief) session.sb.append(StackwalkPrinter.brief(state));
     // printed as it is made: stack contents (-s) span whole stacks
     else StackwalkPrinter.text(state, contents, crashedOnly, session.stdoutText());

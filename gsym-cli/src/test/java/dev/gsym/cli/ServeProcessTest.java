@@ -32,7 +32,9 @@ import tools.jackson.databind.ObjectMapper;
  * {@code gsymutil serve} as separate processes (the CLI's main on the test class path) sharing one
  * store: two replicas asked concurrently for a module that needs converting convert it once and
  * both answer right; a replica killed (SIGKILL) in the middle of a conversion leaves nothing a
- * restarted one would serve, and the restarted one converts and answers.
+ * restarted one would serve, and the restarted one converts and answers; a minidump posted to
+ * {@code /minidump} is walked with the {@code --breakpad-symbols} directory, or with the server's
+ * sources.
  */
 @StartsProcesses
 class ServeProcessTest {
@@ -144,6 +146,72 @@ class ServeProcessTest {
     try (Stream<Path> s = Files.walk(store)) {
       return s.filter(p -> Files.isRegularFile(p) && m.matches(p.getFileName())).toList();
     }
+  }
+
+  /**
+   * {@code POST /minidump} of {@code gsymutil serve}: a corpus dump walked with the symbols of the
+   * {@code --breakpad-symbols} directory; the crashing frame is minidump_stackwalk's (its -m golden
+   * with the same symbol file), the symbol files it used are converted into {@code --symbol-cache},
+   * and {@code --max-minidump-bytes} bounds the upload.
+   */
+  @Test
+  void minidumpIsWalkedWithTheBreakpadSymbolDirectory() throws Exception {
+    Path corpus = dev.gsym.testing.TestData.repoRoot().resolve("src-test-data/minidump");
+    Path dump = corpus.resolve("dumps/x86_64-fp-lib.dmp");
+    Path cache = tmp.resolve("symbol-cache");
+    int port = serve(tmp.resolve("store"), corpus.resolve("symbols"), "minidump", "--no-warm-up", "--max-minidump-bytes",
+        "1M", "--symbol-cache", cache.toString());
+    HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/minidump"))
+        .POST(HttpRequest.BodyPublishers.ofFile(dump)).build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, r.statusCode(), r.body());
+    JsonNode frame0 = JSON.readTree(r.body()).get("crashing_thread").get("frames").get(0);
+    // thread|frame|module|function|file|line|offset
+    String[] golden = Files.readAllLines(corpus.resolve("expected/x86_64-fp-lib.stackwalk-sym-m.txt")).stream()
+        .filter(l -> l.matches("\\d+\\|0\\|.*")).findFirst().orElseThrow().split("\\|", -1);
+    assertEquals(golden[2], frame0.get("module").asString());
+    assertEquals(golden[3], frame0.get("function").asString());
+    assertEquals(golden[4], frame0.get("file").asString());
+    assertEquals(Long.parseLong(golden[5]), frame0.get("line").asLong());
+    // the modules with frames and a .sym of their own (the system libraries' are .sym.xz here)
+    assertEquals(List.of("crasher.gsym", "libcrashlib.so.gsym"),
+        files(cache, "*.gsym").stream().map(p -> p.getFileName().toString()).sorted().toList());
+    HttpResponse<String> big = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/minidump"))
+        .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[(1 << 20) + 1])).build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(413, big.statusCode(), big.body());
+  }
+
+  /**
+   * Without a Breakpad symbol directory holding its modules, {@code POST /minidump} finds them
+   * through the server's sources: the crashing library by its build-id in a debug directory,
+   * converted with its CFI into the store's {@code unwind/} part; the crashing frame is
+   * minidump_stackwalk's with dump_syms' symbols of the same library.
+   */
+  @Test
+  void minidumpModulesComeFromTheServersSources() throws Exception {
+    Path corpus = dev.gsym.testing.TestData.repoRoot().resolve("src-test-data/minidump");
+    Path lib = corpus.resolve("bin/x86_64-fp/libcrashlib.so");
+    Path debug = tmp.resolve("debug");
+    dev.gsym.testing.TestData.addToDebugDirectory(debug, "32a5a69b17d25377fca158fb710d59080637bb49", lib);
+    Files.createDirectories(tmp.resolve("no-symbols"));
+    Path store = tmp.resolve("store");
+    int port = serve(store, tmp.resolve("no-symbols"), "minidump-sources", "--no-warm-up", "--debug-file-directory",
+        debug.toString());
+    HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/minidump"))
+        .POST(HttpRequest.BodyPublishers.ofFile(corpus.resolve("dumps/x86_64-fp-lib.dmp"))).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, r.statusCode(), r.body());
+    JsonNode report = JSON.readTree(r.body());
+    JsonNode frame0 = report.get("crashing_thread").get("frames").get(0);
+    String[] golden = Files.readAllLines(corpus.resolve("expected/x86_64-fp-lib.stackwalk-sym-m.txt")).stream()
+        .filter(l -> l.matches("\\d+\\|0\\|.*")).findFirst().orElseThrow().split("\\|", -1);
+    assertEquals(golden[2], frame0.get("module").asString(), r.body());
+    assertEquals(golden[3], frame0.get("function").asString());
+    assertEquals(Long.parseLong(golden[5]), frame0.get("line").asLong());
+    for (JsonNode m : report.get("modules")) {
+      if (m.get("filename").asString().equals("libcrashlib.so")) assertTrue(m.get("loaded_symbols").asBoolean(), m.toString());
+    }
+    List<Path> unwind = files(store, "*.gsym").stream().filter(p -> p.toString().contains("/unwind/")).toList();
+    assertEquals(1, unwind.size(), files(store, "*").toString());
   }
 
   @Test

@@ -7,12 +7,16 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tukaani.xz.XZInputStream;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * {@code gsymutil stackwalk}: minidump_stackwalk's options and output (the committed goldens of
@@ -141,6 +145,51 @@ class StackwalkCliTest {
     CliRun v = run("stackwalk", "--verbose", truncated.toString());
     assertThat(v.status()).isEqualTo(1);
     assertThat(v.err()).contains("GsymFormatException");
+  }
+
+  @Test
+  void jsonIsOneReportPerDump() {
+    // the JSON report of each dump on a line of its own; its frames those of minidump_stackwalk -m
+    String[] names = {"i386-fp-lib", "x86_64-nofp-thread"};
+    Path truncated = tmp.resolve("truncated-json.dmp");
+    try {
+      Files.write(truncated, Arrays.copyOf(Files.readAllBytes(dump("x86_64-fp-null")), 200));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    CliRun r = run("stackwalk", "--json", dump(names[0]).toString(), truncated.toString(), dump(names[1]).toString(),
+        symbols.toString(), "--symbol-cache", tmp.resolve("cache-json").toString());
+    assertThat(r.status()).isEqualTo(1); // the truncated dump: one line on stderr, nothing on stdout
+    assertThat(r.err()).startsWith("gsymutil stackwalk: " + truncated + ": offset 0x");
+    String[] lines = r.out().split("\n", -1);
+    assertThat(lines).hasSize(names.length + 1);
+    assertThat(lines[names.length]).isEmpty();
+    ObjectMapper mapper = new ObjectMapper();
+    for (int i = 0; i < names.length; i++) {
+      JsonNode report = mapper.readTree(lines[i]);
+      assertThat(report.get("status").asString()).isEqualTo("OK");
+      // "thread|frame|module|function|..." of the crashing thread (listed first by -m)
+      List<String> frames = golden(names[i], "stackwalk-sym-m").lines().filter(l -> l.matches("\\d+\\|\\d+\\|.*")).toList();
+      int crashing = Integer.parseInt(frames.getFirst().split("\\|")[0]);
+      assertThat(report.get("crash_info").get("crashing_thread").asInt()).isEqualTo(crashing);
+      List<String> expected = new ArrayList<>();
+      for (String f : frames) if (f.startsWith(crashing + "|")) expected.add(f.split("\\|", -1)[2] + "!" + f.split("\\|", -1)[3]);
+      List<String> actual = new ArrayList<>();
+      for (JsonNode f : report.get("crashing_thread").get("frames")) {
+        actual.add(f.get("module").asString() + "!" + (f.get("function").isNull() ? "" : f.get("function").asString()));
+      }
+      assertThat(actual).isEqualTo(expected);
+    }
+    CliRun pretty = run("stackwalk", "--json", "--pretty", dump(names[0]).toString(), symbols.toString(), "--symbol-cache",
+        tmp.resolve("cache-json").toString());
+    assertThat(pretty.status()).isZero();
+    assertThat(pretty.out()).startsWith("{\n  \"status\": \"OK\",\n");
+    assertThat(mapper.readTree(pretty.out())).isEqualTo(mapper.readTree(lines[0]));
+
+    CliRun prettyAlone = run("stackwalk", "--pretty", dump(names[0]).toString());
+    assertThat(prettyAlone.status()).isEqualTo(1);
+    assertThat(prettyAlone.out()).isEmpty();
+    assertThat(prettyAlone.err()).startsWith("gsymutil stackwalk: option '--pretty' requires '--json'\n");
   }
 
   @Test

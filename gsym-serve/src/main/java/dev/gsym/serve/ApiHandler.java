@@ -37,6 +37,7 @@ final class ApiHandler extends Handler.Abstract {
   private final ResponseWriter writer = new ResponseWriter();
   private final long maxRequestBytes;
   private final long minRequestDataRate;
+  private final MinidumpEndpoint minidump;
   /**
    * Requests in their CPU part (symbolizing, writing the answer) at a time, taken in arrival order.
    * Request threads are virtual: without a bound, hundreds of them are runnable at once on the
@@ -49,7 +50,8 @@ final class ApiHandler extends Handler.Abstract {
   private static final int BUFFERED_FRAMES = 16_384;
 
   ApiHandler(Symbolizer symbolizer, ServeMetrics metrics, long maxRequestBytes, long minRequestDataRate, int maxFrames,
-      int maxModules, Logger access) {
+      int maxModules, MinidumpEndpoint minidump, Logger access) {
+    this.minidump = minidump;
     this.symbolizer = symbolizer;
     this.access = access;
     this.metrics = metrics;
@@ -80,6 +82,10 @@ final class ApiHandler extends Handler.Abstract {
           x.endpoint = "symbolicate";
           if (allowed(method, "POST", response, callback, x)) symbolicate(request, response, callback, x);
         }
+        case "/minidump" -> {
+          x.endpoint = "minidump";
+          if (allowed(method, "POST", response, callback, x)) minidump(request, response, callback, x);
+        }
         case "/healthz" -> {
           x.endpoint = "healthz";
           if (allowed(method, "GET", response, callback, x)) {
@@ -91,7 +97,7 @@ final class ApiHandler extends Handler.Abstract {
           if (allowed(method, "GET", response, callback, x)) metrics(response, callback, x);
         }
         default -> error(response, callback, x, new BadRequest(404, "not_found",
-            "no such endpoint (POST /symbolicate, GET /healthz, GET /metrics)"));
+            "no such endpoint (POST /symbolicate, POST /minidump, GET /healthz, GET /metrics)"));
       }
     } catch (IOException | RuntimeException e) {
       if (timedOut(e) && !response.isCommitted()) {
@@ -185,6 +191,39 @@ final class ApiHandler extends Handler.Abstract {
       x.bytes = out.count;
     }
     callback.succeeded();
+  }
+
+  private void minidump(Request request, Response response, Callback callback, Exchange x) throws IOException {
+    byte[] dump;
+    try {
+      long length = request.getLength();
+      if (length > minidump.maxBytes()) throw LimitedInputStream.tooLarge(minidump.maxBytes());
+      InputStream in = new LimitedInputStream(Content.Source.asInputStream(request), minidump.maxBytes(), minRequestDataRate);
+      dump = minidump.read(in, request.getHeaders().get(HttpHeader.CONTENT_ENCODING),
+          request.getHeaders().get(HttpHeader.CONTENT_TYPE));
+    } catch (BadRequest e) {
+      error(response, callback, x, e);
+      return;
+    }
+    MinidumpEndpoint.Walked walked;
+    try {
+      cpu.acquire();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while waiting for a turn");
+    }
+    long start = System.nanoTime();
+    try {
+      walked = minidump.walk(dump);
+    } catch (BadRequest e) {
+      error(response, callback, x, e);
+      return;
+    } finally {
+      cpu.release();
+    }
+    metrics.minidump(walked.frames(), System.nanoTime() - start);
+    x.frames = walked.frames();
+    send(response, callback, x, 200, ResponseWriter.JSON, walked.json());
   }
 
   /**

@@ -26,6 +26,9 @@ final class ServeMetrics {
   private final Counter frames;
   private final Counter errors;
   private final Histogram latency;
+  private final Counter minidumps;
+  private final Counter minidumpFrames;
+  private final Histogram walkTime;
   private final java.util.concurrent.atomic.AtomicInteger inProgress = new java.util.concurrent.atomic.AtomicInteger();
 
   ServeMetrics(Supplier<Symbolizer.Stats> stats) {
@@ -40,6 +43,15 @@ final class ServeMetrics {
         .help("Time from the request's arrival to the end of the response, by endpoint").labelNames("endpoint")
         .classicOnly()
         .classicUpperBounds(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
+        .register(registry);
+    minidumps = Counter.builder().name("gsym_serve_minidumps")
+        .help("Minidumps walked (POST /minidump)").register(registry);
+    minidumpFrames = Counter.builder().name("gsym_serve_minidump_frames")
+        .help("Stack frames found in the minidumps walked, inlined ones included").register(registry);
+    walkTime = Histogram.builder().name("gsym_serve_minidump_walk_seconds")
+        .help("Time to walk a minidump's threads and write its report (POST /minidump)")
+        .classicOnly()
+        .classicUpperBounds(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
         .register(registry);
     GaugeWithCallback.builder().name("gsym_serve_requests_in_progress")
         .help("Requests being handled now (reading the body, symbolizing, writing the answer), this scrape included")
@@ -83,6 +95,13 @@ final class ServeMetrics {
 
   void frames(int n) {
     frames.inc(n);
+  }
+
+  /** A minidump was walked: its frames and the walk's time. */
+  void minidump(int frames, long nanos) {
+    minidumps.inc();
+    minidumpFrames.inc(frames);
+    walkTime.observe(nanos / 1e9);
   }
 
   void error(String kind) {

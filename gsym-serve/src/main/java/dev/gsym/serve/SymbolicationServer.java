@@ -22,7 +22,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * An HTTP symbolication service on a {@link Symbolizer}: {@code POST /symbolicate} (modules and
- * stacks in, frames out, as JSON), {@code GET /healthz} and {@code GET /metrics} (Prometheus text).
+ * stacks in, frames out, as JSON), {@code POST /minidump} (a minidump in, its walked threads out as
+ * rust-minidump's JSON report), {@code GET /healthz} and {@code GET /metrics} (Prometheus text).
  * The API, its errors and limits are described in docs/serve.md.
  *
  * <pre>{@code
@@ -41,6 +42,8 @@ public final class SymbolicationServer implements AutoCloseable {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SymbolicationServer.class);
   /** Default {@link Builder#maxRequestBytes}: 16 MiB. */
   public static final long DEFAULT_MAX_REQUEST_BYTES = 16L << 20;
+  /** Default {@link Builder#maxMinidumpBytes}: 64 MiB. */
+  public static final long DEFAULT_MAX_MINIDUMP_BYTES = 64L << 20;
   /** Default {@link Builder#maxFrames}. */
   public static final int DEFAULT_MAX_FRAMES = 100_000;
   /** Default {@link Builder#maxModules}. */
@@ -78,7 +81,7 @@ public final class SymbolicationServer implements AutoCloseable {
     // silent for a second (the connector's shutdown idle timeout): idle keep-alive connections, and
     // a request whose client stopped sending its body
     server.setHandler(new GracefulHandler(new ApiHandler(b.symbolizer, metrics, b.maxRequestBytes, b.minRequestDataRate,
-        b.maxFrames, b.maxModules, b.accessLog ? ApiHandler.ACCESS : org.slf4j.helpers.NOPLogger.NOP_LOGGER)));
+        b.maxFrames, b.maxModules, new MinidumpEndpoint(b.minidumpSymbols, b.maxMinidumpBytes), b.accessLog ? ApiHandler.ACCESS : org.slf4j.helpers.NOPLogger.NOP_LOGGER)));
     server.setErrorHandler(new JsonErrorHandler(metrics));
     server.setStopTimeout(b.stopTimeout.toMillis());
   }
@@ -232,6 +235,8 @@ public final class SymbolicationServer implements AutoCloseable {
     private Duration stopTimeout = Duration.ofSeconds(5);
     private boolean warmUp;
     private boolean accessLog = true;
+    private long maxMinidumpBytes = DEFAULT_MAX_MINIDUMP_BYTES;
+    private dev.gsym.stackwalk.SymbolSource minidumpSymbols;
 
     private Builder(Symbolizer symbolizer) {
       this.symbolizer = Objects.requireNonNull(symbolizer, "symbolizer");
@@ -249,6 +254,27 @@ public final class SymbolicationServer implements AutoCloseable {
     public Builder maxRequestBytes(long bytes) {
       if (bytes < 1) throw new IllegalArgumentException("max request bytes must be positive: " + bytes);
       this.maxRequestBytes = bytes;
+      return this;
+    }
+
+    /**
+     * Largest minidump upload of {@code POST /minidump} (default {@value #DEFAULT_MAX_MINIDUMP_BYTES};
+     * the body as sent and as decoded); a larger one gets 413.
+     */
+    public Builder maxMinidumpBytes(long bytes) {
+      if (bytes < 1) throw new IllegalArgumentException("max minidump bytes must be positive: " + bytes);
+      this.maxMinidumpBytes = bytes;
+      return this;
+    }
+
+    /**
+     * Where {@code POST /minidump} finds the modules' symbols and CFI (e.g. {@link
+     * dev.gsym.stackwalk.BreakpadSymbolDirectories}; it must be thread-safe); without one (the default)
+     * dumps are walked without symbols, as minidump_stackwalk without symbol paths. The server does
+     * not own it: close it after the server.
+     */
+    public Builder minidumpSymbols(dev.gsym.stackwalk.SymbolSource source) {
+      this.minidumpSymbols = source;
       return this;
     }
 

@@ -76,6 +76,10 @@ final class SymbolizeCommand {
       err.println(e.getMessage());
       return e.exitCode;
     }
+    if (a.has(SymbolizeOpt.PPROF)) {
+      return new ProfileCommand(session).run(a, config.symbolizer,
+          a.has(SymbolizeOpt.COLLAPSED) ? ProfileCommand.Output.COLLAPSED : ProfileCommand.Output.PPROF);
+    }
     Symbolizer symbolizer;
     try {
       symbolizer = config.symbolizer.build();

@@ -108,6 +108,47 @@ class ProfileCliTest {
     }
   }
 
+  @Test
+  void perfScriptToPprofAndFlameGraphs() throws Exception {
+    Path perf = TestData.path("profile", "perf", "profdemo.perf.txt");
+    Path ids = TestData.path("profile", "perf", "profdemo.buildids.txt");
+    String dbg = "--debug-file-directory=" + debugDirectory();
+    Path pprof = tmp.resolve("perf.pb.gz");
+    CliRun r = CliRun.run("symbolize", "--perf-script", perf.toString(), "--perf-buildids", ids.toString(), dbg, "-o",
+        pprof.toString());
+    assertEquals(0, r.status(), r.err());
+    byte[] gz = Files.readAllBytes(pprof);
+    assertTrue((gz[0] & 0xff) == 0x1f && (gz[1] & 0xff) == 0x8b, "a gzipped profile");
+    // the same recording as a flame graph: from perf script text, from the profile, from collapsed stacks
+    Path fromPerf = tmp.resolve("perf.html");
+    r = CliRun.run("flamegraph", perf.toString(), "--perf-buildids", ids.toString(), dbg, "-o", fromPerf.toString());
+    assertEquals(0, r.status(), r.err());
+    Path fromPprof = tmp.resolve("pprof.svg");
+    r = CliRun.run("flamegraph", pprof.toString(), "--svg", dbg, "-o", fromPprof.toString());
+    assertEquals(0, r.status(), r.err());
+    assertTrue(Files.readString(fromPprof).contains("profdemo::checksum(unsigned char const*, unsigned long)"));
+    Path folded = tmp.resolve("perf.folded");
+    r = CliRun.run("symbolize", "--pprof", pprof.toString(), "--collapsed", "--sample-index=0", dbg, "-o", folded.toString());
+    assertEquals(0, r.status(), r.err());
+    Path fromFolded = tmp.resolve("folded.html");
+    r = CliRun.run("flamegraph", folded.toString(), "-o", fromFolded.toString());
+    assertEquals(0, r.status(), r.err());
+    String html = Files.readString(fromFolded);
+    assertTrue(html.contains("\"profdemo::Mixer\\u003cunsigned long\\u003e::step(unsigned long)\""), "frames in the page");
+    assertTrue(Files.readString(fromPerf).contains("profdemo::Mixer\\u003cunsigned long\\u003e::step(unsigned long)"));
+    // no output without -o, or with a bad input
+    r = CliRun.run("flamegraph", folded.toString());
+    assertEquals(1, r.status());
+    assertEquals("error: flamegraph needs -o FILE (- for stdout)\n", r.err());
+    Path bad = tmp.resolve("bad.folded");
+    Files.writeString(bad, "a;b 1\nnot a stack\n");
+    Path out = tmp.resolve("bad.html");
+    r = CliRun.run("flamegraph", bad.toString(), "-o", out.toString());
+    assertEquals(1, r.status());
+    assertTrue(r.err().startsWith("error: " + bad + ": line 2: expected 'frame;frame;... COUNT'"), r.err());
+    assertFalse(Files.exists(out));
+  }
+
   private static String run(String... cmd) throws IOException, InterruptedException {
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);

@@ -28,8 +28,9 @@ public final class Stacks {
    * @param line the line in it, 0 if unknown
    * @param module the mapping's file name ("" without one)
    * @param inlined true if inlined into the frame below it (its caller)
+   * @param symbolized false for a frame named after its address (no function known)
    */
-  public record StackFrame(String name, String file, long line, String module, boolean inlined) {}
+  public record StackFrame(String name, String file, long line, String module, boolean inlined, boolean symbolized) {}
 
   /**
    * One distinct stack.
@@ -51,7 +52,41 @@ public final class Stacks {
     this.total = t;
   }
 
-  /** Stacks given directly (e.g. read from collapsed text). */
+  /**
+   * Reads collapsed stacks (Brendan Gregg's folded format): one {@code root;caller;leaf VALUE} line
+   * per stack, the value after the last space; empty lines are skipped. Frames are taken as named
+   * (already symbolized).
+   *
+   * @throws dev.gsym.GsymFormatException for a line without a value, naming the line
+   */
+  public static Stacks readCollapsed(java.io.BufferedReader in, String source) throws IOException {
+    List<Stack> out = new ArrayList<>();
+    Map<String, StackFrame> frames = new HashMap<>();
+    String line;
+    long n = 0;
+    while ((line = in.readLine()) != null) {
+      n++;
+      if (line.isBlank()) continue;
+      int sp = line.lastIndexOf(' ');
+      long value;
+      try {
+        if (sp <= 0) throw new NumberFormatException();
+        value = Long.parseLong(line.substring(sp + 1).trim());
+        if (value < 0) throw new NumberFormatException();
+      } catch (NumberFormatException e) {
+        throw new dev.gsym.GsymFormatException(source, -1, "line " + n + ": expected 'frame;frame;... COUNT', got '"
+            + (line.length() > 80 ? line.substring(0, 80) + "..." : line) + "'");
+      }
+      List<StackFrame> fs = new ArrayList<>();
+      for (String name : line.substring(0, sp).split(";", -1)) {
+        fs.add(frames.computeIfAbsent(name, x -> new StackFrame(x, "", 0, "", false, true)));
+      }
+      out.add(new Stack(fs, value));
+    }
+    return new Stacks(out, "samples");
+  }
+
+  /** Stacks given directly. */
   public static Stacks of(List<Stack> stacks, String valueType) {
     return new Stacks(stacks, valueType);
   }
@@ -106,14 +141,16 @@ public final class Stacks {
     if (lines.isEmpty()) {
       String name = m == null ? "0x" + Long.toHexString(l.getAddress())
           : (module.isEmpty() ? "?" : module) + "+0x" + Long.toHexString(l.getAddress() - m.getMemoryStart() + m.getFileOffset());
-      out.add(new StackFrame(name, "", 0, module, false));
+      out.add(new StackFrame(name, "", 0, module, false, false));
       return out;
     }
     for (int i = lines.size() - 1; i >= 0; i--) {
       Function f = functions.get(lines.get(i).getFunctionId());
       String name = f == null ? "?" : p.string(f.getName());
       if (name.isEmpty() && f != null) name = p.string(f.getSystemName());
-      out.add(new StackFrame(name, f == null ? "" : p.string(f.getFilename()), lines.get(i).getLine(), module, i > 0));
+      // pprof lists a location's lines innermost first: all but the last are inlined into the next
+      out.add(new StackFrame(name, f == null ? "" : p.string(f.getFilename()), lines.get(i).getLine(), module,
+          i < lines.size() - 1, true));
     }
     return List.copyOf(out);
   }

@@ -6,6 +6,7 @@ module dev.gsym.serve {
   requires dev.gsym.core;
   requires transitive dev.gsym.symbolize; // SymbolicationServer.builder takes a Symbolizer
   requires dev.gsym.demangle;
+  requires dev.gsym.profile; // POST /symbolicate/pprof
   requires org.eclipse.jetty.server;
   requires org.eclipse.jetty.http2.server;
   requires org.eclipse.jetty.http;

@@ -1,5 +1,8 @@
 package dev.gsym.serve;
 
+import dev.gsym.GsymFormatException;
+import dev.gsym.profile.PprofProfile;
+import dev.gsym.profile.ProfileSymbolizer;
 import dev.gsym.symbolize.AddressMode;
 import dev.gsym.symbolize.Symbolized;
 import dev.gsym.symbolize.Symbolizer;
@@ -36,6 +39,8 @@ final class ApiHandler extends Handler.Abstract {
   private final RequestParser parser;
   private final ResponseWriter writer = new ResponseWriter();
   private final long maxRequestBytes;
+  private final ProfileSymbolizer profiles;
+  private final long maxProfileBytes;
   private final long minRequestDataRate;
   /**
    * Requests in their CPU part (symbolizing, writing the answer) at a time, taken in arrival order.
@@ -49,8 +54,10 @@ final class ApiHandler extends Handler.Abstract {
   private static final int BUFFERED_FRAMES = 16_384;
 
   ApiHandler(Symbolizer symbolizer, ServeMetrics metrics, long maxRequestBytes, long minRequestDataRate, int maxFrames,
-      int maxModules, Logger access) {
+      int maxModules, Logger access, List<java.nio.file.Path> profileDebugDirectories, long maxProfileBytes) {
     this.symbolizer = symbolizer;
+    this.profiles = ProfileSymbolizer.builder(symbolizer).debugDirectories(profileDebugDirectories).build();
+    this.maxProfileBytes = maxProfileBytes;
     this.access = access;
     this.metrics = metrics;
     this.maxRequestBytes = maxRequestBytes;
@@ -80,6 +87,10 @@ final class ApiHandler extends Handler.Abstract {
           x.endpoint = "symbolicate";
           if (allowed(method, "POST", response, callback, x)) symbolicate(request, response, callback, x);
         }
+        case "/symbolicate/pprof" -> {
+          x.endpoint = "symbolicate_pprof";
+          if (allowed(method, "POST", response, callback, x)) symbolicatePprof(request, response, callback, x);
+        }
         case "/healthz" -> {
           x.endpoint = "healthz";
           if (allowed(method, "GET", response, callback, x)) {
@@ -91,7 +102,7 @@ final class ApiHandler extends Handler.Abstract {
           if (allowed(method, "GET", response, callback, x)) metrics(response, callback, x);
         }
         default -> error(response, callback, x, new BadRequest(404, "not_found",
-            "no such endpoint (POST /symbolicate, GET /healthz, GET /metrics)"));
+            "no such endpoint (POST /symbolicate, POST /symbolicate/pprof, GET /healthz, GET /metrics)"));
       }
     } catch (IOException | RuntimeException e) {
       if (timedOut(e) && !response.isCommitted()) {
@@ -185,6 +196,59 @@ final class ApiHandler extends Handler.Abstract {
       x.bytes = out.count;
     }
     callback.succeeded();
+  }
+
+  /** The media type of a pprof profile, as Go's net/http/pprof serves one. */
+  static final String PPROF = "application/octet-stream";
+
+  /**
+   * A pprof profile (gzipped or not) in, the profile symbolized out (gzipped when it came gzipped),
+   * with the summary's counts in {@code X-Gsym-*} headers. A body that is not a profile is a 400
+   * {@code bad_profile}; over the request or the decompressed bound a 413.
+   */
+  private void symbolicatePprof(Request request, Response response, Callback callback, Exchange x) throws IOException {
+    PprofProfile profile;
+    try {
+      long length = request.getLength();
+      if (length > maxRequestBytes) throw LimitedInputStream.tooLarge(maxRequestBytes);
+      InputStream in = new LimitedInputStream(Content.Source.asInputStream(request), maxRequestBytes,
+          minRequestDataRate);
+      try {
+        profile = PprofProfile.read(in, "the profile", maxProfileBytes);
+      } catch (LimitedInputStream.TooLarge t) {
+        throw t.badRequest();
+      } catch (GsymFormatException e) {
+        throw e.detail().contains("more than " + maxProfileBytes + " bytes")
+            ? new BadRequest(413, "profile_too_large", e.getMessage())
+            : BadRequest.invalid("bad_profile", e.getMessage());
+      }
+    } catch (BadRequest e) {
+      error(response, callback, x, e);
+      return;
+    }
+    x.frames = profile.locations().size();
+    byte[] answer;
+    ProfileSymbolizer.Summary summary;
+    try {
+      cpu.acquire();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while waiting for a turn");
+    }
+    try {
+      ProfileSymbolizer.Result r = profiles.symbolize(profile);
+      summary = r.summary();
+      answer = r.profile().toByteArray(profile.gzipped());
+    } finally {
+      cpu.release();
+    }
+    metrics.frames(x.frames);
+    var h = response.getHeaders();
+    h.put("X-Gsym-Locations", Long.toString(summary.locations()));
+    h.put("X-Gsym-Symbolized", Long.toString(summary.symbolized()));
+    h.put("X-Gsym-Missing-Module", Long.toString(summary.missingModule()));
+    h.put("X-Gsym-Unknown-Address", Long.toString(summary.unknownAddress()));
+    send(response, callback, x, 200, PPROF, answer);
   }
 
   /**

@@ -12,6 +12,7 @@
 # as a process maps them, about ten addresses in every function, plus a module that is nowhere, the
 # vDSO, a location without mapping, a Go binary's symbolized mapping, a location that already has
 # its line, an address outside its mapping; samples with two values and labels; two comments.
+# synthetic.pb: synthetic.pb.gz uncompressed (the pprof fuzz target's seed).
 # synthetic.addresses.txt: location id, module, module address of the locations of the two
 # modules; synthetic.nofunction.txt: the same for the addresses past their last function, and
 # expected/synthetic.nofunction.llvm-gsymutil.txt: llvm-gsymutil-22's lookups of them in its own
@@ -53,3 +54,5 @@ if [ "$(grep -c 'is not in GSYM' expected/synthetic.nofunction.llvm-gsymutil.txt
   exit 1
 fi
 echo "regenerated: $(wc -l < synthetic.addresses.txt) addresses"
+# the same profile uncompressed: the pprof fuzz target's seed (mutations of protobuf, not of gzip)
+gzip -dc synthetic.pb.gz > synthetic.pb

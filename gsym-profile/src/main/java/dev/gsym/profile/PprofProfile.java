@@ -53,6 +53,7 @@ public final class PprofProfile {
   static final int LOCATION = 4;
   static final int FUNCTION = 5;
   static final int STRING_TABLE = 6;
+  static final int PERIOD_TYPE = 11;
   static final int COMMENT = 13;
 
   private final String source;
@@ -300,6 +301,11 @@ public final class PprofProfile {
     }
   }
 
+  /** The wire type of raw field {@code r}, from its tag. */
+  private int wireType(int r) {
+    return data[raw[r * 4 + 1]] & 7;
+  }
+
   /** Checks the references Go's pprof checks when it reads a profile. */
   private void validate() {
     long n = stringCount();
@@ -319,6 +325,23 @@ public final class PprofProfile {
       checkString(f.getName(), "function " + f.getId() + " name");
       checkString(f.getSystemName(), "function " + f.getId() + " system_name");
       checkString(f.getFilename(), "function " + f.getId() + " filename");
+    }
+    // sample types and the period type: ValueType messages naming strings
+    for (int r = 0; r < rawCount; r++) {
+      int field = raw[r * 4];
+      if (field != SAMPLE_TYPE && field != PERIOD_TYPE) continue;
+      if (raw[r * 4 + 2] == raw[r * 4 + 1] || wireType(r) != WireFormat.WIRETYPE_LENGTH_DELIMITED) {
+        throw new GsymFormatException(source, raw[r * 4 + 1], "field " + field + " is not a message");
+      }
+      try {
+        var vt = com.google.perftools.profiles.ProfileProto.ValueType.parser().parseFrom(data, raw[r * 4 + 2],
+            raw[r * 4 + 3] - raw[r * 4 + 2]);
+        checkString(vt.getType(), (field == SAMPLE_TYPE ? "a sample" : "the period") + " type");
+        checkString(vt.getUnit(), (field == SAMPLE_TYPE ? "a sample" : "the period") + " unit");
+      } catch (InvalidProtocolBufferException e) {
+        throw new GsymFormatException(source, raw[r * 4 + 1], "malformed " + (field == SAMPLE_TYPE ? "sample" : "period")
+            + " type: " + e.getMessage());
+      }
     }
     java.util.Set<Long> locationIds = new java.util.HashSet<>();
     for (Location l : locations) {
@@ -378,6 +401,9 @@ public final class PprofProfile {
     LongBuffer labels = new LongBuffer();
     for (int r = 0; r < rawCount; r++) {
       if (raw[r * 4] != SAMPLE) continue;
+      if (wireType(r) != WireFormat.WIRETYPE_LENGTH_DELIMITED) {
+        throw new GsymFormatException(source, raw[r * 4 + 1], "a sample that is not a message");
+      }
       int payload = raw[r * 4 + 2];
       int end = raw[r * 4 + 3];
       ids.clear();

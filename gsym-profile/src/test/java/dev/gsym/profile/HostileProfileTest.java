@@ -73,6 +73,27 @@ class HostileProfileTest {
   }
 
   @Test
+  void malformedSampleTypesAreRefusedWhenRead() throws Exception {
+    // the fuzz finding crash-637237d0...: a sample type that is not a ValueType was kept as bytes and
+    // failed only when drawn; a sample type naming no string; a sample that is a varint
+    byte[] badType = bytes(out -> {
+      out.writeByteArray(PprofProfile.STRING_TABLE, new byte[0]);
+      out.writeByteArray(PprofProfile.SAMPLE_TYPE, new byte[] {0, 0});
+    });
+    refused("malformed sample type", () -> PprofProfile.read(badType, "type"));
+    byte[] noString = bytes(out -> {
+      out.writeByteArray(PprofProfile.STRING_TABLE, new byte[0]);
+      out.writeByteArray(PprofProfile.SAMPLE_TYPE, new byte[] {8, 5});
+    });
+    refused("a sample type is string 5, outside the string table of 1", () -> PprofProfile.read(noString, "type"));
+    byte[] varintSample = bytes(out -> {
+      out.writeByteArray(PprofProfile.STRING_TABLE, new byte[0]);
+      out.writeUInt64(PprofProfile.SAMPLE, 3);
+    });
+    refused("a sample that is not a message", () -> PprofProfile.read(varintSample, "sample"));
+  }
+
+  @Test
   void deepNesting() throws Exception {
     // 100,000 nested groups at the top level and inside a location: protobuf's recursion bound
     for (int field : new int[] {99, PprofProfile.LOCATION}) {

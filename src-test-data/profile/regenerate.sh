@@ -12,6 +12,7 @@
 # as a process maps them, about ten addresses in every function, plus a module that is nowhere, the
 # vDSO, a location without mapping, a Go binary's symbolized mapping, a location that already has
 # its line, an address outside its mapping; samples with two values and labels; two comments.
+# debug/.build-id/: links to bin/ by build-id, a debug directory for the commands of README.md.
 # synthetic.pb: synthetic.pb.gz uncompressed (the pprof fuzz target's seed).
 # synthetic.addresses.txt: location id, module, module address of the locations of the two
 # modules; synthetic.nofunction.txt: the same for the addresses past their last function, and
@@ -56,3 +57,11 @@ fi
 echo "regenerated: $(wc -l < synthetic.addresses.txt) addresses"
 # the same profile uncompressed: the pprof fuzz target's seed (mutations of protobuf, not of gzip)
 gzip -dc synthetic.pb.gz > synthetic.pb
+# debug/: the two modules under their build-ids (relative links to bin/), a debug directory for
+# the README's commands (--debug-file-directory=src-test-data/profile/debug)
+rm -rf debug
+for m in profdemo libprofdemo.so; do
+  id=$(llvm-readelf-22 -n "bin/$m" | awk '/Build ID/ {print $3}')
+  mkdir -p "debug/.build-id/${id:0:2}"
+  ln -s "../../../bin/$m" "debug/.build-id/${id:0:2}/${id:2}.debug"
+done

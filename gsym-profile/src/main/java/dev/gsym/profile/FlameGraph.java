@@ -118,7 +118,8 @@ public final class FlameGraph {
     json(out, unit);
     out.write(",\"stacks\":" + stacks + ",\"count\":" + count[0]);
     out.write(",\"pruned\":");
-    json(out, minFraction > 0 ? String.format(java.util.Locale.ROOT, "%.4g%%", 100 * minFraction) : "");
+    json(out, minFraction > 0 ? new java.math.BigDecimal(100 * minFraction).round(new java.math.MathContext(3))
+        .stripTrailingZeros().toPlainString() + "%" : "");
     out.write(",\"strings\":[");
     boolean first = true;
     for (String s : strings.keySet()) {

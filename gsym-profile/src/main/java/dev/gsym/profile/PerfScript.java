@@ -218,7 +218,7 @@ public final class PerfScript {
     }
     p.addSampleType(ValueType.newBuilder().setType(intern(strings, "samples")).setUnit(intern(strings, "count")));
     if (periods) {
-      p.addSampleType(ValueType.newBuilder().setType(intern(strings, "event")).setUnit(intern(strings, "period")));
+      p.addSampleType(ValueType.newBuilder().setType(intern(strings, "period")).setUnit(intern(strings, "events")));
     }
     for (Sample.Builder s : samples) {
       if (s.getLocationIdCount() == 0) continue;

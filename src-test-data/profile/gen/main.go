@@ -6,13 +6,17 @@
 //	symbolized ID MAPPING ADDRESS FUNCTION FILE LINE   (a location that already has its line)
 //	sample LOCID,LOCID,... VALUE VALUE [KEY=STR|KEY=NUM]...
 //	comment TEXT
+//	random SAMPLES STACKS DEPTH SEED   (benchmarks: SAMPLES samples over STACKS distinct stacks,
+//	                                    paths of a random call tree over the locations so far,
+//	                                    up to DEPTH frames; the stacks drawn Zipf-distributed)
 //
-// Usage: go run . SPEC OUT.pb.gz
+// Usage: go run . SPEC OUT.pb.gz (bench/profile-vs-llvm.sh also uses it)
 package main
 
 import (
 	"bufio"
 	"fmt"
+	"math/rand"
 	"os"
 	"strconv"
 	"strings"
@@ -91,6 +95,8 @@ func main() {
 				}
 			}
 			p.Sample = append(p.Sample, smp)
+		case "random":
+			randomSamples(p, int(num(f[1])), int(num(f[2])), int(num(f[3])), int64(num(f[4])))
 		case "comment":
 			p.Comments = append(p.Comments, strings.Join(f[1:], " "))
 		default:
@@ -111,4 +117,35 @@ func main() {
 		panic(err)
 	}
 	fmt.Fprintf(os.Stderr, "%s: %d samples, %d locations, %d mappings\n", os.Args[2], len(p.Sample), len(p.Location), len(p.Mapping))
+}
+
+// randomSamples adds samples whose stacks are paths from the root of a random call tree: each
+// node's location is chosen among all locations by a hash of the node, each node has up to four
+// children, so that stacks share prefixes as real ones do.
+func randomSamples(p *profile.Profile, samples, stacks, depth int, seed int64) {
+	r := rand.New(rand.NewSource(seed))
+	locs := p.Location
+	pool := make([][]*profile.Location, stacks)
+	for i := range pool {
+		d := 3 + r.Intn(depth-2)
+		node := uint64(1)
+		path := make([]*profile.Location, 0, d)
+		for k := 0; k < d; k++ {
+			node = node*4 + uint64(r.Intn(4)) + uint64(k)
+			h := node * 0x9e3779b97f4a7c15
+			h ^= h >> 29
+			path = append(path, locs[h%uint64(len(locs))])
+		}
+		// pprof lists the leaf first
+		for a, b := 0, len(path)-1; a < b; a, b = a+1, b-1 {
+			path[a], path[b] = path[b], path[a]
+		}
+		pool[i] = path
+	}
+	z := rand.NewZipf(r, 1.1, 1, uint64(stacks-1))
+	for i := 0; i < samples; i++ {
+		k := z.Uint64()
+		// one sample per draw, as a profiler writes them (not aggregated)
+		p.Sample = append(p.Sample, &profile.Sample{Location: pool[k], Value: []int64{1, 10000000}})
+	}
 }

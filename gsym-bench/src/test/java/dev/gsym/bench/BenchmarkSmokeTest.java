@@ -76,6 +76,29 @@ class BenchmarkSmokeTest {
   }
 
   @Test
+  void unwindLookupBenchmarkAnswers(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path gsym = dir.resolve("u.gsym");
+    try (dev.gsym.elf.ElfFile f = dev.gsym.elf.ElfFile.open(dev.gsym.testing.TestData.path("bin", "cpp-gcc-O2"))) {
+      dev.gsym.write.GsymCreator c = new dev.gsym.write.GsymCreator();
+      var s = dev.gsym.dwarf.DwarfConverter.convert(f, c, dev.gsym.write.Diagnostics.silent(),
+          dev.gsym.dwarf.DwarfConverter.Options.builder().unwind(dev.gsym.dwarf.DwarfConverter.Unwind.ALL).build());
+      c.save(gsym, s.byteOrder());
+    }
+    UnwindLookupBenchmark b = new UnwindLookupBenchmark();
+    b.gsym = gsym.toString();
+    b.setup();
+    try {
+      for (int i = 0; i < 100; i++) {
+        long a = b.addrs[b.next & (UnwindLookupBenchmark.ADDRESSES - 1)];
+        assertThat(b.unwindRow(BH)).as("0x%x", a).isTrue();
+      }
+      assertThat(b.state.cfaKind()).isNotEqualTo(dev.gsym.unwind.UnwindState.NONE);
+    } finally {
+      b.tearDown();
+    }
+  }
+
+  @Test
   void jmhGeneratedTheBenchmarkList() throws Exception {
     try (InputStream in = DwarfFile.class.getClassLoader().getResourceAsStream("META-INF/BenchmarkList")) {
       assertThat(in).as("META-INF/BenchmarkList").isNotNull();

@@ -82,7 +82,11 @@ class QuickArgsTest {
       List.of("--dwarf", BIN, "-o", OUT, "--output-version=7"),
       List.of("--output-version", "2", F),
       List.of("--dwarf", BIN, "-o", OUT, "--symtab-file", "/nonexistent/symtab"),
-      List.of("--dwarf", BIN, "-o", OUT, "--llvm-compat", "22"));
+      List.of("--dwarf", BIN, "-o", OUT, "--llvm-compat", "22"),
+      List.of("--dwarf", BIN, "-o", OUT, "--unwind"),
+      List.of("--breakpad", SYM, "-o", OUT, "--unwind"),
+      List.of("--to-breakpad", BIN, "-o", OUT + ".sym", "--no-cfi"),
+      List.of("--to-breakpad", BIN, "-o", OUT + ".sym", "--debug-file-directory", "/nonexistent"));
 
   /** Command lines QuickArgs must hand to picocli. */
   private static final List<List<String>> REFUSED = List.of(

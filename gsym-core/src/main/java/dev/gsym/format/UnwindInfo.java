@@ -270,29 +270,44 @@ public record UnwindInfo(Arch arch, List<UnwindEntry> entries, List<UnwindEntry>
    * when no CFI table of the payload covers the address.
    */
   public static boolean lookup(Cursor c, long functionStart, long address, UnwindState state) {
-    boolean[] found = {false};
-    Arch[] arch = {null};
-    parse(c, functionStart, new EntryVisitor() {
-      @Override
-      public boolean header(int version, Arch a, int code, long count) {
-        arch[0] = a;
-        return a != null;
-      }
+    Finder f = new Finder(address, state);
+    parse(c, functionStart, f);
+    return f.found;
+  }
 
-      @Override
-      public boolean entry(UnwindSource source, boolean continued, long ordinal, long start, long length, Cursor body) {
-        if (source == UnwindSource.BREAKPAD_WIN || Long.compareUnsigned(address - start, length) >= 0) return true;
-        parseTable(body, arch[0], source, start, length, state, (s, next) -> {
-          if (Long.compareUnsigned(address, next) < 0) {
-            found[0] = true;
-            return false;
-          }
-          return true;
-        });
-        return !found[0];
+  /** The visitor of {@link #lookup}: one object for the entries and the rows of the covering table. */
+  private static final class Finder implements EntryVisitor, RowVisitor {
+    private final long address;
+    private final UnwindState state;
+    private Arch arch;
+    boolean found;
+
+    Finder(long address, UnwindState state) {
+      this.address = address;
+      this.state = state;
+    }
+
+    @Override
+    public boolean header(int version, Arch a, int code, long count) {
+      arch = a;
+      return a != null;
+    }
+
+    @Override
+    public boolean entry(UnwindSource source, boolean continued, long ordinal, long start, long length, Cursor body) {
+      if (source == UnwindSource.BREAKPAD_WIN || Long.compareUnsigned(address - start, length) >= 0) return true;
+      parseTable(body, arch, source, start, length, state, this);
+      return !found;
+    }
+
+    @Override
+    public boolean row(UnwindState s, long next) {
+      if (Long.compareUnsigned(address, next) < 0) {
+        found = true;
+        return false;
       }
-    });
-    return found[0];
+      return true;
+    }
   }
 
   /** Decodes a whole payload; {@code functionStart} is the function's start address. */

@@ -63,6 +63,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
   private final StringCache stringCache;
   private final PathCache pathCache;
   private final FunctionCache functionCache;
+  private final dev.gsym.read.internal.UnwindCache unwindCache;
 
   private GsymReader(Arena arena, MemorySegment seg, long fileOffset, String source) {
     this.arena = arena;
@@ -113,6 +114,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     this.pathCache = new PathCache(files, strings);
     this.search = new AddressSearch(addresses);
     this.functionCache = new FunctionCache(addresses.count(), this::record, this::functionAddress);
+    this.unwindCache = new dev.gsym.read.internal.UnwindCache(addresses.count(), this::unwindInfoAtIndex);
   }
 
   /** Maps and validates {@code path}. */
@@ -339,22 +341,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     if (i < 0) i = 0;
     long first = search.get(i);
     while (i > 0 && search.get(i - 1) == first) i--;
-    long start = baseAddress + first;
-    Cursor[] chunk = {null};
-    FunctionInfo.parse(record(i), dev.gsym.format.Reading.LOOKUP, new FunctionInfo.RecordVisitor() {
-      @Override
-      public boolean header(long size, int name) {
-        return true;
-      }
-
-      @Override
-      public boolean chunk(int type, Cursor body) {
-        if (type != FunctionInfo.UNWIND_INFO) return true;
-        chunk[0] = body;
-        return false;
-      }
-    });
-    return chunk[0] != null && dev.gsym.format.UnwindInfo.lookup(chunk[0], start, addr, state);
+    return unwindCache.lookup(i, addr, state);
   }
 
   /**

@@ -70,10 +70,15 @@ public enum Arch {
     return returnAddress;
   }
 
+  private static final Arch[] BY_CODE = new Arch[16];
+
+  static {
+    for (Arch a : values()) BY_CODE[a.code] = a;
+  }
+
   /** The architecture stored as {@code code}, or null for a code no version of this library wrote. */
   public static Arch ofCode(int code) {
-    for (Arch a : values()) if (a.code == code) return a;
-    return null;
+    return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
   }
 
   /**

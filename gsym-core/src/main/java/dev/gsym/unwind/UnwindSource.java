@@ -26,9 +26,14 @@ public enum UnwindSource {
     return code;
   }
 
+  private static final UnwindSource[] BY_CODE = new UnwindSource[16];
+
+  static {
+    for (UnwindSource s : values()) BY_CODE[s.code] = s;
+  }
+
   /** The source stored as {@code code}, or null. */
   public static UnwindSource ofCode(int code) {
-    for (UnwindSource s : values()) if (s.code == code) return s;
-    return null;
+    return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
   }
 }

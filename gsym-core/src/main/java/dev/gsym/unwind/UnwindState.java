@@ -44,6 +44,32 @@ public final class UnwindState {
   private long[] values = new long[16];
   private Object[] data = new Object[16];
 
+  /** Makes this state a copy of {@code other}: its table, address and rules. */
+  public void copyFrom(UnwindState other) {
+    arch = other.arch;
+    address = other.address;
+    tableStart = other.tableStart;
+    tableLength = other.tableLength;
+    returnAddressRegister = other.returnAddressRegister;
+    source = other.source;
+    cfaKind = other.cfaKind;
+    cfaRegister = other.cfaRegister;
+    cfaOffset = other.cfaOffset;
+    cfaData = other.cfaData;
+    for (int i = other.n; i < n; i++) data[i] = null;
+    if (regs.length < other.n) {
+      regs = new int[other.regs.length];
+      kinds = new int[other.regs.length];
+      values = new long[other.regs.length];
+      data = new Object[other.regs.length];
+    }
+    n = other.n;
+    System.arraycopy(other.regs, 0, regs, 0, n);
+    System.arraycopy(other.kinds, 0, kinds, 0, n);
+    System.arraycopy(other.values, 0, values, 0, n);
+    System.arraycopy(other.data, 0, data, 0, n);
+  }
+
   /** Forgets every rule (the state before a table's first instruction). */
   public void clear() {
     cfaKind = NONE;

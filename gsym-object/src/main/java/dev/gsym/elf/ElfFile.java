@@ -32,6 +32,9 @@ public final class ElfFile implements dev.gsym.object.ObjectFile {
   public static final int STT_FUNC = 2;
   /** Hard limits on header counts, so corrupt files cannot make us allocate without bound. */
   private static final int MAX_SECTIONS = 1 << 20;
+  private static final int MAX_PROGRAM_HEADERS = 1 << 22;
+  /** e_phnum of a file with more program headers than e_phnum holds (the real count is section 0's sh_info). */
+  public static final int PN_XNUM = 0xffff;
 
   /**
    * One section header ({@code info} is sh_info: the target section of a relocation section;
@@ -108,6 +111,15 @@ public final class ElfFile implements dev.gsym.object.ObjectFile {
       shentsize = f.u16(46);
       shnum = f.u16(48);
       shstrndx = f.u16(50);
+    }
+    // PN_XNUM: more than 0xfffe program headers (a core of a process with that many mappings); the
+    // real count is sh_info of section header 0
+    if (phnum == PN_XNUM && shoff != 0 && shentsize >= (is64 ? 64 : 40) && shoff > 0 && f.has(shoff, shentsize)) {
+      long count = f.u32(shoff + (is64 ? 44 : 28));
+      if (count > MAX_PROGRAM_HEADERS) {
+        throw f.error(shoff + (is64 ? 44 : 28), "PN_XNUM program header count " + count + " is more than " + MAX_PROGRAM_HEADERS);
+      }
+      phnum = (int) count;
     }
     // Program headers.
     List<ProgramHeader> phs = new ArrayList<>();

@@ -60,7 +60,8 @@ gzip -dc synthetic.pb.gz > synthetic.pb
 # debug/: the two modules under their build-ids (relative links to bin/), a debug directory for
 # the README's commands (--debug-file-directory=src-test-data/profile/debug)
 rm -rf debug
-for m in profdemo libprofdemo.so; do
+for m in profdemo libprofdemo.so cgodemo; do   # cgodemo: regenerate-cgo.sh
+  [ -f "bin/$m" ] || continue
   id=$(llvm-readelf-22 -n "bin/$m" | awk '/Build ID/ {print $3}')
   mkdir -p "debug/.build-id/${id:0:2}"
   ln -s "../../../bin/$m" "debug/.build-id/${id:0:2}/${id:2}.debug"

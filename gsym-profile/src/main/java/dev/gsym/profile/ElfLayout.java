@@ -24,6 +24,23 @@ record ElfLayout(int type, List<ElfFile.ProgramHeader> loads, long textAddress) 
     loads = List.copyOf(loads);
   }
 
+  /**
+   * Whether the file offsets of the segments are those of the file a process maps: false for a
+   * separate debug file ({@code objcopy --only-keep-debug}), whose executable segments hold no
+   * file bytes and whose offsets are therefore meaningless (pprof skips such segments, and then
+   * finds none for the mapping).
+   */
+  boolean hasFileOffsets() {
+    boolean executable = false;
+    for (ElfFile.ProgramHeader p : loads) {
+      if ((p.flags() & ElfFile.PF_X) != 0) {
+        if (p.filesz() > 0) return true;
+        executable = true;
+      }
+    }
+    return !executable;
+  }
+
   static ElfLayout of(ElfFile f) {
     List<ElfFile.ProgramHeader> loads = new ArrayList<>();
     for (ElfFile.ProgramHeader p : f.programHeaders()) if (p.type() == ElfFile.PT_LOAD) loads.add(p);
@@ -49,7 +66,8 @@ record ElfLayout(int type, List<ElfFile.ProgramHeader> loads, long textAddress) 
     return switch (type) {
       case ET_EXEC -> {
         if (ph == null) yield 0;
-        if (start > 0 && start < 0x8000000000000000L) yield start - offset + ph.offset() - ph.vaddr();
+        // a user-space executable: start in the lower half of the address space (signed: positive)
+        if (start > 0) yield start - offset + ph.offset() - ph.vaddr();
         throw new NoBase("kernel mapping (start 0x" + Long.toHexString(start) + "): not supported");
       }
       case ET_REL -> {

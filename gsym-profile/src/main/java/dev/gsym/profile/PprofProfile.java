@@ -343,10 +343,19 @@ public final class PprofProfile {
             + " type: " + e.getMessage());
       }
     }
-    java.util.Set<Long> locationIds = new java.util.HashSet<>();
+    // the location ids, sorted: samples name them millions of times, so no boxed set
+    long[] locationIds = new long[locations.size()];
+    for (int i = 0; i < locationIds.length; i++) locationIds[i] = locations.get(i).getId();
+    java.util.Arrays.sort(locationIds);
+    for (int i = 0; i < locationIds.length; i++) {
+      if (locationIds[i] == 0) throw new GsymFormatException(source, -1, "location with id 0");
+      if (i > 0 && locationIds[i] == locationIds[i - 1]) {
+        throw new GsymFormatException(source, -1, "duplicate location id " + locationIds[i]);
+      }
+    }
+    // ids 1..n in some order (as every profiler writes them): a range check is enough
+    boolean dense = locationIds.length == 0 || locationIds[locationIds.length - 1] == locationIds.length;
     for (Location l : locations) {
-      if (l.getId() == 0) throw new GsymFormatException(source, -1, "location with id 0");
-      if (!locationIds.add(l.getId())) throw new GsymFormatException(source, -1, "duplicate location id " + l.getId());
       if (l.getMappingId() != 0 && !mappingIds.containsKey(l.getMappingId())) {
         throw new GsymFormatException(source, -1, "location " + l.getId() + " names mapping " + l.getMappingId()
             + ", which does not exist");
@@ -361,7 +370,7 @@ public final class PprofProfile {
     // samples: location ids that exist, one value per sample type; labels and comments name strings
     forEachSample((ids, values, labelStrings) -> {
       for (long id : ids) {
-        if (!locationIds.contains(id)) {
+        if (dense ? id < 1 || id > locationIds.length : java.util.Arrays.binarySearch(locationIds, id) < 0) {
           throw new GsymFormatException(source, -1, "a sample names location " + Long.toUnsignedString(id)
               + ", which does not exist");
         }

@@ -90,7 +90,8 @@ public final class ProfileSymbolizer {
    *
    * @param locations every location of the profile
    * @param symbolized given frames now
-   * @param alreadySymbolized left as they were: they had lines, or their mapping had functions
+   * @param alreadySymbolized left as they were: they had lines naming a function, or their mapping had
+   *     functions
    * @param noMapping left as they were: no mapping (or a mapping of no file, such as {@code [vdso]}
    *     without a build-id)
    * @param missingModule left as they were: no symbols found for their module
@@ -98,8 +99,9 @@ public final class ProfileSymbolizer {
    *     address is outside its mapping or cannot be placed in the module
    * @param unreadableModule left as they were: the module's symbols could not be read
    * @param assumedLayout symbolized locations whose module address was computed without the
-   *     module's program headers (its ELF file was not found here: pprof's rule for a shared object
-   *     without them, exact when the executable segment's addresses equal its file offsets)
+   *     module's program headers (its ELF file was not found here, or only a separate debug file:
+   *     pprof's rule for a shared object without them, exact when the executable segment's
+   *     addresses equal its file offsets)
    * @param problems one line per module that could not be used, and why (at most 100)
    */
   public record Summary(long locations, long symbolized, long alreadySymbolized, long noMapping, long missingModule,
@@ -162,10 +164,12 @@ public final class ProfileSymbolizer {
     int todoCount = 0;
     List<Symbolizer.Request> requests = new ArrayList<>();
     Outcome[] outcome = new Outcome[locations.size()];
+    Map<Long, Function> functionsById = new HashMap<>();
+    for (Function f : profile.functions()) functionsById.put(f.getId(), f);
     for (int i = 0; i < locations.size(); i++) {
       Location l = locations.get(i);
       Plan p = l.getMappingId() == 0 ? null : plans.get(l.getMappingId());
-      if (l.getLineCount() > 0 || (p != null && p.mapping.getHasFunctions())) {
+      if (named(l, profile, functionsById) || (p != null && p.mapping.getHasFunctions())) {
         outcome[i] = Outcome.ALREADY;
         already++;
         continue;
@@ -280,6 +284,22 @@ public final class ProfileSymbolizer {
 
   private enum Outcome { ALREADY, NO_MAPPING, UNKNOWN }
 
+  /**
+   * Whether a location is symbolized: it has a line naming a function with a name, system name or
+   * file. Go's runtime/pprof writes a frame it cannot name (C code of a cgo program) as one line of
+   * a function with none of them; such a location is looked up like one without lines.
+   */
+  private static boolean named(Location l, PprofProfile profile, Map<Long, Function> functions) {
+    for (Line line : l.getLineList()) {
+      Function f = functions.get(line.getFunctionId());
+      if (f != null && !(profile.string(f.getName()).isEmpty() && profile.string(f.getSystemName()).isEmpty()
+          && profile.string(f.getFilename()).isEmpty())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static void report(Map<Long, String> reported, List<String> problems, Plan p, String message) {
     if (reported.putIfAbsent(p.mapping.getId(), message) == null && problems.size() < MAX_PROBLEMS) {
       problems.add("mapping " + p.mapping.getId() + " (" + describe(p) + "): " + message);
@@ -359,11 +379,13 @@ public final class ProfileSymbolizer {
       return;
     }
     try {
-      if (elf != null) {
-        p.layout = ElfLayout.of(elf);
+      ElfLayout layout = elf == null ? null : ElfLayout.of(elf);
+      if (layout != null && layout.hasFileOffsets()) {
+        p.layout = layout;
         p.base = p.layout.base(m.getMemoryStart(), m.getMemoryLimit(), m.getFileOffset(), firstAddress);
       } else {
-        // pprof's rule for a shared object whose program headers it does not have
+        // pprof's rule for a shared object whose program headers it does not have (or only a
+        // separate debug file's, without file offsets)
         p.assumed = !(m.getMemoryStart() == 0 && m.getFileOffset() == 0);
         p.base = m.getMemoryStart() - m.getFileOffset();
       }

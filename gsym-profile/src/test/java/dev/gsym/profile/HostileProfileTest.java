@@ -1,5 +1,6 @@
 package dev.gsym.profile;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -70,6 +71,29 @@ class HostileProfileTest {
       out.writeUInt64(1, 1_000_000_000L);
     });
     refused("names location 1000000000, which does not exist", () -> PprofProfile.read(ids, "ids"));
+  }
+
+  /** A profile of one sample type, locations with these ids and one sample naming {@code named}. */
+  private static byte[] withLocations(long[] ids, long named) {
+    var p = com.google.perftools.profiles.ProfileProto.Profile.newBuilder().addStringTable("").addStringTable("samples")
+        .addStringTable("count").addSampleType(com.google.perftools.profiles.ProfileProto.ValueType.newBuilder()
+            .setType(1).setUnit(2));
+    for (long id : ids) p.addLocation(com.google.perftools.profiles.ProfileProto.Location.newBuilder().setId(id));
+    p.addSample(com.google.perftools.profiles.ProfileProto.Sample.newBuilder().addLocationId(named).addValue(1));
+    return p.build().toByteArray();
+  }
+
+  @Test
+  void samplesNameLocationsThatExist() {
+    // ids 1..n in any order, and ids with gaps
+    assertEquals(3, PprofProfile.read(withLocations(new long[] {3, 1, 2}, 3), "dense").locations().size());
+    refused("names location 4, which does not exist", () -> PprofProfile.read(withLocations(new long[] {3, 1, 2}, 4), "d"));
+    refused("names location 0, which does not exist", () -> PprofProfile.read(withLocations(new long[] {3, 1, 2}, 0), "d"));
+    assertEquals(2, PprofProfile.read(withLocations(new long[] {9, 5}, 9), "gaps").locations().size());
+    refused("names location 7, which does not exist", () -> PprofProfile.read(withLocations(new long[] {9, 5}, 7), "g"));
+    refused("names location 2, which does not exist", () -> PprofProfile.read(withLocations(new long[] {9, 5}, 2), "g"));
+    refused("duplicate location id 5", () -> PprofProfile.read(withLocations(new long[] {5, 9, 5}, 9), "dup"));
+    refused("location with id 0", () -> PprofProfile.read(withLocations(new long[] {0, 1}, 1), "zero"));
   }
 
   @Test

@@ -150,6 +150,108 @@ class PprofSymbolizeTest {
     assertTrue(mangled);
   }
 
+  /**
+   * cgo.pb.gz is written by Go's runtime/pprof profiling a Go program with cgo (regenerate-cgo.sh):
+   * the runtime names Go's frames and writes each C frame as a location whose one line names a
+   * function without name or file, in a mapping without has_functions. The C locations get
+   * llvm-symbolizer-22's frames; Go's stay as the runtime wrote them.
+   */
+  @Test
+  void goRuntimeProfileOfCgo() throws Exception {
+    PprofProfile in = PprofProfile.read(Files.readAllBytes(ProfileData.file("cgo.pb.gz")), "cgo.pb.gz");
+    ProfileSymbolizer.Result r = symbolize(in, true);
+    PprofProfile out = PprofProfile.read(r.profile().toByteArray(true), "out");
+    Map<Long, Location> outById = new HashMap<>();
+    for (Location l : out.locations()) outById.put(l.getId(), l);
+    List<String> addresses = Files.readAllLines(ProfileData.file("cgo.addresses.txt"));
+    var llvm = ProfileData.llvmBlocks(ProfileData.file("expected/cgo.llvm-symbolizer.txt"));
+    assertEquals(addresses.size(), llvm.size());
+    Map<Long, Integer> cLocations = new HashMap<>();
+    int inlined = 0;
+    for (int i = 0; i < addresses.size(); i++) {
+      String[] a = addresses.get(i).split(" ");
+      long id = Long.parseLong(a[0]);
+      cLocations.put(id, i);
+      Location l = outById.get(id);
+      assertEquals(Long.decode(a[1]), l.getAddress());
+      List<String[]> ours = ProfileData.lines(out, l);
+      var frames = llvm.get(i);
+      String where = "location " + id + " (" + a[1] + ")";
+      assertEquals(frames.size(), ours.size(), where + ": frames; " + r.summary().line() + " " + r.summary().problems());
+      for (int k = 0; k < frames.size(); k++) {
+        assertEquals(frames.get(k).function(), ours.get(k)[0], where + " frame " + k + " name");
+        assertEquals(frames.get(k).function(), ours.get(k)[1], where + " frame " + k + " system_name");
+        assertEquals(frames.get(k).file(), ours.get(k)[2], where + " frame " + k + " file");
+        assertEquals(Long.toString(frames.get(k).line()), ours.get(k)[3], where + " frame " + k + " line");
+      }
+      if (frames.size() > 1) inlined++;
+    }
+    assertTrue(cLocations.size() >= 3 && inlined >= 1, cLocations.size() + " C locations, " + inlined + " inlined");
+    // Go's frames: as the runtime wrote them, and named
+    int go = 0;
+    for (Location l : in.locations()) {
+      if (cLocations.containsKey(l.getId())) {
+        assertEquals("", ProfileData.lines(in, l).getFirst()[0], "location " + l.getId() + " in the input");
+        continue;
+      }
+      assertEquals(l, outById.get(l.getId()));
+      assertFalse(ProfileData.lines(in, l).getFirst()[0].isEmpty(), "location " + l.getId());
+      go++;
+    }
+    assertTrue(go > 3, go + " Go locations");
+    ProfileSymbolizer.Summary s = r.summary();
+    assertEquals(cLocations.size(), s.symbolized(), s.line());
+    assertEquals(go, s.alreadySymbolized(), s.line());
+    assertFalse(in.mappings().getFirst().getHasFunctions());
+    assertTrue(out.mappings().getFirst().getHasFunctions() && out.mappings().getFirst().getHasInlineFrames());
+    assertEquals(samples(in), samples(out));
+  }
+
+  /**
+   * Only a separate debug file of profdemo (llvm-objcopy-22 --only-keep-debug): its segments have no
+   * file offsets, so its mapping is placed by the rule for a module without program headers
+   * (exact for GNU ld's layout) and counted as assumed; the frames are llvm-symbolizer-22's still.
+   */
+  @Test
+  void separateDebugFileIsPlacedWithoutItsFileOffsets() throws Exception {
+    Path objcopy = dev.gsym.testing.Tools.require(dev.gsym.testing.Llvm.tool("llvm-objcopy-22"), "llvm-objcopy-22");
+    Path bin = ProfileData.file("bin/profdemo");
+    Path debugOnly = tmp.resolve("profdemo.debug");
+    ProfileData.run(tmp, Map.of(), objcopy.toString(), "--only-keep-debug", bin.toString(), debugOnly.toString());
+    Path dbg = tmp.resolve("dbg-only");
+    dev.gsym.testing.TestData.addToDebugDirectory(dbg, ProfileData.hex(dev.gsym.elf.ElfFile.open(bin).buildId()), debugOnly);
+    PprofProfile out;
+    ProfileSymbolizer.Summary summary;
+    try (Symbolizer s = ProfileData.symbolizer(dbg)) {
+      var r = ProfileSymbolizer.builder(s).debugDirectories(List.of(dbg)).build().symbolize(synthetic());
+      out = r.profile();
+      summary = r.summary();
+    }
+    Map<Long, Location> byId = new HashMap<>();
+    for (Location l : out.locations()) byId.put(l.getId(), l);
+    List<String> addresses = Files.readAllLines(ProfileData.file("synthetic.addresses.txt"));
+    var llvm = ProfileData.llvmBlocks(ProfileData.file("expected/synthetic.llvm-symbolizer.txt"));
+    int symbolized = 0;
+    for (int i = 0; i < addresses.size(); i++) {
+      String[] a = addresses.get(i).split(" ");
+      if (!a[1].equals("bin/profdemo")) continue;
+      List<String[]> ours = ProfileData.lines(out, byId.get(Long.parseLong(a[0])));
+      var frames = llvm.get(i);
+      if (frames.size() == 1 && frames.getFirst().function().equals("??")) {
+        assertTrue(ours.isEmpty(), a[0]);
+        continue;
+      }
+      assertEquals(frames.size(), ours.size(), "location " + a[0] + ": frames; " + summary.line() + " " + summary.problems());
+      for (int k = 0; k < frames.size(); k++) {
+        assertEquals(frames.get(k).function(), ours.get(k)[0], "location " + a[0] + " frame " + k);
+        assertEquals(Long.toString(frames.get(k).line()), ours.get(k)[3], "location " + a[0] + " frame " + k);
+      }
+      symbolized++;
+    }
+    assertTrue(symbolized > 20, symbolized + " symbolized");
+    assertEquals(symbolized, summary.assumedLayout(), summary.line());
+  }
+
   /** Each sample as text: location ids, values, label strings. */
   private static List<String> samples(PprofProfile p) {
     List<String> out = new ArrayList<>();

@@ -30,7 +30,7 @@ final class ProfileData {
   /** A debug directory holding the test modules under their build-ids. */
   static Path debugDirectory(Path tmp) throws IOException {
     Path dbg = tmp.resolve("dbg");
-    for (String m : List.of("profdemo", "libprofdemo.so")) {
+    for (String m : List.of("profdemo", "libprofdemo.so", "cgodemo")) {
       Path bin = file("bin/" + m);
       TestData.addToDebugDirectory(dbg, hex(dev.gsym.elf.ElfFile.open(bin).buildId()), bin);
     }

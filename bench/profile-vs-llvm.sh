@@ -3,23 +3,28 @@
 # flame graphs of large profiles in headless Chromium (docs/performance.md, "Profiles").
 #
 # The profile: SAMPLES (default 1,000,000) samples written by Go's pprof package
-# (src-test-data/profile/gen) over libjvm.so's debug file (OpenJDK 17, Debian's openjdk-17-dbg,
-# lib.sh) and libc.so.6's (Debian's libc6-dbg), each mapped as a process maps its executable
-# segment; ADDRS (default 300,000) distinct addresses spread over the two modules' functions in
-# proportion to their code (profile-spec.py), STACKS (default 50,000) distinct stacks of 3 to 24
-# frames drawn from them (paths of a random call tree), the samples Zipf-distributed over the
-# stacks. llvm-symbolizer-22 answers the profile's (BUILDID:hex, address) pairs, one per location,
-# with --inlines and --demangle (its defaults), JSON output; gsymutil symbolizes the profile with
-# the GSYMs in its store (converted once, before the timings; the cold time, store emptied, is
-# reported once). Both as whole processes, RUNS (default 3) rounds interleaved; wall time and peak
-# RSS by /usr/bin/time; minimum, median and maximum of the rounds. Then the frames are compared:
-# our profile as `go tool pprof -raw` prints it, against llvm's answers (profile-compare.py).
+# (src-test-data/profile/gen) over libjvm.so (OpenJDK 17, JVM_LIB; its debug file from Debian's
+# openjdk-17-dbg, lib.sh) and libc.so.6 (debug file from libc6-dbg), each mapped as a process maps
+# its executable segment (the libraries' own paths, file offsets and build-ids: gsymutil reads
+# their program headers there, the symbols come from the debug files by build-id); ADDRS (default
+# 300,000) distinct addresses spread over the two modules' functions in proportion to their code
+# (profile-spec.py), STACKS (default 50,000) distinct stacks of 3 to 24 frames drawn from them
+# (paths of a random call tree), the samples Zipf-distributed over the stacks. llvm-symbolizer-22
+# answers the profile's (module, address) pairs, one per location, as pprof runs it (on the module
+# itself, its DWARF from the debug file by build-id), with --inlines and --demangle (its defaults),
+# JSON output; gsymutil symbolizes the profile with the GSYMs in its
+# store (converted once, before the timings; the cold time, store emptied, is reported once). Both
+# as whole processes, RUNS (default 3) rounds interleaved; wall time, CPU time (user + sys) and
+# peak RSS by /usr/bin/time; minimum, median and maximum of the rounds. Then the frames are
+# compared: our profile as `go tool pprof -raw` prints it, against llvm's answers
+# (profile-compare.py), for every location a sample names.
 # Flame graphs: `gsymutil flamegraph` of this profile and of one of FLAME_SAMPLES (default
 # 10,000,000) samples over the same stacks, and headless Chromium loading each page (--dump-dom:
 # the process's wall time, and the page's own time from parsing its data to the drawn frames).
 #
 # Usage: bench/profile-vs-llvm.sh [WORKDIR [LIBJVM_DEBUG]]   (default /tmp/gsym-profile-bench)
-# Needs llvm-symbolizer-22, go + golang-github-google-pprof-dev, libc6-dbg, chromium, python3.
+# Needs llvm-symbolizer-22, go + golang-github-google-pprof-dev, openjdk-17-jre-headless, libc6-dbg,
+# chromium, python3.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$here/bench/lib.sh"
@@ -31,6 +36,10 @@ FLAME_SAMPLES=${FLAME_SAMPLES:-10000000}
 RUNS=${RUNS:-3}
 mkdir -p "$work" && cd "$work"
 libjvm_debug "${2:-}"   # sets jvm
+# the library itself: the profile maps it (its path and file offsets, as a process maps it)
+JVM_LIB=${JVM_LIB:-/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so}
+[ "$(elf_build_id "$JVM_LIB")" = "$(elf_build_id "$jvm")" ] \
+  || { echo "JVM_LIB=$JVM_LIB is not the library of $jvm (openjdk-17-jre-headless)" >&2; exit 1; }
 libc_id=$(elf_build_id /lib/x86_64-linux-gnu/libc.so.6)
 libc="/usr/lib/debug/.build-id/${libc_id:0:2}/${libc_id:2}.debug"
 [ -f "$libc" ] || { echo "no debug file for libc.so.6 ($libc): apt-get install libc6-dbg" >&2; exit 1; }
@@ -46,13 +55,13 @@ done
 gen() { # SPEC OUT
   (cd "$here/src-test-data/profile/gen" && GO111MODULE=off GOPATH=/usr/share/gocode go run main.go "$1" "$2")
 }
-if [ ! -f profile.pb.gz ] || [ ! -f profile.params ] || [ "$(cat profile.params)" != "$SAMPLES $ADDRS $STACKS" ]; then
+if [ ! -f profile.pb.gz ] || [ ! -f profile.params ] || [ "$(cat profile.params)" != "$SAMPLES $ADDRS $STACKS 3" ]; then
   python3 "$here/bench/profile-spec.py" profile.spec pairs.txt "$ADDRS" "$SAMPLES" "$STACKS" \
-    "$jvm" 0x7f3a12000000 "$libc" 0x7f3a20000000
+    "$JVM_LIB" "$jvm" 0x7f3a12000000 /lib/x86_64-linux-gnu/libc.so.6 "$libc" 0x7f3a20000000
   gen "$work/profile.spec" "$work/profile.pb.gz"
   sed "s/^random $SAMPLES /random $FLAME_SAMPLES /" profile.spec > big.spec
   gen "$work/big.spec" "$work/big.pb.gz"
-  echo "$SAMPLES $ADDRS $STACKS" > profile.params
+  echo "$SAMPLES $ADDRS $STACKS 3" > profile.params
 fi
 cat "$jvm" "$libc" > /dev/null   # page cache warm for both
 locations=$(wc -l < pairs.txt)
@@ -61,12 +70,14 @@ echo "profile: $SAMPLES samples, $locations locations ($(grep -c '^location .* 1
 
 store="$work/store"
 rm -rf "$store"
-timed() { # NAME CMD...: appends "seconds rss_kb" to NAME.times
-  local t0 t1 r
+timed() { # NAME CMD...: runs CMD, appends "seconds rss_kb cpu_seconds" to NAME.times; fails if CMD fails
+  local name=$1 t0 t1
+  shift
   t0=$(date +%s%N)
-  r=$( { /usr/bin/time -f "%M" "$@" > /dev/null 2> "$1.err.tmp"; } 2>&1 | tail -n1 ) || true
+  /usr/bin/time -o "$name.rss.tmp" -f "%M %U %S" "$@" > /dev/null 2> "$name.err.tmp" \
+    || { echo "$name failed: $(tail -n3 "$name.err.tmp")" >&2; exit 1; }
   t1=$(date +%s%N)
-  awk -v a="$t0" -v b="$t1" -v r="$r" 'BEGIN{printf "%.3f %s\n", (b - a) / 1e9, r}' >> "$1.times"
+  tail -n1 "$name.rss.tmp" | awk -v a="$t0" -v b="$t1" '{printf "%.3f %s %.2f\n", (b - a) / 1e9, $1, $2 + $3}' >> "$name.times"
 }
 ours() { "$here/gsymutil" symbolize --pprof profile.pb.gz --debug-file-directory="$dbg" --store="$store" -o out.pb.gz; }
 llvm() { llvm-symbolizer-22 --debug-file-directory="$dbg" --output-style=JSON < pairs.txt > llvm.json; }
@@ -77,14 +88,19 @@ for ((i = 0; i < RUNS; i++)); do
   timed llvm bash -c "$(declare -f llvm); dbg=$dbg; llvm"
   timed ours bash -c "$(declare -f ours); here=$here dbg=$dbg store=$store; ours"
 done
-stats() { # NAME: "min median max" seconds and the median's RSS
-  sort -n "$1.times" | awk '{t[NR]=$1; m[NR]=$2} END {k=int((NR+1)/2); printf "%.2f %.2f %.2f s, peak RSS %d MB", t[1], t[k], t[NR], m[k]/1024}'
+stats() { # NAME: wall "min median max" seconds, the median's peak RSS, CPU (user + sys) min median max
+  sort -n "$1.times" | awk '{t[NR]=$1; m[NR]=$2} END {k=int((NR+1)/2); printf "wall %.2f %.2f %.2f s, peak RSS %d MB", t[1], t[k], t[NR], m[k]/1024}'
+  sort -n -k3 "$1.times" | awk '{c[NR]=$3} END {k=int((NR+1)/2); printf ", CPU %.2f %.2f %.2f s", c[1], c[k], c[NR]}'
+}
+median() { # NAME COLUMN
+  sort -n -k"$2" "$1.times" | awk -v c="$2" '{v[NR]=$c} END {print v[int((NR+1)/2)]}'
 }
 echo "llvm-symbolizer-22: $(stats llvm)   (min median max over $RUNS rounds)"
 echo "gsymutil --pprof:   $(stats ours)"
-awk 'NR==FNR {a[NR]=$1; n=NR; next} {b[FNR]=$1} END {asort(a); asort(b); k=int((n+1)/2); printf "ratio (median): %.1fx faster\n", a[k]/b[k]}' llvm.times ours.times
+echo "ratio of the medians: wall $(awk -v a="$(median llvm 1)" -v b="$(median ours 1)" 'BEGIN{printf "%.1f", a / b}')x," \
+  "CPU $(awk -v a="$(median llvm 3)" -v b="$(median ours 3)" 'BEGIN{printf "%.1f", a / b}')x (llvm / ours)"
 go tool pprof -symbolize=none -raw out.pb.gz > out.raw.txt 2> /dev/null
-python3 "$here/bench/profile-compare.py" out.raw.txt llvm.json
+python3 "$here/bench/profile-compare.py" out.raw.txt llvm.json profile.spec || echo "(fewer than 99.9% of the locations agree)"
 
 # flame graphs
 for p in profile big; do

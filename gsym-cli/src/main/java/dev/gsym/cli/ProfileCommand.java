@@ -105,7 +105,12 @@ final class ProfileCommand {
           return 1;
         }
         try (Symbolizer s = builder.build()) {
-          r = ProfileSymbolizer.builder(s).debugDirectories(debugDirectories(a)).build().symbolize(profile);
+          // the outermost frames named from the symbol table, as llvm-symbolizer and `symbolize` name them
+          var names = new java.util.concurrent.ConcurrentHashMap<Path, SymbolNames>();
+          r = ProfileSymbolizer.builder(s).debugDirectories(debugDirectories(a)).symbolTableNames((elf, address) -> {
+            SymbolNames.Hit hit = names.computeIfAbsent(elf, SymbolNames::read).at(address);
+            return hit == null ? null : hit.name();
+          }).build().symbolize(profile);
         }
         if (output != Output.PPROF) stacks = Stacks.of(r.profile(), sampleIndex);
       }

@@ -64,6 +64,98 @@ class ProfileCliTest {
     assertTrue(traces.contains("thread:  worker"), traces);
   }
 
+  /**
+   * libc.so.6 mapped as a process maps it, symbolized through its debug file (libc6-dbg) by
+   * build-id: the outermost frame of every location is named as llvm-symbolizer-22 names it, from
+   * the symbol table ({@code abort} where DWARF says {@code __GI_abort}; the {@code .cold} parts).
+   */
+  @Test
+  void outermostFramesAreNamedAsLlvmNamesThem() throws Exception {
+    Path llvm = Tools.require(dev.gsym.testing.Llvm.symbolizer(), "llvm-symbolizer-22");
+    Path libc = Path.of("/lib/x86_64-linux-gnu/libc.so.6");
+    Tools.check(Files.isRegularFile(libc), "/lib/x86_64-linux-gnu/libc.so.6");
+    String id;
+    ElfFile.ProgramHeader exec = null;
+    long textStart;
+    long textSize;
+    try (ElfFile elf = ElfFile.open(libc)) {
+      id = HexFormat.of().formatHex(elf.buildId());
+      for (ElfFile.ProgramHeader ph : elf.programHeaders()) {
+        if (ph.type() == ElfFile.PT_LOAD && (ph.flags() & ElfFile.PF_X) != 0) exec = ph;
+      }
+      textStart = elf.section(".text").addr();
+      textSize = elf.section(".text").size();
+    }
+    Tools.check(Files.isRegularFile(TestData.buildIdPath(Path.of("/usr/lib/debug"), id)), "libc's debug file (libc6-dbg)");
+    long bias = 0x7f0000000000L;
+    // the profile, encoded by hand (profile.proto's field numbers): gsym-profile keeps its protobuf
+    // classes to itself
+    var profile = new java.io.ByteArrayOutputStream();
+    message(profile, 1, field(1, 1), field(2, 2)); // sample type samples/count
+    message(profile, 3, field(1, 1), field(2, bias + (exec.vaddr() & ~0xfffL)),
+        field(3, bias + ((exec.vaddr() + exec.memsz() + 0xfff) & ~0xfffL)), field(4, exec.offset() & ~0xfffL),
+        field(5, 3), field(6, 4));
+    java.util.Random random = new java.util.Random(37);
+    List<Long> addresses = new ArrayList<>();
+    int n = 300;
+    for (int i = 0; i < n; i++) {
+      long a = textStart + (long) (random.nextDouble() * textSize);
+      addresses.add(a);
+      message(profile, 4, field(1, i + 1), field(2, 1), field(3, bias + a));
+      message(profile, 2, field(1, i + 1), field(2, 1));
+    }
+    for (String str : List.of("", "samples", "count", libc.toString(), id)) {
+      profile.write(field(6, -1)[0]);
+      byte[] b = str.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      profile.write(varint(b.length));
+      profile.write(b);
+    }
+    Path in = Files.write(tmp.resolve("libc.pb"), profile.toByteArray());
+    Path out = tmp.resolve("out.pb.gz");
+    CliRun r = CliRun.run("symbolize", "--pprof", in.toString(), "--debug-file-directory=/usr/lib/debug",
+        "--store=" + tmp.resolve("store"), "-o", out.toString());
+    assertEquals(0, r.status(), r.err());
+    // our outermost frame of each address, as Go's pprof reads it (the last line of a location)
+    java.util.Map<Long, String> ours = new java.util.HashMap<>();
+    var loc = java.util.regex.Pattern.compile("^\\s*\\d+: 0x([0-9a-f]+) M=\\d+ (.*) \\S*:\\d+ s=\\d+(\\(.*\\))?$");
+    var more = java.util.regex.Pattern.compile("^\\s+(\\S.*) \\S*:\\d+ s=\\d+(\\(.*\\))?$");
+    long current = -1;
+    boolean inLocations = false;
+    for (String line : run(Tools.require("go").toString(), "tool", "pprof", "-symbolize=none", "-raw", out.toString())
+        .lines().toList()) {
+      if (line.equals("Locations")) inLocations = true;
+      if (line.startsWith("Mappings")) inLocations = false;
+      if (!inLocations) continue;
+      java.util.regex.Matcher m = loc.matcher(line);
+      if (m.matches()) {
+        current = Long.parseLong(m.group(1), 16) - bias;
+        ours.put(current, m.group(2));
+      } else if ((m = more.matcher(line)).matches() && current >= 0) {
+        ours.put(current, m.group(1));
+      }
+    }
+    StringBuilder text = new StringBuilder();
+    for (long a : addresses) text.append("0x").append(Long.toHexString(a)).append('\n');
+    Path input = Files.writeString(tmp.resolve("in.txt"), text);
+    Process llvmRun = new ProcessBuilder(llvm.toString(), "--output-style=JSON", "--no-debuginfod", "--obj=" + libc)
+        .redirectInput(input.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    List<String> theirs = new String(llvmRun.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+        .lines().toList();
+    assertEquals(0, llvmRun.waitFor());
+    assertEquals(n, theirs.size());
+    var name = java.util.regex.Pattern.compile("\"FunctionName\":\"((?:[^\"\\\\]|\\\\.)*)\"");
+    int named = 0;
+    for (int i = 0; i < n; i++) {
+      java.util.regex.Matcher m = name.matcher(theirs.get(i));
+      String their = null;
+      while (m.find()) their = m.group(1);
+      if (their == null || their.isEmpty()) continue;
+      assertEquals(their, ours.get(addresses.get(i)), "outermost frame at 0x" + Long.toHexString(addresses.get(i)));
+      named++;
+    }
+    assertTrue(named > 250, named + " named");
+  }
+
   @Test
   void collapsedStacks() throws Exception {
     CliRun r = CliRun.run("symbolize", "--pprof", synthetic().toString(), "--debug-file-directory=" + debugDirectory(),
@@ -147,6 +239,35 @@ class ProfileCliTest {
     assertEquals(1, r.status());
     assertTrue(r.err().startsWith("error: " + bad + ": line 2: expected 'frame;frame;... COUNT'"), r.err());
     assertFalse(Files.exists(out));
+  }
+
+  private static byte[] varint(long v) {
+    var o = new java.io.ByteArrayOutputStream();
+    while ((v & ~0x7fL) != 0) {
+      o.write((int) ((v & 0x7f) | 0x80));
+      v >>>= 7;
+    }
+    o.write((int) v);
+    return o.toByteArray();
+  }
+
+  /** A varint field (wire type 0); {@code field(n, -1)[0]} is the tag byte of a length-delimited field n < 16. */
+  private static byte[] field(int number, long value) {
+    if (value == -1) return new byte[] {(byte) (number << 3 | 2)};
+    byte[] tag = varint(number << 3);
+    byte[] v = varint(value);
+    byte[] out = java.util.Arrays.copyOf(tag, tag.length + v.length);
+    System.arraycopy(v, 0, out, tag.length, v.length);
+    return out;
+  }
+
+  /** Message field {@code number} made of {@code fields}. */
+  private static void message(java.io.ByteArrayOutputStream out, int number, byte[]... fields) throws IOException {
+    var body = new java.io.ByteArrayOutputStream();
+    for (byte[] f : fields) body.write(f);
+    out.write(varint(number << 3 | 2));
+    out.write(varint(body.size()));
+    body.writeTo(out);
   }
 
   private static String run(String... cmd) throws IOException, InterruptedException {

@@ -40,12 +40,26 @@ public final class ProfileSymbolizer {
   private final Symbolizer symbolizer;
   private final boolean demangle;
   private final List<Path> debugDirectories;
+  private final SymbolTableNames symbolTableNames;
   private final Demangler demangler = Demangler.llvm();
 
   private ProfileSymbolizer(Builder b) {
     this.symbolizer = b.symbolizer;
     this.demangle = b.demangle;
     this.debugDirectories = List.copyOf(b.debugDirectories);
+    this.symbolTableNames = b.symbolTableNames;
+  }
+
+  /**
+   * Names the function containing an address from an ELF file's symbol table, as llvm-symbolizer
+   * names the outermost frame when it reads DWARF (the symbol of a {@code .cold} part, a global
+   * alias over glibc's local {@code __GI_} name); {@code gsymutil} passes its llvm-compatible
+   * rules. Must be thread-safe.
+   */
+  @FunctionalInterface
+  public interface SymbolTableNames {
+    /** The name at {@code fileAddress} of ELF file {@code elf} (the module if it is here, else its debug file), or null. */
+    String name(Path elf, long fileAddress);
   }
 
   /** A builder over {@code symbolizer}, which finds and answers the modules. */
@@ -58,6 +72,7 @@ public final class ProfileSymbolizer {
     private final Symbolizer symbolizer;
     private boolean demangle = true;
     private final List<Path> debugDirectories = new ArrayList<>(List.of(Path.of("/usr/lib/debug")));
+    private SymbolTableNames symbolTableNames;
 
     private Builder(Symbolizer symbolizer) {
       this.symbolizer = Objects.requireNonNull(symbolizer, "symbolizer");
@@ -77,6 +92,15 @@ public final class ProfileSymbolizer {
     public Builder debugDirectories(List<Path> dirs) {
       debugDirectories.clear();
       debugDirectories.addAll(dirs);
+      return this;
+    }
+
+    /**
+     * Names the outermost frame of each location from the module's symbol table (default none:
+     * the names the symbolizer's GSYM holds, DWARF's).
+     */
+    public Builder symbolTableNames(SymbolTableNames names) {
+      this.symbolTableNames = names;
       return this;
     }
 
@@ -140,6 +164,8 @@ public final class ProfileSymbolizer {
     String noBase;
     boolean planned;
     String file = "";
+    /** The ELF file whose symbol table names the outermost frames: the module, else its debug file. */
+    Path symbolFile;
     boolean symbolizedAny;
 
     Plan(Mapping m) {
@@ -240,8 +266,12 @@ public final class ProfileSymbolizer {
       switch (answers.get(k)) {
         case Symbolized.Found f -> {
           Location.Builder b = l.toBuilder().clearLine();
-          for (Frame fr : f.frames()) {
-            String raw = fr.function();
+          String outer = symbolTableNames == null || p.symbolFile == null ? null
+              : symbolTableNames.name(p.symbolFile, f.fileAddress());
+          List<Frame> frames = f.frames();
+          for (int fi = 0; fi < frames.size(); fi++) {
+            Frame fr = frames.get(fi);
+            String raw = outer != null && fi == frames.size() - 1 ? outer : fr.function();
             String name = demangle ? demangled.computeIfAbsent(raw, demangler::demangle) : raw;
             String file = fr.location().path();
             List<Object> key = List.of(name, raw, file);
@@ -342,12 +372,19 @@ public final class ProfileSymbolizer {
     Path path = localPath(file);
     ElfFile elf = null;
     if (path != null) elf = openMatching(path, id);
+    // the symbol table that names the outermost frames is the module's, as llvm-symbolizer reads it
+    // when pprof runs it on the module; without the module here, the debug file's, as llvm-symbolizer
+    // reads it for a BUILDID: lookup
+    if (elf != null) p.symbolFile = path;
     if (elf == null && id != null) {
       String hex = HexFormat.of().formatHex(id);
       for (Path dir : debugDirectories) {
         Path debug = dir.resolve(".build-id").resolve(hex.substring(0, 2)).resolve(hex.substring(2) + ".debug");
         elf = openMatching(debug, id);
-        if (elf != null) break;
+        if (elf != null) {
+          p.symbolFile = debug;
+          break;
+        }
       }
     }
     try {

@@ -125,8 +125,14 @@ public final class Stacks {
       }
       out.add(new Stack(frames, e.getValue()[0]));
     }
-    // a stable order: by frames, as the folded format is usually sorted
-    out.sort((a, b) -> folded(a).compareTo(folded(b)));
+    // a stable order: by frames, as the folded format is usually sorted (each stack's text made
+    // once, not at every comparison)
+    record Keyed(String text, Stack stack) {}
+    List<Keyed> keyed = new ArrayList<>(out.size());
+    for (Stack s : out) keyed.add(new Keyed(folded(s), s));
+    keyed.sort(java.util.Comparator.comparing(Keyed::text));
+    out.clear();
+    for (Keyed x : keyed) out.add(x.stack());
     String[] t = types.get(index);
     return new Stacks(out, t[0] + (t[1].isEmpty() ? "" : " (" + t[1] + ")"));
   }

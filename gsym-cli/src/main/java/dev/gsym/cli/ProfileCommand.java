@@ -105,12 +105,8 @@ final class ProfileCommand {
           return 1;
         }
         try (Symbolizer s = builder.build()) {
-          // the outermost frames named from the symbol table, as llvm-symbolizer and `symbolize` name them
-          var names = new java.util.concurrent.ConcurrentHashMap<Path, SymbolNames>();
-          r = ProfileSymbolizer.builder(s).debugDirectories(debugDirectories(a)).symbolTableNames((elf, address) -> {
-            SymbolNames.Hit hit = names.computeIfAbsent(elf, SymbolNames::read).at(address);
-            return hit == null ? null : hit.name();
-          }).build().symbolize(profile);
+          r = ProfileSymbolizer.builder(s).debugDirectories(debugDirectories(a)).symbolTableNames(llvmNames()).build()
+              .symbolize(profile);
         }
         if (output != Output.PPROF) stacks = Stacks.of(r.profile(), sampleIndex);
       }
@@ -182,6 +178,18 @@ final class ProfileCommand {
   }
 
   /** The debug directories symbolize searches, where module files are also looked for. */
+  /**
+   * The outermost frames named from the symbol table, as llvm-symbolizer and {@code symbolize} name
+   * them (each file's table read once per command or server).
+   */
+  static ProfileSymbolizer.SymbolTableNames llvmNames() {
+    var names = new java.util.concurrent.ConcurrentHashMap<Path, SymbolNames>();
+    return (elf, address) -> {
+      SymbolNames.Hit hit = names.computeIfAbsent(elf, SymbolNames::read).at(address);
+      return hit == null ? null : hit.name();
+    };
+  }
+
   static List<Path> debugDirectories(SymbolizeArgs a) {
     List<Path> dirs = new ArrayList<>();
     for (String d : a.all(SymbolizeOpt.DEBUG_FILE_DIRECTORY)) dirs.add(Path.of(d));

@@ -62,7 +62,7 @@ final class ServeCommand implements CliCommand {
     }
     try {
       server = SymbolicationServer.builder(s).listen(host, port).warmUp(!args.flag(Opt.NO_WARM_UP))
-          .profileDebugDirectories(debugDirectories());
+          .profileDebugDirectories(debugDirectories()).profileSymbolTableNames(ProfileCommand.llvmNames());
       String max = args.value(Opt.MAX_REQUEST_BYTES);
       if (max != null) server.maxRequestBytes(SymbolizeCommand.size("--max-request-bytes", max));
       Integer frames = positive(Opt.MAX_FRAMES);

@@ -54,9 +54,11 @@ final class ApiHandler extends Handler.Abstract {
   private static final int BUFFERED_FRAMES = 16_384;
 
   ApiHandler(Symbolizer symbolizer, ServeMetrics metrics, long maxRequestBytes, long minRequestDataRate, int maxFrames,
-      int maxModules, Logger access, List<java.nio.file.Path> profileDebugDirectories, long maxProfileBytes) {
+      int maxModules, Logger access, List<java.nio.file.Path> profileDebugDirectories,
+      ProfileSymbolizer.SymbolTableNames profileNames, long maxProfileBytes) {
     this.symbolizer = symbolizer;
-    this.profiles = ProfileSymbolizer.builder(symbolizer).debugDirectories(profileDebugDirectories).build();
+    this.profiles = ProfileSymbolizer.builder(symbolizer).debugDirectories(profileDebugDirectories)
+        .symbolTableNames(profileNames).build();
     this.maxProfileBytes = maxProfileBytes;
     this.access = access;
     this.metrics = metrics;

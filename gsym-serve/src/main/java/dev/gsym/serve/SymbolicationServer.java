@@ -82,7 +82,7 @@ public final class SymbolicationServer implements AutoCloseable {
     // a request whose client stopped sending its body
     server.setHandler(new GracefulHandler(new ApiHandler(b.symbolizer, metrics, b.maxRequestBytes, b.minRequestDataRate,
         b.maxFrames, b.maxModules, b.accessLog ? ApiHandler.ACCESS : org.slf4j.helpers.NOPLogger.NOP_LOGGER,
-        b.profileDebugDirectories, b.maxProfileBytes)));
+        b.profileDebugDirectories, b.profileNames, b.maxProfileBytes)));
     server.setErrorHandler(new JsonErrorHandler(metrics));
     server.setStopTimeout(b.stopTimeout.toMillis());
   }
@@ -238,6 +238,7 @@ public final class SymbolicationServer implements AutoCloseable {
     private java.util.List<java.nio.file.Path> profileDebugDirectories =
         java.util.List.of(java.nio.file.Path.of("/usr/lib/debug"));
     private long maxProfileBytes = DEFAULT_MAX_PROFILE_BYTES;
+    private dev.gsym.profile.ProfileSymbolizer.SymbolTableNames profileNames;
 
     private Builder(Symbolizer symbolizer) {
       this.symbolizer = Objects.requireNonNull(symbolizer, "symbolizer");
@@ -315,6 +316,15 @@ public final class SymbolicationServer implements AutoCloseable {
      */
     public Builder profileDebugDirectories(java.util.List<java.nio.file.Path> dirs) {
       this.profileDebugDirectories = java.util.List.copyOf(dirs);
+      return this;
+    }
+
+    /**
+     * How {@code POST /symbolicate/pprof} names the outermost frames from the modules' symbol tables
+     * (default none: GSYM's names; see ProfileSymbolizer.Builder.symbolTableNames).
+     */
+    public Builder profileSymbolTableNames(dev.gsym.profile.ProfileSymbolizer.SymbolTableNames names) {
+      this.profileNames = names;
       return this;
     }
 

@@ -73,6 +73,28 @@ class PprofServeTest {
   }
 
   @Test
+  void symbolTableNamesNameTheOutermostFrames() throws Exception {
+    Path dbg = debugDirectory();
+    byte[] in = Files.readAllBytes(TestData.path("profile", "synthetic.pb.gz"));
+    ProfileSymbolizer.SymbolTableNames names = (elf, address) -> "table:" + elf.getFileName() + "+0x" + Long.toHexString(address);
+    Symbolizer s = Symbolizer.builder().addSource(Source.DebugDirectories.of(dbg)).build();
+    try (TestServer t = new TestServer(s, b -> b.profileDebugDirectories(List.of(dbg)).profileSymbolTableNames(names))) {
+      HttpResponse<byte[]> r = post(t, in);
+      assertEquals(200, r.statusCode(), new String(r.body()));
+      PprofProfile answer = PprofProfile.read(r.body(), "answer");
+      try (Symbolizer local = Symbolizer.builder().addSource(Source.DebugDirectories.of(dbg)).build()) {
+        PprofProfile expected = ProfileSymbolizer.builder(local).debugDirectories(List.of(dbg)).symbolTableNames(names)
+            .build().symbolize(PprofProfile.read(in, "in")).profile();
+        assertArrayEquals(PprofProfile.read(expected.toByteArray(false), "x").toByteArray(false),
+            answer.toByteArray(false));
+      }
+      int named = 0;
+      for (int i = 0; i < answer.stringCount(); i++) if (answer.string(i).startsWith("table:")) named++;
+      assertTrue(named > 50, named + " names from the symbol table");
+    }
+  }
+
+  @Test
   void badProfilesAreClientErrors() throws Exception {
     byte[] in = Files.readAllBytes(TestData.path("profile", "synthetic.pb.gz"));
     Symbolizer s = Symbolizer.builder().build();

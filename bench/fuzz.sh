@@ -3,7 +3,7 @@
 # Usage: bench/fuzz.sh TARGET [SECONDS]      one target (default 3600 s: the hour of issue 17)
 #        bench/fuzz.sh all [SECONDS]          every target, SECONDS each, in one Maven run
 #        bench/fuzz.sh list
-# Targets: gsym dwarf object dwp cfi breakpad minidump stackwalk yaml cli request module-name module-file compact-unwind pe-unwind core
+# Targets: gsym dwarf object dwp cfi breakpad minidump stackwalk yaml cli request module-name module-file compact-unwind pe-unwind core pprof
 #
 # Each target is a Jazzer @FuzzTest class, fuzzed (JAZZER_FUZZ=1) in a JVM of its own under
 # -Xmx256m, with Jazzer's hooks and coverage instrumentation of every dev.gsym class, and
@@ -20,7 +20,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
 
-TARGETS="gsym dwarf object dwp cfi breakpad minidump stackwalk yaml cli request minidump-upload module-name module-file compact-unwind pe-unwind core"
+TARGETS="gsym dwarf object dwp cfi breakpad minidump stackwalk yaml cli request minidump-upload module-name module-file compact-unwind pe-unwind core pprof"
 target_spec() { # TARGET -> "module class method"
   case "$1" in
     gsym) echo "gsym-core dev.gsym.read.GsymReaderFuzzTest gsymFile" ;;
@@ -40,6 +40,7 @@ target_spec() { # TARGET -> "module class method"
     compact-unwind) echo "gsym-object dev.gsym.macho.CompactUnwindFuzzTest unwindInfo" ;;
     pe-unwind) echo "gsym-object dev.gsym.coff.PeUnwindFuzzTest peImage" ;;
     core) echo "gsym-object dev.gsym.elf.ElfCoreFuzzTest coreFile" ;;
+    pprof) echo "gsym-profile dev.gsym.profile.PprofFuzzTest pprofProfile" ;;
     *) return 1 ;;
   esac
 }

@@ -6,6 +6,7 @@ module dev.gsym.cli {
   requires dev.gsym.breakpad;
   requires dev.gsym.demangle;
   requires dev.gsym.symbolize;
+  requires dev.gsym.profile;
   requires dev.gsym.serve;
   requires dev.gsym.stackwalk;
   requires info.picocli;

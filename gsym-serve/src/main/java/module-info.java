@@ -7,6 +7,7 @@ module dev.gsym.serve {
   requires transitive dev.gsym.symbolize; // SymbolicationServer.builder takes a Symbolizer
   requires dev.gsym.demangle;
   requires transitive dev.gsym.stackwalk; // SymbolicationServer.Builder.minidumpSymbols takes a SymbolSource
+  requires dev.gsym.profile; // POST /symbolicate/pprof
   requires org.eclipse.jetty.server;
   requires org.eclipse.jetty.http2.server;
   requires org.eclipse.jetty.http;

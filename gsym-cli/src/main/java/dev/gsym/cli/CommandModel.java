@@ -199,7 +199,8 @@ final class CommandModel {
       synopsis.append(o == Opt.STORE ? " " + usage : " [" + usage + "]");
     }
     spec.usageMessage().sortOptions(false)
-        .header("Serve symbolication over HTTP: POST /symbolicate, GET /healthz, GET /metrics (docs/serve.md).")
+        .header("Serve symbolication over HTTP: POST /symbolicate, POST /symbolicate/pprof, GET /healthz, GET /metrics"
+            + " (docs/serve.md).")
         .synopsisHeading("%nUsage:%n")
         .customSynopsis(synopsis.toString())
         .descriptionHeading("%n")

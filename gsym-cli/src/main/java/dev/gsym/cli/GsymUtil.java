@@ -108,11 +108,18 @@ public final class GsymUtil {
    */
   static List<String> symbolizeArguments(String[] args) {
     if (args.length >= 1 && args[0].equals(SYMBOLIZE)) return List.of(args).subList(1, args.length);
+    if (args.length >= 1 && args[0].equals(FLAMEGRAPH)) {
+      // 'flamegraph IN -o OUT' is 'symbolize --flamegraph IN -o OUT' (the same module options)
+      List<String> rest = new java.util.ArrayList<>(List.of(args).subList(1, args.length));
+      rest.addFirst("--flamegraph");
+      return rest;
+    }
     if (args.length == 2 && args[0].equals("help") && args[1].equals(SYMBOLIZE)) return List.of("--help");
     return null;
   }
 
   static final String SYMBOLIZE = "symbolize";
+  static final String FLAMEGRAPH = "flamegraph";
 
   /**
    * The arguments of {@code gsymutil stackwalk ...} (minidump_stackwalk's command line, parsed by

@@ -101,7 +101,8 @@ final class ServeCommand implements CliCommand {
     SymbolicationServer.Builder server;
     try {
       server = SymbolicationServer.builder(s).listen(host, port).warmUp(!args.flag(Opt.NO_WARM_UP))
-          .minidumpSymbols(minidumpSymbols);
+          .minidumpSymbols(minidumpSymbols)
+          .profileDebugDirectories(debugDirectories()).profileSymbolTableNames(ProfileCommand.llvmNames());
       String maxDump = args.value(Opt.MAX_MINIDUMP_BYTES);
       if (maxDump != null) server.maxMinidumpBytes(SymbolizeCommand.size("--max-minidump-bytes", maxDump));
       String max = args.value(Opt.MAX_REQUEST_BYTES);
@@ -209,6 +210,14 @@ final class ServeCommand implements CliCommand {
     }
   }
 
+  /** The debug directories: the symbolizer's source, and where profiles' module files are looked for. */
+  private List<Path> debugDirectories() {
+    List<Path> dirs = new ArrayList<>();
+    for (String d : args.values(Opt.DEBUG_FILE_DIRECTORY)) dirs.add(path("--debug-file-directory", d));
+    if (dirs.isEmpty()) dirs.add(Source.DebugDirectories.DEFAULT_DIRECTORY);
+    return dirs;
+  }
+
   private Symbolizer.Builder symbolizer() {
     String store = args.value(Opt.STORE);
     if (store == null) throw CliException.stderr("gsymutil serve: --store DIR is required");
@@ -219,10 +228,7 @@ final class ServeCommand implements CliCommand {
     if (size != null) b.maxStoreSize(SymbolizeCommand.size("--max-store-size", size));
     Integer open = positive(Opt.MAX_OPEN_MODULES);
     if (open != null) b.maxOpenModules(open);
-    List<Path> dirs = new ArrayList<>();
-    for (String d : args.values(Opt.DEBUG_FILE_DIRECTORY)) dirs.add(path("--debug-file-directory", d));
-    if (dirs.isEmpty()) dirs.add(Source.DebugDirectories.DEFAULT_DIRECTORY);
-    b.addSource(Source.DebugDirectories.of(dirs.toArray(Path[]::new)));
+    b.addSource(Source.DebugDirectories.of(debugDirectories().toArray(Path[]::new)));
     if (!args.flag(Opt.NO_DEBUGINFOD)) {
       try {
         List<String> urls = args.values(Opt.DEBUGINFOD_URL);

@@ -76,6 +76,11 @@ final class SymbolizeCommand {
       err.println(e.getMessage());
       return e.exitCode;
     }
+    if (a.has(SymbolizeOpt.PPROF) || a.has(SymbolizeOpt.PERF_SCRIPT) || a.has(SymbolizeOpt.FLAMEGRAPH)) {
+      return new ProfileCommand(session).run(a, config.symbolizer,
+          a.has(SymbolizeOpt.FLAMEGRAPH) ? (a.has(SymbolizeOpt.SVG) ? ProfileCommand.Output.SVG : ProfileCommand.Output.HTML)
+              : a.has(SymbolizeOpt.COLLAPSED) ? ProfileCommand.Output.COLLAPSED : ProfileCommand.Output.PPROF);
+    }
     Symbolizer symbolizer;
     try {
       symbolizer = config.symbolizer.build();

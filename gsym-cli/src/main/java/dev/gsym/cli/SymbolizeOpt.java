@@ -101,7 +101,23 @@ enum SymbolizeOpt {
       + " addresses, looked up inside their call: all_but_first (default), all, none")),
   THREADS(Group.OURS, "<n>", eq("threads", "Threads looking addresses up (default: the number of processors);"
       + " the output is the same for any number")),
-  MAX_OPEN_MODULES(Group.OURS, "<n>", eq("max-open-modules", "Modules kept open at once (default 256)"));
+  MAX_OPEN_MODULES(Group.OURS, "<n>", eq("max-open-modules", "Modules kept open at once (default 256)")),
+  PPROF(Group.OURS, "<file>", eq("pprof", "Symbolize a pprof profile (gzipped or not) by its mappings' build-ids"
+      + " and file names; the result goes to -o (docs/profiles.md)")),
+  PERF_SCRIPT(Group.OURS, "<file>", eq("perf-script", "Symbolize the samples of perf script output (perf script -F"
+      + " comm,pid,tid,period,ip,dso --show-mmap-events) into a pprof profile written to -o")),
+  PERF_BUILDIDS(Group.OURS, "<file>", eq("perf-buildids", "The build-ids of the files of --perf-script (perf"
+      + " buildid-list output); without it modules are found by path")),
+  OUTPUT(Group.OURS, "<file>", separate("-", "o", "Where a profile, collapsed stacks or a flame graph is written"
+      + " (- for stdout)"), joined("--", "output=", "Alias for -o")),
+  COLLAPSED(Group.OURS, null, flag("--", "collapsed", "With --pprof: write collapsed stacks (root;...;leaf count,"
+      + " Brendan Gregg's folded format) instead of a profile")),
+  FLAMEGRAPH(Group.OURS, null, flag("--", "flamegraph", "Draw a flame graph (an HTML page) of the profile of --pprof"
+      + " or --perf-script, or of the one input file (a pprof profile, perf script output or collapsed stacks); as"
+      + " 'gsymutil flamegraph IN -o OUT'")),
+  SVG(Group.OURS, null, flag("--", "svg", "With --flamegraph: a static SVG picture instead of an HTML page")),
+  SAMPLE_INDEX(Group.OURS, "<n>", eq("sample-index", "The sample value collapsed stacks and flame graphs count (0 is"
+      + " the first; default: the last, as pprof)"));
 
   /** Where an option is listed in the help. */
   enum Group {

@@ -54,8 +54,11 @@ public final class ElfFile implements dev.gsym.object.ObjectFile {
     }
   }
 
-  /** One program header. */
-  public record ProgramHeader(int type, long offset, long vaddr, long filesz, long memsz) {}
+  /** One program header ({@code flags}: {@code p_flags}, {@link #PF_X} and the others). */
+  public record ProgramHeader(int type, long offset, long vaddr, long filesz, long memsz, int flags) {}
+
+  /** {@code p_flags}: the segment is executable. */
+  public static final int PF_X = 1;
 
   /** One symbol-table entry. */
   public record Symbol(String name, long value, long size, int type, int bind, int shndx) {}
@@ -133,9 +136,9 @@ public final class ElfFile implements dev.gsym.object.ObjectFile {
       for (int i = 0; i < phnum; i++) {
         long p = phoff + (long) i * phentsize;
         if (is64) {
-          phs.add(new ProgramHeader(f.s32(p), f.u64(p + 8), f.u64(p + 16), f.u64(p + 32), f.u64(p + 40)));
+          phs.add(new ProgramHeader(f.s32(p), f.u64(p + 8), f.u64(p + 16), f.u64(p + 32), f.u64(p + 40), f.s32(p + 4)));
         } else {
-          phs.add(new ProgramHeader(f.s32(p), f.u32(p + 4), f.u32(p + 8), f.u32(p + 16), f.u32(p + 20)));
+          phs.add(new ProgramHeader(f.s32(p), f.u32(p + 4), f.u32(p + 8), f.u32(p + 16), f.u32(p + 20), f.s32(p + 24)));
         }
       }
     }

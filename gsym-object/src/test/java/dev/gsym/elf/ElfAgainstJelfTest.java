@@ -34,6 +34,8 @@ class ElfAgainstJelfTest {
       for (int i = 0; i < j.e_phnum; i++) {
         assertEquals(j.getProgramHeader(i).p_type, ours.programHeaders().get(i).type());
         assertEquals(j.getProgramHeader(i).p_vaddr, ours.programHeaders().get(i).vaddr());
+        assertEquals(j.getProgramHeader(i).p_offset, ours.programHeaders().get(i).offset());
+        assertEquals(j.getProgramHeader(i).p_flags, ours.programHeaders().get(i).flags());
       }
       List<String> theirs = new ArrayList<>();
       var symtab = j.getSymbolTableSection();

@@ -1,5 +1,8 @@
 package dev.gsym.serve;
 
+import dev.gsym.GsymFormatException;
+import dev.gsym.profile.PprofProfile;
+import dev.gsym.profile.ProfileSymbolizer;
 import dev.gsym.symbolize.AddressMode;
 import dev.gsym.symbolize.Symbolized;
 import dev.gsym.symbolize.Symbolizer;
@@ -36,6 +39,8 @@ final class ApiHandler extends Handler.Abstract {
   private final RequestParser parser;
   private final ResponseWriter writer = new ResponseWriter();
   private final long maxRequestBytes;
+  private final ProfileSymbolizer profiles;
+  private final long maxProfileBytes;
   private final long minRequestDataRate;
   private final MinidumpEndpoint minidump;
   /**
@@ -50,9 +55,13 @@ final class ApiHandler extends Handler.Abstract {
   private static final int BUFFERED_FRAMES = 16_384;
 
   ApiHandler(Symbolizer symbolizer, ServeMetrics metrics, long maxRequestBytes, long minRequestDataRate, int maxFrames,
-      int maxModules, MinidumpEndpoint minidump, Logger access) {
+      int maxModules, MinidumpEndpoint minidump, Logger access, List<java.nio.file.Path> profileDebugDirectories,
+      ProfileSymbolizer.SymbolTableNames profileNames, long maxProfileBytes) {
     this.minidump = minidump;
     this.symbolizer = symbolizer;
+    this.profiles = ProfileSymbolizer.builder(symbolizer).debugDirectories(profileDebugDirectories)
+        .symbolTableNames(profileNames).build();
+    this.maxProfileBytes = maxProfileBytes;
     this.access = access;
     this.metrics = metrics;
     this.maxRequestBytes = maxRequestBytes;
@@ -86,6 +95,10 @@ final class ApiHandler extends Handler.Abstract {
           x.endpoint = "minidump";
           if (allowed(method, "POST", response, callback, x)) minidump(request, response, callback, x);
         }
+        case "/symbolicate/pprof" -> {
+          x.endpoint = "symbolicate_pprof";
+          if (allowed(method, "POST", response, callback, x)) symbolicatePprof(request, response, callback, x);
+        }
         case "/healthz" -> {
           x.endpoint = "healthz";
           if (allowed(method, "GET", response, callback, x)) {
@@ -97,7 +110,7 @@ final class ApiHandler extends Handler.Abstract {
           if (allowed(method, "GET", response, callback, x)) metrics(response, callback, x);
         }
         default -> error(response, callback, x, new BadRequest(404, "not_found",
-            "no such endpoint (POST /symbolicate, POST /minidump, GET /healthz, GET /metrics)"));
+            "no such endpoint (POST /symbolicate, POST /symbolicate/pprof, POST /minidump, GET /healthz, GET /metrics)"));
       }
     } catch (IOException | RuntimeException e) {
       if (timedOut(e) && !response.isCommitted()) {
@@ -224,6 +237,59 @@ final class ApiHandler extends Handler.Abstract {
     metrics.minidump(walked.frames(), System.nanoTime() - start);
     x.frames = walked.frames();
     send(response, callback, x, 200, ResponseWriter.JSON, walked.json());
+  }
+
+  /** The media type of a pprof profile, as Go's net/http/pprof serves one. */
+  static final String PPROF = "application/octet-stream";
+
+  /**
+   * A pprof profile (gzipped or not) in, the profile symbolized out (gzipped when it came gzipped),
+   * with the summary's counts in {@code X-Gsym-*} headers. A body that is not a profile is a 400
+   * {@code bad_profile}; over the request or the decompressed bound a 413.
+   */
+  private void symbolicatePprof(Request request, Response response, Callback callback, Exchange x) throws IOException {
+    PprofProfile profile;
+    try {
+      long length = request.getLength();
+      if (length > maxRequestBytes) throw LimitedInputStream.tooLarge(maxRequestBytes);
+      InputStream in = new LimitedInputStream(Content.Source.asInputStream(request), maxRequestBytes,
+          minRequestDataRate);
+      try {
+        profile = PprofProfile.read(in, "the profile", maxProfileBytes);
+      } catch (LimitedInputStream.TooLarge t) {
+        throw t.badRequest();
+      } catch (GsymFormatException e) {
+        throw e.detail().contains("more than " + maxProfileBytes + " bytes")
+            ? new BadRequest(413, "profile_too_large", e.getMessage())
+            : BadRequest.invalid("bad_profile", e.getMessage());
+      }
+    } catch (BadRequest e) {
+      error(response, callback, x, e);
+      return;
+    }
+    x.frames = profile.locations().size();
+    byte[] answer;
+    ProfileSymbolizer.Summary summary;
+    try {
+      cpu.acquire();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while waiting for a turn");
+    }
+    try {
+      ProfileSymbolizer.Result r = profiles.symbolize(profile);
+      summary = r.summary();
+      answer = r.profile().toByteArray(profile.gzipped());
+    } finally {
+      cpu.release();
+    }
+    metrics.frames(x.frames);
+    var h = response.getHeaders();
+    h.put("X-Gsym-Locations", Long.toString(summary.locations()));
+    h.put("X-Gsym-Symbolized", Long.toString(summary.symbolized()));
+    h.put("X-Gsym-Missing-Module", Long.toString(summary.missingModule()));
+    h.put("X-Gsym-Unknown-Address", Long.toString(summary.unknownAddress()));
+    send(response, callback, x, 200, PPROF, answer);
   }
 
   /**

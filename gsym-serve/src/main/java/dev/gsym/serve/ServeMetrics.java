@@ -35,7 +35,7 @@ final class ServeMetrics {
     requests = Counter.builder().name("gsym_serve_requests")
         .help("HTTP requests answered, by endpoint and status code").labelNames("endpoint", "status").register(registry);
     frames = Counter.builder().name("gsym_serve_frames")
-        .help("Input frames symbolicated (POST /symbolicate)").register(registry);
+        .help("Input frames symbolicated (POST /symbolicate; the locations of POST /symbolicate/pprof)").register(registry);
     errors = Counter.builder().name("gsym_serve_errors")
         .help("Requests refused or failed, by error kind (the error.kind of the response)").labelNames("kind")
         .register(registry);

@@ -1,5 +1,6 @@
 package dev.gsym.serve;
 
+import dev.gsym.profile.PprofProfile;
 import dev.gsym.symbolize.Symbolizer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,8 +23,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * An HTTP symbolication service on a {@link Symbolizer}: {@code POST /symbolicate} (modules and
- * stacks in, frames out, as JSON), {@code POST /minidump} (a minidump in, its walked threads out as
- * rust-minidump's JSON report), {@code GET /healthz} and {@code GET /metrics} (Prometheus text).
+ * stacks in, frames out, as JSON), {@code POST /symbolicate/pprof} (a pprof profile in, the profile
+ * symbolized out), {@code POST /minidump} (a minidump in, its walked threads out as rust-minidump's
+ * JSON report), {@code GET /healthz} and {@code GET /metrics} (Prometheus text).
  * The API, its errors and limits are described in docs/serve.md.
  *
  * <pre>{@code
@@ -49,6 +51,9 @@ public final class SymbolicationServer implements AutoCloseable {
   /** Default {@link Builder#maxModules}. */
   public static final int DEFAULT_MAX_MODULES = 10_000;
   /** Default {@link Builder#idleTimeout}. */
+  /** Default bound of a profile of {@code POST /symbolicate/pprof} once decompressed: 256 MiB. */
+  public static final long DEFAULT_MAX_PROFILE_BYTES = 256L << 20;
+
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
 
   private final Server server;
@@ -81,7 +86,9 @@ public final class SymbolicationServer implements AutoCloseable {
     // silent for a second (the connector's shutdown idle timeout): idle keep-alive connections, and
     // a request whose client stopped sending its body
     server.setHandler(new GracefulHandler(new ApiHandler(b.symbolizer, metrics, b.maxRequestBytes, b.minRequestDataRate,
-        b.maxFrames, b.maxModules, new MinidumpEndpoint(b.minidumpSymbols, b.maxMinidumpBytes), b.accessLog ? ApiHandler.ACCESS : org.slf4j.helpers.NOPLogger.NOP_LOGGER)));
+        b.maxFrames, b.maxModules, new MinidumpEndpoint(b.minidumpSymbols, b.maxMinidumpBytes),
+        b.accessLog ? ApiHandler.ACCESS : org.slf4j.helpers.NOPLogger.NOP_LOGGER,
+        b.profileDebugDirectories, b.profileNames, b.maxProfileBytes)));
     server.setErrorHandler(new JsonErrorHandler(metrics));
     server.setStopTimeout(b.stopTimeout.toMillis());
   }
@@ -237,6 +244,10 @@ public final class SymbolicationServer implements AutoCloseable {
     private boolean accessLog = true;
     private long maxMinidumpBytes = DEFAULT_MAX_MINIDUMP_BYTES;
     private dev.gsym.stackwalk.SymbolSource minidumpSymbols;
+    private java.util.List<java.nio.file.Path> profileDebugDirectories =
+        java.util.List.of(java.nio.file.Path.of("/usr/lib/debug"));
+    private long maxProfileBytes = DEFAULT_MAX_PROFILE_BYTES;
+    private dev.gsym.profile.ProfileSymbolizer.SymbolTableNames profileNames;
 
     private Builder(Symbolizer symbolizer) {
       this.symbolizer = Objects.requireNonNull(symbolizer, "symbolizer");
@@ -326,6 +337,31 @@ public final class SymbolicationServer implements AutoCloseable {
      */
     public Builder warmUp(boolean on) {
       this.warmUp = on;
+      return this;
+    }
+
+    /**
+     * Where {@code POST /symbolicate/pprof} looks for a module's ELF file by build-id, to place a
+     * profile's mappings in it (default {@code /usr/lib/debug}; see ProfileSymbolizer).
+     */
+    public Builder profileDebugDirectories(java.util.List<java.nio.file.Path> dirs) {
+      this.profileDebugDirectories = java.util.List.copyOf(dirs);
+      return this;
+    }
+
+    /**
+     * How {@code POST /symbolicate/pprof} names the outermost frames from the modules' symbol tables
+     * (default none: GSYM's names; see ProfileSymbolizer.Builder.symbolTableNames).
+     */
+    public Builder profileSymbolTableNames(dev.gsym.profile.ProfileSymbolizer.SymbolTableNames names) {
+      this.profileNames = names;
+      return this;
+    }
+
+    /** Bound of a profile once decompressed, for {@code POST /symbolicate/pprof} (default 256 MiB). */
+    public Builder maxProfileBytes(long bytes) {
+      if (bytes <= 0 || bytes > PprofProfile.MAX_BYTES) throw new IllegalArgumentException("maxProfileBytes out of range");
+      this.maxProfileBytes = bytes;
       return this;
     }
 

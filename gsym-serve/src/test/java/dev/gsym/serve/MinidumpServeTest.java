@@ -174,17 +174,23 @@ class MinidumpServeTest {
 
   @Test
   void oversizedUploadsAre413() throws Exception {
-    // just over the limit (200,000 bytes): the unread rest fits in the sockets' buffers, so the server
-    // closing the connection after its answer cannot reset it before the client reads the answer
-    byte[] big = new byte[200_000 + 4096];
-    System.arraycopy(Files.readAllBytes(dump("x86_64-fp-null")), 0, big, 0, 1000);
-    assertError(post(HttpRequest.BodyPublishers.ofByteArray(big)), 413, "body_too_large");
-    // chunked: the limit is found while reading
-    assertError(post(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(big))), 413, "body_too_large");
-    // a small gzip body that decodes past the limit
-    byte[] bomb = gzip(new byte[5_000_000]);
-    assertThat(bomb.length).isLessThan(200_000);
-    assertError(post(HttpRequest.BodyPublishers.ofByteArray(bomb), "Content-Encoding", "gzip"), 413, "body_too_large");
+    // a server of its own with a small limit (16 KiB): the whole refused body fits in the loopback
+    // sockets' buffers, so the server closing the connection after its answer (it reads nothing of
+    // a body whose Content-Length is over the limit) cannot reset it before the client reads the answer
+    try (TestServer own = new TestServer(Symbolizer.builder().build(), b -> b.minidumpSymbols(symbols).maxMinidumpBytes(16_384))) {
+      byte[] big = new byte[16_384 + 4096];
+      System.arraycopy(Files.readAllBytes(dump("x86_64-fp-null")), 0, big, 0, 1000);
+      assertError(own.send(HttpRequest.newBuilder(own.uri("/minidump")).POST(HttpRequest.BodyPublishers.ofByteArray(big))),
+          413, "body_too_large");
+      // chunked: the limit is found while reading
+      assertError(own.send(HttpRequest.newBuilder(own.uri("/minidump"))
+          .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(big)))), 413, "body_too_large");
+      // a small gzip body that decodes past the limit
+      byte[] bomb = gzip(new byte[5_000_000]);
+      assertThat(bomb.length).isLessThan(16_384);
+      assertError(own.send(HttpRequest.newBuilder(own.uri("/minidump")).POST(HttpRequest.BodyPublishers.ofByteArray(bomb))
+          .header("Content-Encoding", "gzip")), 413, "body_too_large");
+    }
   }
 
   @Test

@@ -50,10 +50,9 @@ public final class SymbolicationServer implements AutoCloseable {
   public static final int DEFAULT_MAX_FRAMES = 100_000;
   /** Default {@link Builder#maxModules}. */
   public static final int DEFAULT_MAX_MODULES = 10_000;
-  /** Default {@link Builder#idleTimeout}. */
   /** Default bound of a profile of {@code POST /symbolicate/pprof} once decompressed: 256 MiB. */
   public static final long DEFAULT_MAX_PROFILE_BYTES = 256L << 20;
-
+  /** Default {@link Builder#idleTimeout}. */
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
 
   private final Server server;

@@ -3,10 +3,11 @@
  * debuginfod servers and Breakpad symbol stores ({@code dev.gsym.symbolize}).
  */
 module dev.gsym.symbolize {
-  requires transitive dev.gsym.core;
+  requires transitive dev.gsym.core; // Frame.location is a dev.gsym.read.SourceLine; OpenModule.reader()
   requires dev.gsym.object;
   requires dev.gsym.dwarf;
   requires dev.gsym.breakpad;
+  requires transitive dev.gsym.demangle; // Symbolizer.Builder.demangle(Demangler)
   requires java.net.http;
 
   exports dev.gsym.symbolize;

@@ -8,10 +8,14 @@ package dev.gsym;
  * one (the dump prints it verbatim); {@link #getMessage()} adds the source and offset.
  */
 public final class GsymFormatException extends RuntimeException {
+  /** The file or section the bad bytes came from. */
   private final String source;
+  /** Absolute byte offset of the problem, or -1. */
   private final long offset;
+  /** The description without source and offset. */
   private final String detail;
 
+  /** An error in {@code source} at byte {@code offset} (-1: none applies), described by {@code detail}. */
   public GsymFormatException(String source, long offset, String detail) {
     super(format(source, offset, detail), null, false, false);
     this.source = source;

@@ -24,6 +24,7 @@ public final class TextBuffer {
   private byte[] buf;
   private int len;
 
+  /** An empty buffer of at least {@code capacity} bytes (it grows as needed). */
   public TextBuffer(int capacity) {
     buf = new byte[Math.max(16, capacity)];
   }
@@ -39,6 +40,7 @@ public final class TextBuffer {
     len = length;
   }
 
+  /** Empties the buffer (keeping its capacity). */
   public void clear() {
     len = 0;
   }
@@ -56,6 +58,7 @@ public final class TextBuffer {
     }
   }
 
+  /** Appends one byte. */
   public TextBuffer append(byte b) {
     ensure(1);
     buf[len++] = b;
@@ -67,10 +70,12 @@ public final class TextBuffer {
     return append((byte) c);
   }
 
+  /** Appends the bytes of {@code b}. */
   public TextBuffer append(byte[] b) {
     return append(b, 0, b.length);
   }
 
+  /** Appends {@code n} bytes of {@code b} starting at {@code off}. */
   public TextBuffer append(byte[] b, int off, int n) {
     ensure(n);
     System.arraycopy(b, off, buf, len, n);
@@ -86,6 +91,7 @@ public final class TextBuffer {
     return this;
   }
 
+  /** Appends the content of {@code other}. */
   public TextBuffer append(TextBuffer other) {
     return append(other.buf, 0, other.len);
   }

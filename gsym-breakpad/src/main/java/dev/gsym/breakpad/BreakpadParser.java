@@ -128,6 +128,7 @@ public final class BreakpadParser implements Closeable {
     }, path.toString(), DEFAULT_BUFFER);
   }
 
+  /** The name of the input in messages (its path, or the name it was given). */
   public String source() {
     return source;
   }

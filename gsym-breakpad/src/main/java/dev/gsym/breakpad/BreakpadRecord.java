@@ -45,6 +45,7 @@ public sealed interface BreakpadRecord {
     /** The call file of a record that names none. */
     public static final long NO_CALL_FILE = -1;
 
+    /** Copies the ranges. */
     public Inline {
       ranges = AddressPairs.copyOf(ranges);
     }

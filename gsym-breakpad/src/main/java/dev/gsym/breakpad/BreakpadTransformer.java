@@ -131,6 +131,8 @@ public final class BreakpadTransformer {
   private boolean orphaned;
 
   /**
+   * A transformer that adds the records it is given to its creator.
+   *
    * @param lenient skip (and count) bad records instead of failing
    * @param diag receives one warning line per skipped record (may be silent)
    */

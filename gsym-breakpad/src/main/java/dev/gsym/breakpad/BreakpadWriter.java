@@ -73,6 +73,10 @@ public final class BreakpadWriter {
       this(os, arch, moduleName, loadAddress, null, null, false, true, true);
     }
 
+    /**
+     * Options for a Linux x86-64 module named {@code moduleName} at load address 0 (ids from the
+     * GSYM UUID).
+     */
     public static Options defaults(String moduleName) {
       return new Options("Linux", "x86_64", moduleName, 0);
     }
@@ -113,6 +117,7 @@ public final class BreakpadWriter {
   private Path spillDir;
   private int spillLimit = SPILL_IN_MEMORY;
 
+  /** A writer of {@code reader}'s functions as a Breakpad symbol file with {@code options}. */
   public BreakpadWriter(GsymReader reader, Options options) {
     this.reader = reader;
     this.options = options;

@@ -57,7 +57,7 @@ final class Conv {
     LookupResult res;
     try {
       res = r.lookup(addr).withoutCallSites();
-    } catch (LookupException e) {
+    } catch (LookupException | dev.gsym.GsymFormatException e) {
       return lookup(r, addr);
     }
     Demangler d = Demangler.llvm();
@@ -73,8 +73,8 @@ final class Conv {
   static String lookup(GsymReader r, long addr) {
     try {
       return r.lookup(addr).withoutCallSites().toString();
-    } catch (LookupException e) {
-      return Hex.append(new StringBuilder(), addr, 16).append(": error: ").append(e.getMessage()).append('\n')
+    } catch (LookupException | dev.gsym.GsymFormatException e) {
+      return Hex.append(new StringBuilder(), addr, 16).append(": error: ").append(dev.gsym.testing.LookupErrors.llvm(e)).append('\n')
           .toString();
     }
   }

@@ -83,7 +83,7 @@ final class ResolverOracle {
     List<SourceLocation> locs;
     try {
       locs = r.lookup(addr).locations();
-    } catch (LookupException e) {
+    } catch (LookupException | dev.gsym.GsymFormatException e) {
       return out;
     }
     for (SourceLocation l : locs) {

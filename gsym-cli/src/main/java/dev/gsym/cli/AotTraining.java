@@ -161,7 +161,7 @@ public final class AotTraining {
       body.append(i == 0 ? "" : ",").append("{\"module\":0,\"address\":\"").append(addrs.get(i)).append("\"}");
     }
     byte[] json = body.append("]}]}").toString().getBytes(StandardCharsets.UTF_8);
-    try (Symbolizer s = Symbolizer.builder().threads(2).build();
+    try (Symbolizer s = Symbolizer.builder().threads(2).demangle(false).build();
         SymbolicationServer server = SymbolicationServer.builder(s).listen("127.0.0.1", 0).warmUp(true).build().start()) {
       for (int i = 0; i < 20; i++) {
         String status = post(server.port(), i % 4 == 3 ? "/metrics" : "/symbolicate", i % 4 == 3 ? null : json);

@@ -261,11 +261,12 @@ final class DwarfConversion {
     if (o.flag(Opt.VERIFY)) {
       try (GsymReader written = embed ? openEmbedded(out) : GsymReader.open(Path.of(out))) {
         mismatches = DwarfConverter.verify(file, written, out, sb);
-      } catch (dev.gsym.read.LookupException e) {
+      } catch (dev.gsym.read.LookupException | GsymFormatException e) {
         // llvm's verify stops at the first address the GSYM does not resolve (seen with the
         // overlapping functions of relocatable objects) and the conversion fails
         s.emit();
-        throw new CliException("DWARF conversion failed: : " + e.getMessage(), 1, false, e);
+        String detail = e instanceof GsymFormatException g ? g.detail() : e.getMessage();
+        throw new CliException("DWARF conversion failed: : " + detail, 1, false, e);
       }
     }
     if (embed) sb.append(EmbedConversion.summary(embeddedSize, embedded, out));

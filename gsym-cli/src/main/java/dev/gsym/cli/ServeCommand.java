@@ -221,7 +221,7 @@ final class ServeCommand implements CliCommand {
   private Symbolizer.Builder symbolizer() {
     String store = args.value(Opt.STORE);
     if (store == null) throw CliException.stderr("gsymutil serve: --store DIR is required");
-    Symbolizer.Builder b = Symbolizer.builder().addressMode(AddressMode.ABSOLUTE).store(path("--store", store))
+    Symbolizer.Builder b = Symbolizer.builder().addressMode(AddressMode.ABSOLUTE).demangle(false).store(path("--store", store))
         .threads(Modes.threads(args)).mergedFunctions(args.flag(Opt.MERGED_FUNCTIONS));
     if (!args.flag(Opt.CONVERT_IN_PROCESS)) b.conversionProcess(conversionJvmOptions());
     String size = args.value(Opt.MAX_STORE_SIZE);

@@ -45,9 +45,10 @@ final class Symbolicator {
       return;
     }
     try {
-      gsym.lookup(addr, frames);
-    } catch (LookupException e) {
-      out.appendHex(addr, 16).append(ERROR).append(e.getMessage()).append('\n');
+      gsym.lookup(addr, frames); // a miss appends llvm's error line
+    } catch (GsymFormatException e) {
+      // llvm-gsymutil prints a malformed record's error as it prints a miss: the bare message
+      out.appendHex(addr, 16).append(ERROR).append(e.detail()).append('\n');
       return;
     }
     frames.appendTo(out, false);
@@ -64,9 +65,9 @@ final class Symbolicator {
     LookupResult result;
     try {
       result = gsym.lookup(addr).withoutCallSites();
-    } catch (LookupException e) {
+    } catch (LookupException | GsymFormatException e) {
       if (verbose) Hex.append(sb.append("\nLookupResult for "), addr, 16).append(":\n");
-      appendError(sb, addr, e.getMessage());
+      appendError(sb, addr, e instanceof GsymFormatException g ? g.detail() : e.getMessage());
       if (verbose) sb.append('\n');
       return;
     }
@@ -104,7 +105,7 @@ final class Symbolicator {
     List<LookupResult> results;
     try {
       results = gsym.lookupAll(addr);
-    } catch (LookupException e) {
+    } catch (LookupException | GsymFormatException e) {
       return;
     }
     int n = results.size();

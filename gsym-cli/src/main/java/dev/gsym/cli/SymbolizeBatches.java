@@ -6,7 +6,7 @@ import dev.gsym.demangle.Demangler;
 import dev.gsym.symbolize.AddressAdjustment;
 import dev.gsym.symbolize.Frame;
 import dev.gsym.symbolize.Merged;
-import dev.gsym.symbolize.SourceLine;
+import dev.gsym.read.SourceLine;
 import dev.gsym.symbolize.Symbolized;
 import dev.gsym.symbolize.Symbolizer;
 import java.io.PrintStream;
@@ -215,7 +215,7 @@ final class SymbolizeBatches extends ChunkPipeline<SymbolizeBatches.Chunk> {
     long start = f.function().startAddress();
     // the outermost frame as llvm names it from the binary's symbol table (linkage names only;
     // --stack keeps the name its call sites chose among merged functions)
-    String outerName = f.function().function();
+    String outerName = f.function().rawName();
     long outerStart = start;
     String outerFile = null; // a local symbol's STT_FILE name, for a location without a file
     SymbolNames symbols = settings.functions == Functions.LINKAGE && !settings.stack ? m.symbols() : null;
@@ -225,12 +225,12 @@ final class SymbolizeBatches extends ChunkPipeline<SymbolizeBatches.Chunk> {
       outerStart = hit.address();
       outerFile = hit.file();
     }
-    SymbolizePrinter.MergedNote note = settings.stack ? note(f.merged(), frameOfRequest) : null;
+    SymbolizePrinter.MergedNote note = settings.stack && f.merged().isPresent() ? note(f.merged().get(), frameOfRequest) : null;
     if (settings.inlines) {
       scratchFrames.clear();
       for (int k = 0; k < frames.size() - 1; k++) {
         Frame fr = frames.get(k);
-        scratchFrames.add(lineInfo(fr.function(), fr.location(), start));
+        scratchFrames.add(lineInfo(fr.rawName(), fr.location(), start));
       }
       scratchFrames.add(lineInfo(outerName, frames.getLast().location(), outerStart, outerFile));
       printer.inlining(out, r, scratchFrames, note);
@@ -242,17 +242,16 @@ final class SymbolizeBatches extends ChunkPipeline<SymbolizeBatches.Chunk> {
       boolean outer = settings.functions == Functions.LINKAGE && printer.config().style() != SymbolizePrinter.Style.GNU
           || frames.size() == 1;
       printer.lineInfo(out, r, outer ? lineInfo(outerName, deepest.location(), outerStart, outerFile)
-          : lineInfo(deepest.function(), deepest.location(), start), note);
+          : lineInfo(deepest.rawName(), deepest.location(), start), note);
     }
   }
 
   /**
-   * {@code --stack}'s note for a frame with merged functions (null without), the deciding frame
+   * {@code --stack}'s note for a frame with merged functions, the deciding frame
    * numbered among the stack's input lines ({@code frameOfRequest}: request index in the stack to
    * input frame index).
    */
   private SymbolizePrinter.MergedNote note(Merged m, int[] frameOfRequest) {
-    if (m == null) return null;
     Texts t = texts.get();
     List<byte[]> candidates = new ArrayList<>(m.candidates().size());
     for (String n : m.candidates()) candidates.add(t.name(n));

@@ -137,7 +137,7 @@ final class SymbolizeCommand {
     }
     int threads = Runtime.getRuntime().availableProcessors();
     if (a.has(SymbolizeOpt.THREADS)) threads = positiveInt(a, SymbolizeOpt.THREADS);
-    Symbolizer.Builder b = Symbolizer.builder().addressMode(AddressMode.ABSOLUTE).threads(threads);
+    Symbolizer.Builder b = Symbolizer.builder().addressMode(AddressMode.ABSOLUTE).demangle(false).threads(threads);
     if (a.has(SymbolizeOpt.MAX_OPEN_MODULES)) b.maxOpenModules(positiveInt(a, SymbolizeOpt.MAX_OPEN_MODULES));
     String store = a.last(SymbolizeOpt.STORE);
     if (store != null) b.store(path(SymbolizeOpt.STORE, store));

@@ -46,8 +46,8 @@ class BreakpadCliTest {
         long addr = Long.parseUnsignedLong(a.substring(2), 16);
         try {
           sb.append(r.lookup(addr).withoutCallSites());
-        } catch (dev.gsym.read.LookupException e) {
-          sb.append(a).append(": error: ").append(e.getMessage()).append('\n');
+        } catch (dev.gsym.read.LookupException | dev.gsym.GsymFormatException e) {
+          sb.append(a).append(": error: ").append(dev.gsym.testing.LookupErrors.llvm(e)).append('\n');
         }
       }
     }

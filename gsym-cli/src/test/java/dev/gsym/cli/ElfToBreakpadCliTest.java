@@ -118,8 +118,8 @@ class ElfToBreakpadCliTest {
   static String lookup(GsymReader r, long addr) {
     try {
       return r.lookup(addr).withoutCallSites().toString();
-    } catch (LookupException e) {
-      return Hex.append(new StringBuilder(), addr, 16).append(": error: ").append(e.getMessage()).append('\n')
+    } catch (LookupException | dev.gsym.GsymFormatException e) {
+      return Hex.append(new StringBuilder(), addr, 16).append(": error: ").append(dev.gsym.testing.LookupErrors.llvm(e)).append('\n')
           .toString();
     }
   }
@@ -196,7 +196,7 @@ class ElfToBreakpadCliTest {
     LookupResult res;
     try {
       res = r.lookup(addr).withoutCallSites();
-    } catch (LookupException e) {
+    } catch (LookupException | dev.gsym.GsymFormatException e) {
       return lookup(r, addr);
     }
     Demangler d = Demangler.llvm();

@@ -176,7 +176,7 @@ class ElfToBreakpadOracleTest {
     LookupResult res;
     try {
       res = r.lookup(address);
-    } catch (LookupException e) {
+    } catch (LookupException | dev.gsym.GsymFormatException e) {
       return new Ours(List.of(), -1, false);
     }
     List<Frame> frames = new ArrayList<>();

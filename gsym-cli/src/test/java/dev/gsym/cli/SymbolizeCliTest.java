@@ -275,6 +275,69 @@ class SymbolizeCliTest {
         + "/gsym-test/src/c_main.c:28\n");
   }
 
+  /**
+   * A store entry with a damaged FunctionInfo record: the module is unreadable (an error naming the
+   * store file and the offset), not an address without a function (an empty answer); with the debug
+   * file at hand the entry is converted again and the address answers.
+   */
+  @Test
+  void aCorruptStoreEntryIsAnUnreadableModule() throws IOException {
+    String id;
+    try (ElfFile elf = ElfFile.open(BIN)) {
+      id = HexFormat.of().formatHex(elf.buildId());
+    }
+    Path debug = tmp.resolve("debug");
+    TestData.addToDebugDirectory(debug, id, BIN);
+    Path store = tmp.resolve("store");
+    assertThat(run("BUILDID:" + id + " 0x1200\n", "--debug-file-directory=" + debug, "--store=" + store).out())
+        .isEqualTo(AT_1200);
+    Path entry = store.resolve(id.substring(0, 2)).resolve(id.substring(2) + ".gsym");
+    byte[] bytes = Files.readAllBytes(entry);
+    long record;
+    try (dev.gsym.read.GsymReader r = dev.gsym.read.GsymReader.of(bytes, "entry")) {
+      int i = r.indexForAddress(0x1200);
+      record = r.functionInfoOffset(i);
+      assertThat(record).as("not the last record, which opening checks").isLessThan(r.functionInfoOffset(r.numFunctions() - 1));
+    }
+    java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt((int) record + 12, 0x7ffffff0);
+    Files.write(entry, bytes);
+    for (String style : List.of("LLVM", "JSON")) {
+      Files.write(entry, bytes);
+      CliRun r = run("BUILDID:" + id + " 0x1200\n", "--store=" + store, "--output-style=" + style);
+      assertThat(r.status()).isZero();
+      assertThat(r.out()).as(style).doesNotContain("\"FunctionName\":\"\"").doesNotContain("leaf");
+      String problem = entry + ": offset 0x";
+      if (style.equals("JSON")) {
+        assertThat(r.out()).startsWith("{\"Address\":\"0x1200\",\"Error\":{\"Message\":\"").contains(problem)
+            .contains("FunctionInfo data is truncated").hasLineCount(1);
+      } else {
+        assertThat(r.out()).isEqualTo("??\n??:0:0\n\n");
+        assertThat(r.err()).startsWith("gsymutil: error: '" + id.toUpperCase(java.util.Locale.ROOT) + "': ").contains(problem)
+            .contains("FunctionInfo data is truncated").hasLineCount(1);
+      }
+      assertThat(entry).doesNotExist();
+    }
+    Files.write(entry, bytes);
+    CliRun repaired = run("BUILDID:" + id + " 0x1200\n", "--store=" + store, "--debug-file-directory=" + debug);
+    assertThat(repaired.err()).isEmpty();
+    assertThat(repaired.out()).isEqualTo(AT_1200);
+    assertThat(Files.readAllBytes(entry)).isNotEqualTo(bytes);
+  }
+
+  /** A store path that is a regular file (or below one): one line naming the file in the way, status 1, no output. */
+  @Test
+  void aStoreThatIsAFileIsOneClearError() throws IOException {
+    Path file = Files.writeString(tmp.resolve("file"), "");
+    CliRun r = run("BUILDID:1d296d52c49352d44988045e45e7a2c66d5f77ea 0x1184\n", "--store=" + file);
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err()).isEqualTo("error: cannot create the store directory " + file + ": it exists and is not a directory\n");
+    r = run("BUILDID:1d296d52c49352d44988045e45e7a2c66d5f77ea 0x1184\n", "--store=" + file.resolve("sub"));
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.err()).isEqualTo("error: cannot create the store directory " + file.resolve("sub") + ": " + file
+        + " exists and is not a directory\n");
+  }
+
   @Test
   void gsymAndBreakpadModules() throws IOException {
     // a GSYM file given as the object (llvm-symbolizer refuses it: not an object file)

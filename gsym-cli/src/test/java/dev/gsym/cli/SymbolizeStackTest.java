@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -83,8 +84,8 @@ class SymbolizeStackTest {
         for (int i = 0; i < answers.get(k).size(); i++) {
           Symbolized s = answers.get(k).get(i);
           assertThat(s).as("stack %d frame %d", k, i).isInstanceOf(Symbolized.Found.class);
-          Merged m = ((Symbolized.Found) s).merged();
-          if (m != null) out.add(k + " " + i + " " + String.join(",", m.chosen()));
+          Optional<Merged> m = ((Symbolized.Found) s).merged();
+          if (m.isPresent()) out.add(k + " " + i + " " + String.join(",", m.get().chosen()));
         }
       }
     }

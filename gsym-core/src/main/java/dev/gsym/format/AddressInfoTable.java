@@ -35,6 +35,7 @@ public record AddressInfoTable(ByteView view, long offset, int count, int entryS
     return new AddressInfoTable(v, offset, count, 8, functionInfoOffset);
   }
 
+  /** The offset just past the table. */
   public long end() {
     return offset + (long) count * entrySize;
   }
@@ -50,6 +51,7 @@ public record AddressInfoTable(ByteView view, long offset, int count, int entryS
     return entrySize == 4 ? view.u32(offset + (long) i * 4) : view.u64(offset + (long) i * 8);
   }
 
+  /** Writes version 1's table: u32 record offsets, aligned to 4. */
   public static void encode(GsymWriter w, long[] offsets) {
     w.alignTo(4);
     for (long o : offsets) w.u32(o);

@@ -3,14 +3,17 @@ package dev.gsym.format;
 /** A half-open address range {@code [start, end)}; addresses compare unsigned. */
 public record AddressRange(long start, long end) implements Comparable<AddressRange> {
 
+  /** {@code end - start}. */
   public long size() {
     return end - start;
   }
 
+  /** True if the range holds no address ({@code end <= start}, unsigned). */
   public boolean isEmpty() {
     return Long.compareUnsigned(end, start) <= 0;
   }
 
+  /** True if {@code start <= addr < end} (unsigned). */
   public boolean contains(long addr) {
     return Long.compareUnsigned(addr, start) >= 0 && Long.compareUnsigned(addr, end) < 0;
   }

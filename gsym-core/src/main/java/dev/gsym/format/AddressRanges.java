@@ -11,6 +11,7 @@ import java.util.List;
 public final class AddressRanges {
   private final ArrayList<AddressRange> ranges = new ArrayList<>(2);
 
+  /** An empty set. */
   public AddressRanges() {}
 
   /** The set of {@code in}: sorted, merged, empty ranges dropped (O(n log n) for any input order). */
@@ -42,6 +43,7 @@ public final class AddressRanges {
     return true;
   }
 
+  /** Adds {@code r}, merging it with the ranges it overlaps or touches. */
   public void insert(AddressRange r) {
     if (r.isEmpty()) return;
     // Find the first range whose end >= r.start (could touch or overlap).
@@ -65,11 +67,13 @@ public final class AddressRanges {
     ranges.add(i, new AddressRange(start, end));
   }
 
+  /** True if a range of the set holds {@code addr}. */
   public boolean contains(long addr) {
     for (AddressRange r : ranges) if (r.contains(addr)) return true;
     return false;
   }
 
+  /** True if one range of the set holds all of {@code r}. */
   public boolean contains(AddressRange r) {
     for (AddressRange x : ranges) if (x.contains(r)) return true;
     return false;
@@ -81,18 +85,22 @@ public final class AddressRanges {
     return null;
   }
 
+  /** True if the set holds no range. */
   public boolean isEmpty() {
     return ranges.isEmpty();
   }
 
+  /** The number of ranges. */
   public int size() {
     return ranges.size();
   }
 
+  /** Range {@code i}, in address order. */
   public AddressRange get(int i) {
     return ranges.get(i);
   }
 
+  /** The ranges in address order, as an immutable list. */
   public List<AddressRange> toList() {
     return Collections.unmodifiableList(new ArrayList<>(ranges));
   }

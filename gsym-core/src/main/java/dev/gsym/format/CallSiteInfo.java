@@ -21,10 +21,12 @@ public record CallSiteInfo(long returnOffset, int flags, List<Integer> matchRege
   public static final int INTERNAL_CALL = 1;
   public static final int EXTERNAL_CALL = 2;
 
+  /** Copies the regular expression offsets. */
   public CallSiteInfo {
     matchRegex = List.copyOf(matchRegex);
   }
 
+  /** Reads one call site at {@code c}. */
   public static CallSiteInfo decode(Cursor c) {
     if (!c.has(8)) throw c.errorHere("missing ReturnOffset");
     long returnOffset = c.u64();
@@ -40,6 +42,7 @@ public record CallSiteInfo(long returnOffset, int flags, List<Integer> matchRege
     return new CallSiteInfo(returnOffset, flags, regex);
   }
 
+  /** Writes this call site to {@code w}. */
   public void encode(GsymWriter w) {
     encode(w, IndexMap.IDENTITY);
   }

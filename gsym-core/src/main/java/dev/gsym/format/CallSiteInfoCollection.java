@@ -14,10 +14,12 @@ import java.util.List;
  * </pre>
  */
 public record CallSiteInfoCollection(List<CallSiteInfo> callSites) {
+  /** Copies the call sites. */
   public CallSiteInfoCollection {
     callSites = List.copyOf(callSites);
   }
 
+  /** Reads a CallSiteInfo chunk's payload at {@code c}. */
   public static CallSiteInfoCollection decode(Cursor c) {
     if (!c.has(4)) throw c.errorHere("missing CallSiteInfo count");
     long n = c.u32();
@@ -26,6 +28,7 @@ public record CallSiteInfoCollection(List<CallSiteInfo> callSites) {
     return new CallSiteInfoCollection(list);
   }
 
+  /** Writes the chunk's payload to {@code w}. */
   public void encode(GsymWriter w) {
     encode(w, IndexMap.IDENTITY);
   }

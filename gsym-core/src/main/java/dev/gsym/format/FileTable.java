@@ -39,6 +39,14 @@ public record FileTable(ByteView view, long offset, int count) {
     return new FileTable(v, offset, (int) n);
   }
 
+  /**
+   * The error for a record that names file {@code index}, which the table does not have: llvm's
+   * "failed to extract file[N]", at the table's offset.
+   */
+  public dev.gsym.GsymFormatException noSuchFile(long index) {
+    return view.error(offset, "failed to extract file[" + index + "]");
+  }
+
   /** The entry at {@code index}, or null if the index is out of range. */
   public FileEntry get(long index) {
     if (index < 0 || index >= count) return null;

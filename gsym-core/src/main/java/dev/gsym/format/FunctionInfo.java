@@ -52,6 +52,7 @@ public record FunctionInfo(AddressRange range, int name, LineTable lineTable, In
     this(range, name, null, null, null, null, null);
   }
 
+  /** The function's first address. */
   public long startAddress() {
     return range.start();
   }
@@ -61,14 +62,17 @@ public record FunctionInfo(AddressRange range, int name, LineTable lineTable, In
     return lineTable != null || inlineInfo != null || callSites != null;
   }
 
+  /** This function with range {@code r}. */
   public FunctionInfo withRange(AddressRange r) {
     return new FunctionInfo(r, name, lineTable, inlineInfo, mergedFunctions, callSites, unwind);
   }
 
+  /** This function with name string offset {@code n}. */
   public FunctionInfo withName(int n) {
     return new FunctionInfo(range, n, lineTable, inlineInfo, mergedFunctions, callSites, unwind);
   }
 
+  /** This function with merged functions {@code m} (null: none). */
   public FunctionInfo withMergedFunctions(MergedFunctionsInfo m) {
     return new FunctionInfo(range, name, lineTable, inlineInfo, m, callSites, unwind);
   }
@@ -113,6 +117,7 @@ public record FunctionInfo(AddressRange range, int name, LineTable lineTable, In
     return new FunctionInfo(range, name, lineTable, inlineInfo, mergedFunctions, callSites, u);
   }
 
+  /** This function with call sites {@code cs} (null: none). */
   public FunctionInfo withCallSites(CallSiteInfoCollection cs) {
     return new FunctionInfo(range, name, lineTable, inlineInfo, mergedFunctions, cs, unwind);
   }

@@ -23,10 +23,12 @@ public record GlobalData(int type, long fileOffset, long fileSize) {
   public static final int FUNCTION_INFO = 5;
   public static final int UUID = 6;
 
+  /** Reads the entry at {@code at}. */
   public static GlobalData decode(ByteView v, long at) {
     return new GlobalData(v.s32(at), v.u64(at + 4), v.u64(at + 12));
   }
 
+  /** Writes this entry to {@code w}. */
   public void encode(GsymWriter w) {
     w.u32(Integer.toUnsignedLong(type));
     w.u64(fileOffset);

@@ -23,6 +23,7 @@ public record GlobalDataDirectory(List<GlobalData> entries, long end) {
     GlobalData.FILE_TABLE, GlobalData.FUNCTION_INFO
   };
 
+  /** Copies the entries. */
   public GlobalDataDirectory {
     entries = List.copyOf(entries);
   }

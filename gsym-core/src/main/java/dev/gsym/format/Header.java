@@ -34,10 +34,12 @@ public record Header(
   public static final int MAX_UUID_SIZE = 20;
   public static final int VERSION = 1;
 
+  /** Copies the UUID (null: none). */
   public Header {
     uuid = uuid == null ? new byte[0] : uuid.clone();
   }
 
+  /** The UUID's length in bytes. */
   public int uuidSize() {
     return uuid.length;
   }

@@ -15,18 +15,22 @@ public final class Hex {
     return sb;
   }
 
+  /** {@code v} as "0x" and 2 lower-case hex digits. */
   public static String hex8(long v) {
     return append(new StringBuilder(4), v, 2).toString();
   }
 
+  /** {@code v} as "0x" and 4 lower-case hex digits. */
   public static String hex16(long v) {
     return append(new StringBuilder(6), v, 4).toString();
   }
 
+  /** {@code v} as "0x" and 8 lower-case hex digits. */
   public static String hex32(long v) {
     return append(new StringBuilder(10), v, 8).toString();
   }
 
+  /** {@code v} as "0x" and 16 lower-case hex digits. */
   public static String hex64(long v) {
     return append(new StringBuilder(18), v, 16).toString();
   }

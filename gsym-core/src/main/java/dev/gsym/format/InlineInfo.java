@@ -30,11 +30,13 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
   /** Deepest nesting accepted when decoding: bounds recursion on hostile input. */
   public static final int MAX_DEPTH = 1024;
 
+  /** Normalizes the ranges and copies the children. */
   public InlineInfo {
     ranges = AddressRanges.normalize(ranges);
     children = List.copyOf(children);
   }
 
+  /** True if the node has a range (LLVM's InlineInfo::isValid). */
   public boolean isValid() {
     return !ranges.isEmpty();
   }
@@ -58,6 +60,7 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
     return n;
   }
 
+  /** Orders trees by {@link #totalChildren()}, null first (LLVM's order of InlineInfos). */
   public static int compare(InlineInfo a, InlineInfo b) {
     if (a == b) return 0;
     if (a == null) return -1;
@@ -175,14 +178,17 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
       count++;
     }
 
+    /** The number of ranges. */
     public int count() {
       return count;
     }
 
+    /** The start of range {@code i}. */
     public long start(int i) {
       return starts[i];
     }
 
+    /** The size of range {@code i}. */
     public long size(int i) {
       return sizes[i];
     }
@@ -359,6 +365,8 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
   /** Receives each inline node containing the address, deepest first. */
   public interface InlineFrames {
     /**
+     * One inline node containing the address.
+     *
      * @param name string offset of the inlined function's name
      * @param callFile file index of its call site
      * @param callLine line of its call site

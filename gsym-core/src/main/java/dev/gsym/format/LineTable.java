@@ -33,18 +33,22 @@ public record LineTable(List<LineEntry> rows) {
   /** LLVM's MaxLineRange: widest window of line deltas special opcodes cover. */
   static final long MAX_LINE_RANGE = 14;
 
+  /** Copies the rows. */
   public LineTable {
     rows = List.copyOf(rows);
   }
 
+  /** True without rows. */
   public boolean isEmpty() {
     return rows.isEmpty();
   }
 
+  /** The number of rows. */
   public int size() {
     return rows.size();
   }
 
+  /** The first row. */
   public LineEntry first() {
     return rows.getFirst();
   }
@@ -58,11 +62,13 @@ public record LineTable(List<LineEntry> rows) {
     /** The three header values. */
     void header(long minDelta, long maxDelta, long firstLine);
 
+    /** SetFile: the file of the rows that follow. */
     boolean setFile(long file);
 
     /** AdvancePC: the address moves by {@code delta} and a row is made. */
     boolean advancePc(long delta);
 
+    /** AdvanceLine: the line moves by {@code delta}; no row is made. */
     boolean advanceLine(long delta);
 
     /**
@@ -129,6 +135,7 @@ public record LineTable(List<LineEntry> rows) {
   /** Receives rows while parsing; return false to stop. */
   @FunctionalInterface
   public interface RowVisitor {
+    /** One row: from {@code address} on, {@code file}:{@code line}; return false to stop. */
     boolean row(long address, int file, int line);
   }
 

@@ -15,6 +15,7 @@ import java.util.List;
  * </pre>
  */
 public record MergedFunctionsInfo(List<FunctionInfo> mergedFunctions) {
+  /** Copies the functions. */
   public MergedFunctionsInfo {
     mergedFunctions = List.copyOf(mergedFunctions);
   }
@@ -55,6 +56,7 @@ public record MergedFunctionsInfo(List<FunctionInfo> mergedFunctions) {
     return list;
   }
 
+  /** Writes the chunk's payload to {@code w}. */
   public void encode(GsymWriter w) {
     encode(w, IndexMap.IDENTITY);
   }

@@ -11,6 +11,7 @@ import java.nio.ByteOrder;
  */
 public record StringTable(ByteView view) {
 
+  /** Binds version 1's string table, as the header places it. */
   public static StringTable decode(ByteView file, Header h) {
     if (file.order() == ByteOrder.BIG_ENDIAN) {
       // llvm-gsymutil's byte-swapping path (big-endian files on a little-endian host) takes
@@ -37,6 +38,7 @@ public record StringTable(ByteView view) {
     return get(Integer.toUnsignedLong(strp));
   }
 
+  /** The string at {@code offset}, decoded by ByteStrings; offsets past the table give "". */
   public String get(long offset) {
     if (offset < 0 || offset >= view.size()) return "";
     return view.cString(offset);

@@ -89,6 +89,7 @@ public record UnwindInfo(Arch arch, List<UnwindEntry> entries, List<UnwindEntry>
   public static final long MAX_ENTRIES = 1 << 20;
   public static final long MAX_ROWS = 1 << 20;
 
+  /** Checks the architecture and copies the lists. */
   public UnwindInfo {
     Objects.requireNonNull(arch);
     entries = List.copyOf(entries);
@@ -147,6 +148,7 @@ public record UnwindInfo(Arch arch, List<UnwindEntry> entries, List<UnwindEntry>
    */
   @FunctionalInterface
   public interface RowVisitor {
+    /** A row is complete: {@code state} holds it, {@code next} is where the next row starts. */
     boolean row(UnwindState state, long next);
   }
 

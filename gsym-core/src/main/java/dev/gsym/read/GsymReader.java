@@ -64,6 +64,8 @@ public final class GsymReader implements GsymTables, AutoCloseable {
   private final PathCache pathCache;
   private final FunctionCache functionCache;
   private final dev.gsym.read.internal.UnwindCache unwindCache;
+  /** Set by {@link #close()}: later calls fail naming the file instead of with the mapping's error. */
+  private volatile boolean closed;
 
   private GsymReader(Arena arena, MemorySegment seg, long fileOffset, String source) {
     this.arena = arena;
@@ -171,10 +173,19 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     return new GsymReader(null, MemorySegment.ofArray(bytes), 0, source);
   }
 
-  /** Unmaps the file; the reader must not be used afterwards. */
+  /**
+   * Unmaps the file. Later calls throw {@link IllegalStateException} naming the file; the caller
+   * makes sure no other thread is using the reader when it closes it.
+   */
   @Override
   public void close() {
+    closed = true;
     if (arena != null) arena.close();
+  }
+
+  /** Fails a call on a closed reader, naming its file. */
+  private void ensureOpen() {
+    if (closed) throw new IllegalStateException(file.source() + ": the GSYM reader is closed");
   }
 
   /** The header: a {@link Header} (version 1) or a {@link HeaderV2}. */
@@ -217,18 +228,22 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     return files;
   }
 
+  /** The byte order of the file (from its magic). */
   public ByteOrder byteOrder() {
     return file.order();
   }
 
+  /** The name of the file in messages: its path, or the name given when it was opened. */
   public String source() {
     return file.source();
   }
 
+  /** The number of functions (entries of the address table). */
   public int numFunctions() {
     return addresses.count();
   }
 
+  /** The number of file-table entries, entry 0 ("no file") included. */
   public int numFiles() {
     return files.count();
   }
@@ -245,6 +260,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
    */
   @Override
   public String string(int strp) {
+    ensureOpen();
     return stringCache.get(strp);
   }
 
@@ -264,12 +280,21 @@ public final class GsymReader implements GsymTables, AutoCloseable {
     return infoOffsets.get(index);
   }
 
-  /** Fully decodes the FunctionInfo at {@code index}. */
+  /**
+   * Fully decodes the FunctionInfo at {@code index}.
+   *
+   * @throws GsymFormatException if the record is malformed
+   */
   public FunctionInfo functionInfoAtIndex(int index) {
     return FunctionInfo.decode(record(index), functionAddress(index));
   }
 
-  /** The decoded FunctionInfo that answers for {@code addr}. */
+  /**
+   * The decoded FunctionInfo that answers for {@code addr}.
+   *
+   * @throws LookupException if no function covers the address
+   * @throws GsymFormatException if the record is malformed
+   */
   public FunctionInfo functionInfo(long addr) {
     return functionInfoAtIndex(indexForAddress(addr));
   }
@@ -289,6 +314,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
   }
 
   private Cursor record(int index) {
+    ensureOpen();
     long at = infoOffsets.get(index);
     if (at >= file.size()) {
       throw file.error(infoOffsets.offset() + (long) infoOffsets.entrySize() * index,
@@ -299,17 +325,30 @@ public final class GsymReader implements GsymTables, AutoCloseable {
 
   // ---------------------------------------------------------------- the address search
 
-  /** Index of the entry that answers for {@code addr} (llvm's selection rules). */
+  /**
+   * Index of the entry that answers for {@code addr} (llvm's selection rules).
+   *
+   * @throws LookupException if no function covers the address
+   * @throws GsymFormatException if a record offset the search reads is past the end of the file
+   */
   public int indexForAddress(long addr) {
+    int i = indexOrMiss(addr);
+    if (i < 0) throw RecordLookup.notInGsym(addr);
+    return i;
+  }
+
+  /** {@link #indexForAddress} without the exception: -1 if no function covers {@code addr}. */
+  private int indexOrMiss(long addr) {
+    ensureOpen();
     long base = baseAddress;
-    if (Long.compareUnsigned(addr, base) < 0) throw RecordLookup.notInGsym(addr);
+    if (Long.compareUnsigned(addr, base) < 0) return -1;
     long off = addr - base;
     // LLVM's getAddressOffsetIndex: lower_bound, step back unless an exact match, then back up
     // over equal offsets (same answer as upper_bound - 1 on a sorted table, and on a corrupt
     // unsorted one the same entry LLVM picks)
     int n = search.count();
     int i = search.nearest(off);
-    if (i < 0) throw RecordLookup.notInGsym(addr);
+    if (i < 0) return -1;
     long first = search.get(i);
     while (i > 0 && search.get(i - 1) == first) i--;
     long start = base + first;
@@ -319,7 +358,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
       long size = rec.has(4) ? rec.u32() : 0; // LLVM's getU32 yields 0 when fewer than 4 bytes remain
       if (size == 0 || Long.compareUnsigned(addr - start, size) < 0) return j;
     }
-    throw RecordLookup.notInGsym(addr);
+    return -1;
   }
 
   // ---------------------------------------------------------------- unwind information
@@ -335,6 +374,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
    * @throws GsymFormatException if the record or its unwind information is malformed
    */
   public boolean unwindRow(long addr, dev.gsym.unwind.UnwindState state) {
+    ensureOpen();
     int n = search.count();
     if (n == 0) return false;
     int i = Long.compareUnsigned(addr, baseAddress) < 0 ? 0 : search.nearest(addr - baseAddress);
@@ -375,45 +415,74 @@ public final class GsymReader implements GsymTables, AutoCloseable {
   }
 
   // ---------------------------------------------------------------- lookups
+  //
+  // A miss (no function covers the address, or the function has no line-table row for it) is an
+  // answer: an empty Optional, false, or a LookupException in the throwing forms. A malformed
+  // record is a GsymFormatException naming the file and the offset, whatever the form: the caller
+  // can tell "no function here" from "broken file". Its detail() is llvm-gsymutil's message.
 
   /**
-   * Symbolicates {@code addr}.
+   * Symbolicates {@code addr}: the function that covers it, its source line and inline stack,
+   * or empty if no function covers it (the form to use; {@link #lookup(long)} throws instead).
    *
-   * @throws LookupException with llvm-gsymutil's message if the address cannot be resolved
+   * @throws GsymFormatException if the record that answers is malformed
+   * @throws IllegalStateException if the reader is closed
+   */
+  public java.util.Optional<LookupResult> find(long addr) {
+    LookupFrames frames = new LookupFrames();
+    return lookup(addr, frames) ? java.util.Optional.of(frames.toResult()) : java.util.Optional.empty();
+  }
+
+  /**
+   * Symbolicates {@code addr}, as {@link #find(long)}, throwing for a miss.
+   *
+   * @throws LookupException with llvm-gsymutil's message if no function covers the address
+   * @throws GsymFormatException if the record that answers is malformed
+   * @throws IllegalStateException if the reader is closed
    */
   public LookupResult lookup(long addr) {
     LookupFrames frames = new LookupFrames();
-    lookup(addr, frames);
+    if (!lookup(addr, frames)) throw new LookupException(frames.missMessage());
     return frames.toResult();
   }
 
   /**
    * Symbolicates {@code addr} into {@code out} (cleared first), the allocation-free form of {@link
-   * #lookup(long)} for batch symbolication. Functions are decoded once and kept in a bounded cache
+   * #find(long)} for batch symbolication. Functions are decoded once and kept in a bounded cache
    * (line rows and the inline tree as arrays), so later lookups in the same function only search
    * arrays. Safe to call from several threads, each with its own {@code out}.
    *
-   * @throws LookupException with llvm-gsymutil's message if the address cannot be resolved
+   * @return true if a function covers {@code addr}; false for a miss, whose llvm-gsymutil message
+   *     is {@link LookupFrames#missMessage()}
+   * @throws GsymFormatException if the record that answers is malformed
+   * @throws IllegalStateException if the reader is closed
    */
-  public void lookup(long addr, LookupFrames out) {
+  public boolean lookup(long addr, LookupFrames out) {
+    ensureOpen();
     out.reset(this);
     try {
       // the common case: one function starts at the nearest start at or below addr, it is cached
-      // and it covers addr: indexForAddress would pick it without reading anything else
+      // and it covers addr: indexOrMiss would pick it without reading anything else
       if (Long.compareUnsigned(addr, baseAddress) >= 0) {
         int i = search.nearest(addr - baseAddress);
         if (i >= 0 && search.unique(i)
-            // outside the function, indexForAddress validates the next record's offset first
+            // outside the function, indexOrMiss validates the next record's offset first
             && functionCache.lookupIfCovered(i, addr, out.sink())) {
-          return;
+          return true;
         }
       }
-      int index = indexForAddress(addr);
+      int index = indexOrMiss(addr);
+      if (index < 0) {
+        out.notInGsym(addr);
+        return false;
+      }
       if (!functionCache.lookup(index, addr, out.sink())) {
         RecordLookup.lookup(record(index), functionAddress(index), addr, out.sink(), false);
       }
-    } catch (GsymFormatException e) {
-      throw new LookupException(e.detail()); // llvm-gsymutil prints the bare message
+      return true;
+    } catch (LookupException e) {
+      out.miss(addr, e.getMessage()); // the function has no line-table row for addr
+      return false;
     }
   }
 
@@ -421,51 +490,48 @@ public final class GsymReader implements GsymTables, AutoCloseable {
   LookupResult lookupUncached(long addr) {
     LookupFrames frames = new LookupFrames();
     frames.reset(this);
-    try {
-      int index = indexForAddress(addr);
-      RecordLookup.lookup(record(index), functionAddress(index), addr, frames.sink(), false);
-    } catch (GsymFormatException e) {
-      throw new LookupException(e.detail());
-    }
+    int index = indexForAddress(addr);
+    RecordLookup.lookup(record(index), functionAddress(index), addr, frames.sink(), false);
     return frames.toResult();
   }
 
   /**
    * The primary result and one per merged function at {@code addr} (llvm's lookupAll): if any
    * merged function cannot answer, the whole lookup fails.
+   *
+   * @throws LookupException with llvm-gsymutil's message if a function cannot answer
+   * @throws GsymFormatException if a record is malformed
    */
   public List<LookupResult> lookupAll(long addr) {
-    try {
-      int index = indexForAddress(addr);
-      long start = functionAddress(index);
-      List<LookupResult> results = new ArrayList<>();
-      LookupFrames frames = new LookupFrames();
-      frames.reset(this);
-      Cursor merged = RecordLookup.lookup(record(index), start, addr, frames.sink(), true);
-      results.add(frames.toResult());
-      if (merged != null) {
-        for (Cursor child : MergedFunctionsInfo.childRecords(merged)) {
-          RecordLookup.lookup(child, start, addr, frames.sink(), false);
-          results.add(frames.toResult());
-        }
+    int index = indexForAddress(addr);
+    long start = functionAddress(index);
+    List<LookupResult> results = new ArrayList<>();
+    LookupFrames frames = new LookupFrames();
+    frames.reset(this);
+    Cursor merged = RecordLookup.lookup(record(index), start, addr, frames.sink(), true);
+    results.add(frames.toResult());
+    if (merged != null) {
+      for (Cursor child : MergedFunctionsInfo.childRecords(merged)) {
+        RecordLookup.lookup(child, start, addr, frames.sink(), false);
+        results.add(frames.toResult());
       }
-      return results;
-    } catch (GsymFormatException e) {
-      throw new LookupException(e.detail()); // llvm-gsymutil prints the bare message
     }
+    return results;
   }
 
   /**
    * The functions at {@code addr} for a symbolizer choosing among merged functions: the primary
    * result first, then one per merged function that covers {@code addr}, in the file's order. Unlike
-   * {@link #lookupAll}, a merged function that cannot answer (shorter than the primary, or a bad
-   * file index) is left out instead of failing the whole lookup: the others are still candidates.
-   * Each result carries the call-site regexes and flags of its own function at {@code addr}.
+   * {@link #lookupAll}, a merged function that cannot answer (shorter than the primary, a bad file
+   * index, a malformed record) is left out instead of failing the whole lookup: the others are
+   * still candidates. Each result carries the call-site regexes and flags of its own function at
+   * {@code addr}.
    *
    * <p>A function without merged functions or call sites is answered from the lookup cache, as
    * {@link #lookup(long)}; the others are decoded at each call.
    *
    * @throws LookupException with llvm-gsymutil's message if the primary function cannot answer
+   * @throws GsymFormatException if the primary function's record is malformed
    */
   public List<LookupResult> lookupCandidates(long addr) {
     return lookupCandidates(addr, addr);
@@ -478,41 +544,40 @@ public final class GsymReader implements GsymTables, AutoCloseable {
    * call-site information is keyed by the return address itself.
    *
    * @throws LookupException with llvm-gsymutil's message if the primary function cannot answer
+   * @throws GsymFormatException if the primary function's record is malformed
    */
   public List<LookupResult> lookupCandidates(long addr, long callSiteAddr) {
+    ensureOpen();
     LookupFrames frames = new LookupFrames();
     frames.reset(this);
-    try {
-      if (Long.compareUnsigned(addr, baseAddress) >= 0) {
-        int i = search.nearest(addr - baseAddress);
-        // the cache holds only functions without merged functions and call sites
-        if (i >= 0 && search.unique(i) && functionCache.lookupIfCovered(i, addr, frames.sink())) {
-          return List.of(frames.toResult());
-        }
+    if (Long.compareUnsigned(addr, baseAddress) >= 0) {
+      int i = search.nearest(addr - baseAddress);
+      // the cache holds only functions without merged functions and call sites
+      if (i >= 0 && search.unique(i) && functionCache.lookupIfCovered(i, addr, frames.sink())) {
+        return List.of(frames.toResult());
       }
-      int index = indexForAddress(addr);
-      long start = functionAddress(index);
-      Cursor merged = RecordLookup.lookup(record(index), start, addr, callSiteAddr, frames.sink(), true);
-      LookupResult primary = frames.toResult();
-      if (merged == null) return List.of(primary);
-      List<LookupResult> results = new ArrayList<>();
-      results.add(primary);
-      for (Cursor child : MergedFunctionsInfo.childRecords(merged)) {
-        try {
-          RecordLookup.lookup(child, start, addr, callSiteAddr, frames.sink(), false);
-          results.add(frames.toResult());
-        } catch (LookupException e) {
-          // this merged function does not cover addr: not a candidate
-        }
-      }
-      return results;
-    } catch (GsymFormatException e) {
-      throw new LookupException(e.detail());
     }
+    int index = indexForAddress(addr);
+    long start = functionAddress(index);
+    Cursor merged = RecordLookup.lookup(record(index), start, addr, callSiteAddr, frames.sink(), true);
+    LookupResult primary = frames.toResult();
+    if (merged == null) return List.of(primary);
+    List<LookupResult> results = new ArrayList<>();
+    results.add(primary);
+    for (Cursor child : MergedFunctionsInfo.childRecords(merged)) {
+      try {
+        RecordLookup.lookup(child, start, addr, callSiteAddr, frames.sink(), false);
+        results.add(frames.toResult());
+      } catch (LookupException | GsymFormatException e) {
+        // this merged function does not cover addr, or cannot be read: not a candidate
+      }
+    }
+    return results;
   }
 
   /** Appends the raw bytes of the string at {@code strp}, copied from the file. */
   void appendString(int strp, TextBuffer out) {
+    ensureOpen();
     strings.appendTo(strp, out);
   }
 
@@ -524,12 +589,10 @@ public final class GsymReader implements GsymTables, AutoCloseable {
   /**
    * True if file {@code index} has neither directory nor base name (a frame without a location).
    *
-   * @throws LookupException "failed to extract file[N]" (llvm's text) if there is no such entry
+   * @throws GsymFormatException "failed to extract file[N]" (llvm's text) if there is no such entry
    */
   boolean fileIsUnnamed(long index) {
-    if (index < 0 || index >= files.count()) {
-      throw new LookupException("failed to extract file[" + index + "]");
-    }
+    if (index < 0 || index >= files.count()) throw files.noSuchFile(index);
     return files.isUnnamed(index);
   }
 
@@ -545,6 +608,7 @@ public final class GsymReader implements GsymTables, AutoCloseable {
    * encodes text with {@link dev.gsym.ByteStrings} writes the file's bytes.
    */
   public void dump(Appendable out) throws IOException {
+    ensureOpen();
     StringBuilder sb = out instanceof StringBuilder s ? s : new StringBuilder(DUMP_CHUNK + 4096);
     header.dump(sb);
     sb.append('\n');

@@ -58,7 +58,12 @@ public record GsymStatistics(
 
   /** The output formats of {@code --statistics[=FORMAT]}. */
   public enum Format {
-    TEXT, JSON, PRETTY_JSON;
+    /** LLVM's text report. */
+    TEXT,
+    /** JSON on one line. */
+    JSON,
+    /** JSON, indented. */
+    PRETTY_JSON;
 
     /** {@code text}, {@code json} or {@code pretty-json}; null for anything else. */
     public static Format parse(String s) {
@@ -71,6 +76,7 @@ public record GsymStatistics(
     }
   }
 
+  /** Copies the UUID. */
   public GsymStatistics {
     uuid = uuid.clone();
   }

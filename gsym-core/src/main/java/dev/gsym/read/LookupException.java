@@ -6,6 +6,7 @@ package dev.gsym.read;
  * trace: it is an expected outcome, not a bug.
  */
 public final class LookupException extends RuntimeException {
+  /** A miss described by llvm-gsymutil's {@code message}. */
   public LookupException(String message) {
     super(message, null, false, false);
   }

@@ -13,9 +13,18 @@ import java.util.List;
  * LookupFrames)} without building Strings or lists: frames hold string-table offsets and file
  * indexes, resolved only when printed ({@link #appendTo}: llvm-gsymutil's text, with names and
  * paths copied as bytes straight from the file's string table) or converted ({@link #toResult}).
- * Frames are ordered as in {@link LookupResult}: deepest inlined frame first. This is the batch
+ * Frames are ordered as in {@link LookupResult}: deepest inlined frame first. After a miss (the
+ * lookup returned false) there are no frames and {@link #missMessage()} says why. This is the batch
  * symbolication API (the command line's lookups use it): one instance per thread, reused for every
  * address, allocates nothing once the caches are warm. Not thread-safe.
+ *
+ * <pre>{@code
+ * LookupFrames frames = new LookupFrames();          // one per thread
+ * for (long addr : addresses) {
+ *   if (reader.lookup(addr, frames)) use(frames.name(frames.count() - 1), frames.line(0));
+ *   else skip(frames.missMessage());                 // "address 0x10 is not in GSYM"
+ * }
+ * }</pre>
  */
 public final class LookupFrames {
   /** File index of a frame without a source file. */
@@ -34,11 +43,15 @@ public final class LookupFrames {
   private int[] regex = new int[0];
   private int regexCount;
   private int callSiteFlags;
+  /** Why the last lookup found nothing; null after a hit, or when {@link #missNotInGsym} says it. */
+  private String missMessage;
+  /** The last lookup found no function: "address ... is not in GSYM", built only when asked for. */
+  private boolean missNotInGsym;
 
   /** An empty answer, to be filled by {@link GsymReader#lookup(long, LookupFrames)}. */
   public LookupFrames() {}
 
-  /** Number of frames (at least 1 after a successful lookup). */
+  /** Number of frames: at least 1 after a lookup that found the address, 0 after a miss. */
   public int count() {
     return count;
   }
@@ -63,9 +76,46 @@ public final class LookupFrames {
     return reader;
   }
 
-  /** Binds these frames to the reader about to fill them. */
+  /** True if the last lookup found the address (there are frames). */
+  public boolean found() {
+    return count > 0;
+  }
+
+  /**
+   * Why the last lookup found nothing, as llvm-gsymutil words it (e.g. {@code address 0x10 is not
+   * in GSYM}, {@code address 0x1010 is not in the line table}); null after a lookup that found the
+   * address.
+   */
+  public String missMessage() {
+    if (missNotInGsym) {
+      missMessage = "address " + dev.gsym.format.Hex.hex(address) + " is not in GSYM";
+      missNotInGsym = false;
+    }
+    return missMessage;
+  }
+
+  /** Binds these frames to the reader about to fill them, and empties them. */
   void reset(GsymReader r) {
     reader = r;
+    count = 0;
+    regexCount = 0;
+    callSiteFlags = 0;
+    missMessage = null;
+    missNotInGsym = false;
+  }
+
+  /** Records a miss: no function covers {@code addr} (the message is made when asked for). */
+  void notInGsym(long addr) {
+    address = addr;
+    count = 0;
+    missNotInGsym = true;
+  }
+
+  /** Records a miss at {@code addr} with llvm-gsymutil's {@code message}. */
+  void miss(long addr, String message) {
+    address = addr;
+    count = 0;
+    missMessage = message;
   }
 
   /** The writing side, for the lookup code of {@code dev.gsym.read.internal}. */
@@ -153,10 +203,12 @@ public final class LookupFrames {
    * Appends llvm-gsymutil's text for this result, as {@link LookupResult#appendTo} does: the
    * address, each frame ("name [+ offset] [@ path:line]", inlined ones marked " [inlined]", joined
    * by a newline and 20 spaces), the call-site regexes if {@code withCallSites}, and a newline.
-   * Names and paths are copied as the file's raw bytes.
+   * Names and paths are copied as the file's raw bytes. After a miss, llvm-gsymutil's error line:
+   * the address, {@code ": error: "} and {@link #missMessage()}.
    */
   public TextBuffer appendTo(TextBuffer out, boolean withCallSites) {
     out.appendHex(address, 16).append(':').append(' ');
+    if (count == 0) return out.append(ERROR).append(missMessage()).append('\n');
     GsymReader r = reader;
     for (int i = 0; i < count; i++) {
       if (i > 0) out.append('\n').repeat(' ', 20);
@@ -180,12 +232,18 @@ public final class LookupFrames {
     return out.append('\n');
   }
 
+  private static final byte[] ERROR = "error: ".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   private static final byte[] INLINED = " [inlined]".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   private static final byte[] CALL_SITES =
       "\n      CallSites: ".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
-  /** The same answer as an immutable {@link LookupResult}. */
+  /**
+   * The same answer as an immutable {@link LookupResult}.
+   *
+   * @throws IllegalStateException after a miss (there is no answer)
+   */
   public LookupResult toResult() {
+    if (count == 0) throw new IllegalStateException("no answer for " + dev.gsym.format.Hex.hex(address) + ": " + missMessage());
     List<SourceLocation> locs = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       String dir = "";

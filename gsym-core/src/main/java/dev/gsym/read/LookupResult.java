@@ -21,6 +21,7 @@ import java.util.List;
 public record LookupResult(long lookupAddress, AddressRange functionRange, String functionName,
     List<SourceLocation> locations, List<String> callSiteFuncRegex, int callSiteFlags) {
 
+  /** Copies the lists. */
   public LookupResult {
     locations = List.copyOf(locations);
     callSiteFuncRegex = List.copyOf(callSiteFuncRegex);

@@ -9,7 +9,7 @@ import java.util.regex.PatternSyntaxException;
  *
  * <p>Differences handled: a backslash outside brackets quotes the next character ({@code \1}..{@code
  * \9} stay back-references); inside brackets a backslash, {@code [} and {@code &} are literal and
- * {@code [:class:]}, {@code [=c=]}, {@code [.c.]} are translated; {@code {} not followed by a digit
+ * {@code [:class:]}, {@code [=c=]}, {@code [.c.]} are translated; <code>{</code> not followed by a digit
  * is literal; an empty expression or empty alternative is invalid (as in llvm). Invalid expressions
  * yield null: llvm-gsymutil silently treats them as matching nothing.
  *

@@ -17,8 +17,19 @@ import dev.gsym.format.FileTable;
  */
 public record SourceLocation(String name, String dir, String base, int line, long offset) {
 
+  /** Keeps the offset's low 32 bits (llvm's {@code SourceLocation::Offset} is a {@code uint32_t}). */
   public SourceLocation {
     offset &= 0xFFFF_FFFFL; // llvm's SourceLocation::Offset is a uint32_t
+  }
+
+  /** The source position: {@code dir}, {@code base} and the line read as unsigned. */
+  public SourceLine sourceLine() {
+    return new SourceLine(dir, base, Integer.toUnsignedLong(line));
+  }
+
+  /** The file's path as llvm-gsymutil prints it ({@link SourceLine#path()}), "" without a file. */
+  public String path() {
+    return sourceLine().path();
   }
 
   /** True if the location has a file. */

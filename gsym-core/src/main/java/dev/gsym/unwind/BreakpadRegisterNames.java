@@ -12,6 +12,7 @@ import java.util.Map;
 public final class BreakpadRegisterNames {
   /** The canonical frame address and the return address, as STACK CFI names them. */
   public static final String CFA = ".cfa";
+  /** The return address pseudo-register. */
   public static final String RA = ".ra";
 
   private static final List<String> I386 = List.of(

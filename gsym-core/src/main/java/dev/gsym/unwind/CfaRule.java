@@ -15,10 +15,12 @@ public sealed interface CfaRule {
 
   /** CFA = the value a DWARF expression computes (DW_CFA_def_cfa_expression), kept as its bytes. */
   record Expression(byte[] expression) implements CfaRule {
+    /** Copies the expression. */
     public Expression {
       expression = expression.clone();
     }
 
+    /** The expression's bytes (a copy). */
     @Override
     public byte[] expression() {
       return expression.clone();

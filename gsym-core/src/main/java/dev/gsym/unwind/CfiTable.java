@@ -12,6 +12,7 @@ import java.util.List;
  */
 public record CfiTable(UnwindSource source, long ordinal, long start, long length, int returnAddressRegister,
     List<UnwindRow> rows) implements UnwindEntry {
+  /** Copies the rows. */
   public CfiTable {
     rows = List.copyOf(rows);
     for (int i = 0; i < rows.size(); i++) {

@@ -50,10 +50,12 @@ public sealed interface RegisterRule {
 
   /** The caller's value is in memory at the address a DWARF expression computes (DW_CFA_expression). */
   record Expression(byte[] expression) implements RegisterRule {
+    /** Copies the expression. */
     public Expression {
       expression = expression.clone();
     }
 
+    /** The expression's bytes (a copy). */
     @Override
     public byte[] expression() {
       return expression.clone();
@@ -77,10 +79,12 @@ public sealed interface RegisterRule {
 
   /** The caller's value is what a DWARF expression computes (DW_CFA_val_expression). */
   record ValExpression(byte[] expression) implements RegisterRule {
+    /** Copies the expression. */
     public ValExpression {
       expression = expression.clone();
     }
 
+    /** The expression's bytes (a copy). */
     @Override
     public byte[] expression() {
       return expression.clone();
@@ -124,6 +128,8 @@ public sealed interface RegisterRule {
     }
   }
 
+  /** The one {@link Undefined} rule. */
   RegisterRule UNDEFINED = new Undefined();
+  /** The one {@link SameValue} rule. */
   RegisterRule SAME_VALUE = new SameValue();
 }

@@ -16,6 +16,9 @@ public final class Registers {
   private long pc;
   private boolean pcKnown;
 
+  /** A set with no value known. */
+  public Registers() {}
+
   /** Forgets every value. */
   public void clear() {
     Arrays.fill(known, 0);
@@ -30,6 +33,7 @@ public final class Registers {
     pcKnown = other.pcKnown;
   }
 
+  /** Sets {@code register}'s value. */
   public void set(int register, long value) {
     check(register);
     values[register] = value;
@@ -42,6 +46,7 @@ public final class Registers {
     known[register >>> 6] &= ~(1L << register);
   }
 
+  /** True if {@code register}'s value is known. */
   public boolean has(int register) {
     return register >= 0 && register <= MAX_REGISTER && (known[register >>> 6] & (1L << register)) != 0;
   }
@@ -60,10 +65,12 @@ public final class Registers {
     return pc;
   }
 
+  /** True if the instruction address is known. */
   public boolean hasPc() {
     return pcKnown;
   }
 
+  /** Sets the instruction address. */
   public void pc(long value) {
     pc = value;
     pcKnown = true;

@@ -14,6 +14,7 @@ import java.util.TreeMap;
  * @param registers rules by DWARF register number, in ascending order
  */
 public record UnwindRow(long address, CfaRule cfa, SortedMap<Integer, RegisterRule> registers) {
+  /** Copies the rules. */
   public UnwindRow {
     registers = Collections.unmodifiableSortedMap(new TreeMap<>(registers));
   }

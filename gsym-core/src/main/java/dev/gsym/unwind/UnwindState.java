@@ -10,21 +10,34 @@ import java.util.TreeMap;
  * are held as copies.
  */
 public final class UnwindState {
-  /** Rule kinds, as {@link #cfaKind()} and {@link #ruleKind(int)} report them. */
+  /** No rule. This and the rule kinds below are what {@link #cfaKind()} and {@link #ruleKind(int)} report. */
   public static final int NONE = 0;
-  public static final int REGISTER_OFFSET = 1; // CFA only
+  /** CFA = a register's value plus an offset (CFA only). */
+  public static final int REGISTER_OFFSET = 1;
+  /** The value at the address a DWARF expression computes (CFA: the value it computes). */
   public static final int EXPRESSION = 2;
+  /** A Breakpad postfix expression. */
   public static final int POSTFIX = 3;
+  /** The register cannot be recovered. */
   public static final int UNDEFINED = 4;
+  /** The register keeps its value. */
   public static final int SAME_VALUE = 5;
+  /** Saved at CFA + offset. */
   public static final int OFFSET = 6;
+  /** Its value is CFA + offset. */
   public static final int VAL_OFFSET = 7;
+  /** Saved in another register. */
   public static final int REGISTER = 8;
+  /** Its value is what a DWARF expression computes. */
   public static final int VAL_EXPRESSION = 9;
+  /** Its value is a constant. */
   public static final int CONSTANT = 10;
 
   /** Most registers with a rule in one row; more is refused as hostile input. */
   public static final int MAX_RULES = 512;
+
+  /** An empty state, to be filled by a lookup or a table's program. */
+  public UnwindState() {}
 
   private Arch arch;
   private long address;
@@ -94,6 +107,7 @@ public final class UnwindState {
     this.address = address;
   }
 
+  /** CFA = {@code register} + {@code offset} (DW_CFA_def_cfa). */
   public void cfaRegisterOffset(int register, long offset) {
     cfaKind = REGISTER_OFFSET;
     cfaRegister = register;
@@ -125,11 +139,13 @@ public final class UnwindState {
     cfaData = null;
   }
 
+  /** CFA = the value DWARF {@code expression} computes (DW_CFA_def_cfa_expression). */
   public void cfaExpression(byte[] expression) {
     cfaKind = EXPRESSION;
     cfaData = expression;
   }
 
+  /** CFA = the value of a Breakpad postfix {@code expression}. */
   public void cfaPostfix(String expression) {
     cfaKind = POSTFIX;
     cfaData = expression;
@@ -183,10 +199,12 @@ public final class UnwindState {
     return Arrays.binarySearch(regs, 0, n, register);
   }
 
+  /** The architecture the register numbers are of. */
   public Arch arch() {
     return arch;
   }
 
+  /** Where the table came from. */
   public UnwindSource source() {
     return source;
   }
@@ -196,14 +214,17 @@ public final class UnwindState {
     return address;
   }
 
+  /** The first address the table covers. */
   public long tableStart() {
     return tableStart;
   }
 
+  /** The number of bytes the table covers. */
   public long tableLength() {
     return tableLength;
   }
 
+  /** The register column that holds the return address. */
   public int returnAddressRegister() {
     return returnAddressRegister;
   }
@@ -213,10 +234,12 @@ public final class UnwindState {
     return cfaKind;
   }
 
+  /** The CFA's register, for {@link #REGISTER_OFFSET}. */
   public int cfaRegister() {
     return cfaRegister;
   }
 
+  /** The CFA's offset, for {@link #REGISTER_OFFSET}. */
   public long cfaOffset() {
     return cfaOffset;
   }

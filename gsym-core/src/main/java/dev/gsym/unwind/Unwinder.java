@@ -44,6 +44,7 @@ public final class Unwinder {
     return r;
   }
 
+  /** The architecture this unwinder walks. */
   public Arch arch() {
     return arch;
   }

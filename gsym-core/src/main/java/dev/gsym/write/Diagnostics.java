@@ -14,7 +14,11 @@ public final class Diagnostics {
   private final Appendable out;
   private final TreeMap<String, Long> counts = new TreeMap<>();
 
-  /** @param out where messages go, or null to only count */
+  /**
+   * Diagnostics that write messages to {@code out}.
+   *
+   * @param out where messages go, or null to only count
+   */
   public Diagnostics(Appendable out) {
     this.out = out;
   }
@@ -24,6 +28,7 @@ public final class Diagnostics {
     return new Diagnostics(null);
   }
 
+  /** True if messages are written somewhere. */
   public boolean isVerbose() {
     return out != null;
   }

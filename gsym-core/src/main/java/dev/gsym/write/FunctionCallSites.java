@@ -12,6 +12,7 @@ import java.util.List;
  * @param callSites its call sites, in order
  */
 public record FunctionCallSites(String name, List<CallSite> callSites) {
+  /** Checks the name and copies the call sites. */
   public FunctionCallSites {
     if (name == null) throw new NullPointerException("name");
     callSites = List.copyOf(callSites);
@@ -26,6 +27,7 @@ public record FunctionCallSites(String name, List<CallSite> callSites) {
    *     unsigned byte on disk)
    */
   public record CallSite(long returnOffset, List<String> matchRegex, int flags) {
+    /** Copies the expressions; checks that the flags fit in a byte. */
     public CallSite {
       matchRegex = List.copyOf(matchRegex);
       if ((flags & ~0xff) != 0) throw new IllegalArgumentException("call-site flags do not fit in a byte: " + flags);

@@ -66,6 +66,7 @@ public final class GsymCreator implements AutoCloseable {
   /** True if no spill is to be made: one could not be created, or the creator was closed. */
   private boolean spillFailed;
 
+  /** An empty creator. */
   public GsymCreator() {
     this(false);
   }
@@ -244,6 +245,7 @@ public final class GsymCreator implements AutoCloseable {
     return recordSpill;
   }
 
+  /** The number of functions added (after {@link #finish}: kept). */
   public int numFunctionInfos() {
     synchronized (lock) {
       return funcs.size();
@@ -259,6 +261,7 @@ public final class GsymCreator implements AutoCloseable {
     }
   }
 
+  /** Sets the header's BaseAddress (default: the lowest function address). */
   public void setBaseAddress(long base) {
     synchronized (lock) {
       baseAddress = base;
@@ -279,12 +282,14 @@ public final class GsymCreator implements AutoCloseable {
     }
   }
 
+  /** The format version to write, 1 or 2. */
   public int outputVersion() {
     synchronized (lock) {
       return outputVersion;
     }
   }
 
+  /** Sets the UUID (a build-id; copied). */
   public void setUUID(byte[] id) {
     synchronized (lock) {
       uuid = id.clone();
@@ -298,6 +303,10 @@ public final class GsymCreator implements AutoCloseable {
     validTextRanges = copy;
   }
 
+  /**
+   * True if {@code addr} is in the executable ranges ({@link #setValidTextRanges}), or no ranges
+   * were set.
+   */
   public boolean isValidTextAddress(long addr) {
     AddressRanges text = validTextRanges;
     return text == null || text.contains(addr);
@@ -552,9 +561,9 @@ public final class GsymCreator implements AutoCloseable {
 
   /** The finished contents to write (the caller holds the lock). */
   private Contents contents() {
-    Contents c = new Contents(funcs, files.entries(), strings, baseAddress, uuid, outputVersion, version1Limit);
+    // the misuse first, whatever the content (an unfinished creator holding no function too)
     if (!finished) throw notFinished();
-    return c;
+    return new Contents(funcs, files.entries(), strings, baseAddress, uuid, outputVersion, version1Limit);
   }
 
   /** Writes {@code c} to {@code path} with {@link AtomicFile}, its layout checked first. */

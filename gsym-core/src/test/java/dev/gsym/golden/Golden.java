@@ -92,8 +92,8 @@ final class Golden {
     for (long a : addrs) {
       try {
         r.lookup(a).withoutCallSites().appendTo(sb);
-      } catch (LookupException e) {
-        error(sb, a, e.getMessage());
+      } catch (LookupException | dev.gsym.GsymFormatException e) {
+        error(sb, a, dev.gsym.testing.LookupErrors.llvm(e));
       }
     }
     return sb.toString();
@@ -107,7 +107,7 @@ final class Golden {
       List<LookupResult> all;
       try {
         all = r.lookupAll(a);
-      } catch (LookupException e) {
+      } catch (LookupException | dev.gsym.GsymFormatException e) {
         continue; // merged mode prints nothing for failed lookups
       }
       sb.append("Found ").append(all.size()).append(all.size() == 1 ? " function" : " functions")
@@ -130,10 +130,10 @@ final class Golden {
       LookupResult res;
       try {
         res = r.lookup(a).withoutCallSites();
-      } catch (LookupException e) {
+      } catch (LookupException | dev.gsym.GsymFormatException e) {
         sb.append("\nLookupResult for ");
         Hex.append(sb, a, 16).append(":\n");
-        error(sb, a, e.getMessage());
+        error(sb, a, dev.gsym.testing.LookupErrors.llvm(e));
         sb.append('\n');
         continue;
       }

@@ -37,17 +37,17 @@ class CachedLookupTest {
   private static String outcome(java.util.function.LongFunction<LookupResult> f, long addr) {
     try {
       return f.apply(addr).toString();
-    } catch (LookupException e) {
-      return "error: " + e.getMessage();
+    } catch (LookupException | dev.gsym.GsymFormatException e) {
+      return "error: " + dev.gsym.testing.LookupErrors.llvm(e);
     }
   }
 
   private static String framesText(GsymReader r, long addr) {
     LookupFrames frames = new LookupFrames();
     try {
-      r.lookup(addr, frames);
-    } catch (LookupException e) {
-      return "error: " + e.getMessage();
+      if (!r.lookup(addr, frames)) return "error: " + frames.missMessage();
+    } catch (dev.gsym.GsymFormatException e) {
+      return "error: " + e.detail();
     }
     return frames.appendTo(new TextBuffer(64), true).toString();
   }
@@ -56,8 +56,8 @@ class CachedLookupTest {
   private static String frameFields(GsymReader r, long addr) {
     LookupFrames frames = new LookupFrames();
     try {
-      r.lookup(addr, frames);
-    } catch (LookupException e) {
+      if (!r.lookup(addr, frames)) return "error";
+    } catch (dev.gsym.GsymFormatException e) {
       return "error";
     }
     StringBuilder b = new StringBuilder();
@@ -71,7 +71,7 @@ class CachedLookupTest {
     LookupResult res;
     try {
       res = r.lookup(addr);
-    } catch (LookupException e) {
+    } catch (LookupException | dev.gsym.GsymFormatException e) {
       return "error";
     }
     StringBuilder b = new StringBuilder();

@@ -152,19 +152,19 @@ class GsymMutationFuzzTest {
       }
       try {
         r.lookup(r.functionAddress(i) + 1);
-      } catch (LookupException expected) {
+      } catch (LookupException | dev.gsym.GsymFormatException expected) {
         // fine
       }
     }
     for (long a : addrs) {
       try {
         r.lookup(a).toString();
-      } catch (LookupException expected) {
+      } catch (LookupException | dev.gsym.GsymFormatException expected) {
         // fine
       }
       try {
         r.lookupAll(a);
-      } catch (LookupException expected) {
+      } catch (LookupException | dev.gsym.GsymFormatException expected) {
         // fine
       }
       try {

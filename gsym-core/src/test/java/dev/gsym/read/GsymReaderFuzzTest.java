@@ -113,25 +113,25 @@ class GsymReaderFuzzTest {
   private static void lookUp(GsymReader r, long addr, LookupFrames frames, TextBuffer text) {
     try {
       r.lookup(addr).withoutCallSites().appendTo(new StringBuilder());
-    } catch (LookupException expected) {
+    } catch (LookupException | dev.gsym.GsymFormatException expected) {
       // not covered, or a record that cannot be decoded
     }
     try {
-      r.lookup(addr, frames);
+      boolean found = r.lookup(addr, frames);
       text.clear();
-      frames.appendTo(text, true);
-      frames.toResult();
-    } catch (LookupException expected) {
+      frames.appendTo(text, true); // the frames, or llvm's error line for a miss
+      if (found) frames.toResult();
+    } catch (LookupException | dev.gsym.GsymFormatException expected) {
       // as above
     }
     try {
       for (LookupResult l : r.lookupAll(addr)) l.appendTo(new StringBuilder());
-    } catch (LookupException expected) {
+    } catch (LookupException | dev.gsym.GsymFormatException expected) {
       // as above
     }
     try {
       r.lookupCandidates(addr);
-    } catch (LookupException expected) {
+    } catch (LookupException | dev.gsym.GsymFormatException expected) {
       // as above
     }
     try {

@@ -21,8 +21,8 @@ class GsymReaderTest {
       for (long a : addrs) {
         try {
           r.lookup(a).withoutCallSites().appendTo(sb);
-        } catch (LookupException e) {
-          Hex.append(sb, a, 16).append(": error: ").append(e.getMessage()).append('\n');
+        } catch (LookupException | dev.gsym.GsymFormatException e) {
+          Hex.append(sb, a, 16).append(": error: ").append(dev.gsym.testing.LookupErrors.llvm(e)).append('\n');
         }
       }
     }
@@ -177,8 +177,8 @@ class GsymReaderTest {
       for (long a : new long[] {0x405, 0x412, 0x41a}) {
         try {
           r.lookup(a).appendTo(sb);
-        } catch (LookupException e) {
-          Hex.append(sb, a, 16).append(": error: ").append(e.getMessage()).append('\n');
+        } catch (LookupException | dev.gsym.GsymFormatException e) {
+          Hex.append(sb, a, 16).append(": error: ").append(dev.gsym.testing.LookupErrors.llvm(e)).append('\n');
         }
       }
       assertThat(sb.toString()).isEqualTo("""

@@ -84,8 +84,8 @@ class LlvmDifferentialTest {
       for (long a : addrs) {
         try {
           r.lookup(a).withoutCallSites().appendTo(sb);
-        } catch (LookupException e) {
-          Hex.append(sb, a, 16).append(": error: ").append(e.getMessage()).append('\n');
+        } catch (LookupException | dev.gsym.GsymFormatException e) {
+          Hex.append(sb, a, 16).append(": error: ").append(dev.gsym.testing.LookupErrors.llvm(e)).append('\n');
         }
       }
     }

@@ -47,27 +47,27 @@ class ReaderConcurrencyTest {
     StringBuilder sb = new StringBuilder();
     try {
       sb.append(r.lookup(addr)).append('\n');
-    } catch (LookupException e) {
-      sb.append("error: ").append(e.getMessage()).append('\n');
+    } catch (LookupException | dev.gsym.GsymFormatException e) {
+      sb.append("error: ").append(dev.gsym.testing.LookupErrors.llvm(e)).append('\n');
     }
     try {
       r.lookup(addr, frames);
       text.clear();
       frames.appendTo(text, true);
       sb.append(text).append('\n');
-    } catch (LookupException e) {
-      sb.append("error: ").append(e.getMessage()).append('\n');
+    } catch (LookupException | dev.gsym.GsymFormatException e) {
+      sb.append("error: ").append(dev.gsym.testing.LookupErrors.llvm(e)).append('\n');
     }
     try {
       for (LookupResult l : r.lookupAll(addr)) sb.append(l).append('\n');
-    } catch (LookupException e) {
-      sb.append("error: ").append(e.getMessage()).append('\n');
+    } catch (LookupException | dev.gsym.GsymFormatException e) {
+      sb.append("error: ").append(dev.gsym.testing.LookupErrors.llvm(e)).append('\n');
     }
     try {
       FunctionInfo fi = r.functionInfo(addr);
       r.dump(sb, fi, 0);
-    } catch (LookupException e) {
-      sb.append("error: ").append(e.getMessage()).append('\n');
+    } catch (LookupException | dev.gsym.GsymFormatException e) {
+      sb.append("error: ").append(dev.gsym.testing.LookupErrors.llvm(e)).append('\n');
     }
     return sb.toString();
   }

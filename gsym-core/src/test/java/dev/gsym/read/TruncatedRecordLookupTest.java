@@ -6,22 +6,28 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.gsym.testing.TestData;
 import java.nio.file.Files;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
  * Regression: a FunctionInfo offset past the end of the file is reported with llvm's message
- * ("invalid address info offset 0x164", in lookups and in the dump) instead of our own wording
- * prefixed with the file name and offset, which the CLI printed inside "error: ..." lines.
+ * ("invalid address info offset 0x164", in lookups and in the dump) as the detail of a
+ * GsymFormatException, which also names the file and the offset (the CLI prints the detail inside
+ * "error: ..." lines, as llvm-gsymutil does).
  */
 class TruncatedRecordLookupTest {
   @Test
   void llvmMessageForRecordPastEnd() throws Exception {
     byte[] whole = Files.readAllBytes(TestData.path("vectors", "t1.gsym"));
     GsymReader r = GsymReader.of(Arrays.copyOf(whole, 300), "t1-300.gsym");
-    assertThatThrownBy(() -> r.lookup(0x1141)).isInstanceOf(LookupException.class)
-        .hasMessage("invalid address info offset 0x164");
-    assertThatThrownBy(() -> r.lookupAll(0x1141)).isInstanceOf(LookupException.class)
-        .hasMessage("invalid address info offset 0x164");
+    for (org.assertj.core.api.ThrowableAssert.ThrowingCallable c : List.<org.assertj.core.api.ThrowableAssert.ThrowingCallable>of(
+        () -> r.lookup(0x1141), () -> r.lookupAll(0x1141), () -> r.find(0x1141), () -> r.lookup(0x1141, new LookupFrames()))) {
+      assertThatThrownBy(c).isInstanceOfSatisfying(dev.gsym.GsymFormatException.class, e -> {
+        assertThat(e.detail()).isEqualTo("invalid address info offset 0x164");
+        assertThat(e.source()).isEqualTo("t1-300.gsym");
+        assertThat(e.offset()).isEqualTo(0x5c);
+      });
+    }
     StringBuilder sb = new StringBuilder();
     r.dump(sb);
     assertThat(sb.toString())
@@ -33,8 +39,8 @@ class TruncatedRecordLookupTest {
     GsymReader r = GsymReader.of(Arrays.copyOf(whole, length), vector + "-" + length);
     try {
       return r.lookup(addr).toString();
-    } catch (LookupException e) {
-      return e.getMessage();
+    } catch (LookupException | dev.gsym.GsymFormatException e) {
+      return dev.gsym.testing.LookupErrors.llvm(e);
     }
   }
 

@@ -154,8 +154,11 @@ class GsymCreatorFinalizeTest {
 
   @Test
   void encodeErrors() {
-    assertThatThrownBy(() -> c.encode(ByteOrder.LITTLE_ENDIAN)).isInstanceOf(GsymFormatException.class)
-        .hasMessageContaining("no functions to encode");
+    // an unfinished creator is a misuse even when it is empty (as documented), not malformed input
+    assertThatThrownBy(() -> c.encode(ByteOrder.LITTLE_ENDIAN)).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("GsymCreator wasn't finished (finish()) prior to encoding");
+    assertThatThrownBy(() -> c.save(new java.io.ByteArrayOutputStream(), ByteOrder.LITTLE_ENDIAN))
+        .isInstanceOf(IllegalStateException.class);
     c.addFunctionInfo(fi(c, 0x3000, 4, "z"));
     // a misuse, not malformed input
     assertThatThrownBy(() -> c.encode(ByteOrder.LITTLE_ENDIAN)).isInstanceOf(IllegalStateException.class)

@@ -48,14 +48,14 @@ class VectorRoundTripTest {
           String expect;
           try {
             expect = r.lookupAll(a).toString();
-          } catch (dev.gsym.read.LookupException e) {
-            expect = e.getMessage();
+          } catch (dev.gsym.read.LookupException | dev.gsym.GsymFormatException e) {
+            expect = dev.gsym.testing.LookupErrors.llvm(e);
           }
           String got;
           try {
             got = s.lookupAll(a).toString();
-          } catch (dev.gsym.read.LookupException e) {
-            got = e.getMessage();
+          } catch (dev.gsym.read.LookupException | dev.gsym.GsymFormatException e) {
+            got = dev.gsym.testing.LookupErrors.llvm(e);
           }
           assertThat(got).isEqualTo(expect);
         }

@@ -111,6 +111,7 @@ public final class DwarfConverter {
       return threads;
     }
 
+    /** The progress listener. */
     public Listener listener() {
       return listener;
     }
@@ -211,16 +212,19 @@ public final class DwarfConverter {
         return this;
       }
 
+      /** See {@link Options#quiet()}. */
       public Builder quiet(boolean on) {
         quiet = on;
         return this;
       }
 
+      /** See {@link Options#mergedFunctions()}. */
       public Builder mergedFunctions(boolean on) {
         mergedFunctions = on;
         return this;
       }
 
+      /** See {@link Options#dwarfCallSites()}. */
       public Builder dwarfCallSites(boolean on) {
         dwarfCallSites = on;
         return this;
@@ -238,6 +242,7 @@ public final class DwarfConverter {
         return this;
       }
 
+      /** Receives progress and each function's call sites (default: nothing). */
       public Builder listener(Listener l) {
         listener = Objects.requireNonNull(l, "listener");
         return this;
@@ -255,6 +260,7 @@ public final class DwarfConverter {
         return this;
       }
 
+      /** The options. */
       public Options build() {
         return new Options(this);
       }
@@ -267,7 +273,14 @@ public final class DwarfConverter {
    * describes in its loaded segments, or the tables Breakpad's dump_syms writes as STACK CFI records
    * (it drops FDEs whose CIE augmentation it cannot read: AArch64's {@code B} and {@code G}).
    */
-  public enum Unwind { NONE, ALL, BREAKPAD }
+  public enum Unwind {
+    /** No unwind information: llvm-gsymutil's output. */
+    NONE,
+    /** Every table the file's CFI describes in its loaded segments. */
+    ALL,
+    /** The tables dump_syms writes as STACK CFI records. */
+    BREAKPAD
+  }
 
   /**
    * What a conversion did.
@@ -277,14 +290,36 @@ public final class DwarfConverter {
    */
   public record Summary(int dwarfFunctions, int symbolFunctions, ByteOrder byteOrder, String arch, int unwindTables,
       List<dev.gsym.GsymFormatException> unwindProblems) {
+    /** Copies the problems. */
     public Summary {
       unwindProblems = List.copyOf(unwindProblems);
     }
   }
 
   /**
+   * Converts the object file {@code in} (ELF or thin Mach-O, its DWARF and symbol table) into the
+   * GSYM file {@code out}, as {@code llvm-gsymutil --convert=in --out-file=out} does (the same
+   * bytes, in the input's byte order): the one call for the common case. Messages are dropped; the
+   * output is written to a temporary file and renamed, so a failure leaves no partial file.
+   *
+   * @return what was converted
+   * @throws dev.gsym.GsymFormatException for malformed input (naming the section and offset)
+   */
+  public static Summary convert(Path in, Path out) throws IOException {
+    return convert(in, out, Options.defaults());
+  }
+
+  /** As {@link #convert(Path, Path)}, with {@code options} (merged functions, unwind information, threads...). */
+  public static Summary convert(Path in, Path out, Options options) throws IOException {
+    GsymCreator creator = new GsymCreator();
+    Summary summary = convert(in, creator, Diagnostics.silent(), options);
+    creator.save(out, summary.byteOrder());
+    return summary;
+  }
+
+  /**
    * Reads {@code in}, fills {@code out} (base address, text ranges, DWARF functions, UUID, symbols)
-   * and finalizes it. Messages go through {@code diag} as llvm prints them.
+   * and finalizes it; {@code out.save(path, summary.byteOrder())} then writes the file. Messages go through {@code diag} as llvm prints them.
    *
    * @throws dev.gsym.GsymFormatException for malformed input (naming the section and offset)
    */
@@ -367,6 +402,7 @@ public final class DwarfConverter {
    */
   public record UnwindEntries(dev.gsym.unwind.Arch arch, List<dev.gsym.unwind.UnwindEntry> entries,
       List<dev.gsym.GsymFormatException> problems) {
+    /** Copies the lists. */
     public UnwindEntries {
       entries = List.copyOf(entries);
       problems = List.copyOf(problems);
@@ -455,6 +491,7 @@ public final class DwarfConverter {
    * @return the number of mismatches
    * @throws dev.gsym.read.LookupException at the first address the GSYM does not resolve (llvm
    *     stops there too)
+   * @throws dev.gsym.GsymFormatException at the first record of {@code gsym} that is malformed
    */
   public static int verify(ObjectFile file, GsymReader gsym, String gsymPath, StringBuilder out) {
     try (DwarfFile dwarf = DwarfFile.load(file, null)) {

@@ -52,16 +52,19 @@ public final class CallFrameInfo {
     return new CallFrameInfo(section);
   }
 
+  /** The section the entries were read from. */
   public CfiSection section() {
     return section;
   }
 
   /** Receives the entries in section order; each method returns false to stop the walk. */
   public interface EntryVisitor {
+    /** A CIE, in section order; return false to stop. */
     default boolean cie(Cie cie) {
       return true;
     }
 
+    /** An FDE, in section order; return false to stop. */
     boolean fde(Fde fde);
 
     /** An entry that was skipped, or why the walk ended before the end of the section. */

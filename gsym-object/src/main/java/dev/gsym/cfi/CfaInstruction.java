@@ -11,6 +11,7 @@ import dev.gsym.unwind.RegisterRule;
  * #opcode()} is the opcode as encoded (for the primary opcodes, the two high bits only).
  */
 public sealed interface CfaInstruction {
+  /** The instruction's DW_CFA_* opcode (the primary opcode for advance_loc, offset and restore). */
   int opcode();
 
   /** DW_CFA_advance_loc, _loc1, _loc2, _loc4, DW_CFA_MIPS_advance_loc8: the location moves by {@code delta} bytes. */

@@ -40,39 +40,71 @@ import java.util.TreeMap;
  * unwinder reads it), in {@code .debug_frame} an address of the CIE's address size.
  */
 public final class CfaProgram {
+  /** {@code DW_CFA_nop}. */
   public static final int DW_CFA_nop = 0x00;
+  /** {@code DW_CFA_set_loc}. */
   public static final int DW_CFA_set_loc = 0x01;
+  /** {@code DW_CFA_advance_loc1}. */
   public static final int DW_CFA_advance_loc1 = 0x02;
+  /** {@code DW_CFA_advance_loc2}. */
   public static final int DW_CFA_advance_loc2 = 0x03;
+  /** {@code DW_CFA_advance_loc4}. */
   public static final int DW_CFA_advance_loc4 = 0x04;
+  /** {@code DW_CFA_offset_extended}. */
   public static final int DW_CFA_offset_extended = 0x05;
+  /** {@code DW_CFA_restore_extended}. */
   public static final int DW_CFA_restore_extended = 0x06;
+  /** {@code DW_CFA_undefined}. */
   public static final int DW_CFA_undefined = 0x07;
+  /** {@code DW_CFA_same_value}. */
   public static final int DW_CFA_same_value = 0x08;
+  /** {@code DW_CFA_register}. */
   public static final int DW_CFA_register = 0x09;
+  /** {@code DW_CFA_remember_state}. */
   public static final int DW_CFA_remember_state = 0x0a;
+  /** {@code DW_CFA_restore_state}. */
   public static final int DW_CFA_restore_state = 0x0b;
+  /** {@code DW_CFA_def_cfa}. */
   public static final int DW_CFA_def_cfa = 0x0c;
+  /** {@code DW_CFA_def_cfa_register}. */
   public static final int DW_CFA_def_cfa_register = 0x0d;
+  /** {@code DW_CFA_def_cfa_offset}. */
   public static final int DW_CFA_def_cfa_offset = 0x0e;
+  /** {@code DW_CFA_def_cfa_expression}. */
   public static final int DW_CFA_def_cfa_expression = 0x0f;
+  /** {@code DW_CFA_expression}. */
   public static final int DW_CFA_expression = 0x10;
+  /** {@code DW_CFA_offset_extended_sf}. */
   public static final int DW_CFA_offset_extended_sf = 0x11;
+  /** {@code DW_CFA_def_cfa_sf}. */
   public static final int DW_CFA_def_cfa_sf = 0x12;
+  /** {@code DW_CFA_def_cfa_offset_sf}. */
   public static final int DW_CFA_def_cfa_offset_sf = 0x13;
+  /** {@code DW_CFA_val_offset}. */
   public static final int DW_CFA_val_offset = 0x14;
+  /** {@code DW_CFA_val_offset_sf}. */
   public static final int DW_CFA_val_offset_sf = 0x15;
+  /** {@code DW_CFA_val_expression}. */
   public static final int DW_CFA_val_expression = 0x16;
+  /** {@code DW_CFA_MIPS_advance_loc8}. */
   public static final int DW_CFA_MIPS_advance_loc8 = 0x1d;
+  /** {@code DW_CFA_AARCH64_negate_ra_state_with_pc}. */
   public static final int DW_CFA_AARCH64_negate_ra_state_with_pc = 0x2c;
+  /** {@code DW_CFA_GNU_window_save}. */
   public static final int DW_CFA_GNU_window_save = 0x2d;
+  /** {@code DW_CFA_GNU_args_size}. */
   public static final int DW_CFA_GNU_args_size = 0x2e;
+  /** {@code DW_CFA_GNU_negative_offset_extended}. */
   public static final int DW_CFA_GNU_negative_offset_extended = 0x2f;
+  /** {@code DW_CFA_LLVM_def_aspace_cfa}. */
   public static final int DW_CFA_LLVM_def_aspace_cfa = 0x30;
+  /** {@code DW_CFA_LLVM_def_aspace_cfa_sf}. */
   public static final int DW_CFA_LLVM_def_aspace_cfa_sf = 0x31;
   /** Primary opcodes (the two high bits). */
   public static final int DW_CFA_advance_loc = 0x40;
+  /** {@code DW_CFA_offset}. */
   public static final int DW_CFA_offset = 0x80;
+  /** {@code DW_CFA_restore}. */
   public static final int DW_CFA_restore = 0xc0;
 
   /** Deepest DW_CFA_remember_state nesting a table may have (compilers nest one or two). */

@@ -49,6 +49,7 @@ public final class CfiReader {
    * @param problems everything skipped or wrong, in the order found
    */
   public record Result(List<Entry> entries, List<GsymFormatException> problems) {
+    /** Copies the lists. */
     public Result {
       entries = List.copyOf(entries);
       problems = List.copyOf(problems);
@@ -64,8 +65,10 @@ public final class CfiReader {
 
   /** Receives entries as they are read (a reading need not hold every table at once). */
   public interface Listener {
+    /** One FDE, read into a table or with its problem. */
     void entry(Entry entry);
 
+    /** An entry of the section that could not be read (skipped). */
     default void problem(GsymFormatException problem) {}
   }
 

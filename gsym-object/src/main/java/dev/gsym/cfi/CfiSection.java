@@ -28,6 +28,7 @@ import dev.gsym.unwind.UnwindSource;
  */
 public record CfiSection(UnwindSource kind, String name, ByteView data, long address, int addressSize, String archName,
     Long textBase, Long dataBase, Memory memory) {
+  /** Checks the kind and the address size. */
   public CfiSection {
     if (kind != UnwindSource.EH_FRAME && kind != UnwindSource.DEBUG_FRAME) throw new IllegalArgumentException("not a DWARF CFI section: " + kind);
     if (addressSize != 1 && addressSize != 2 && addressSize != 4 && addressSize != 8) {

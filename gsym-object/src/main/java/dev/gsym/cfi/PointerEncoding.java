@@ -21,21 +21,37 @@ import dev.gsym.io.Cursor;
  * </pre>
  */
 public final class PointerEncoding {
+  /** {@code DW_EH_PE_absptr}. */
   public static final int ABSPTR = 0x00;
+  /** {@code DW_EH_PE_uleb128}. */
   public static final int ULEB128 = 0x01;
+  /** {@code DW_EH_PE_udata2}. */
   public static final int UDATA2 = 0x02;
+  /** {@code DW_EH_PE_udata4}. */
   public static final int UDATA4 = 0x03;
+  /** {@code DW_EH_PE_udata8}. */
   public static final int UDATA8 = 0x04;
+  /** {@code DW_EH_PE_sleb128}. */
   public static final int SLEB128 = 0x09;
+  /** {@code DW_EH_PE_sdata2}. */
   public static final int SDATA2 = 0x0a;
+  /** {@code DW_EH_PE_sdata4}. */
   public static final int SDATA4 = 0x0b;
+  /** {@code DW_EH_PE_sdata8}. */
   public static final int SDATA8 = 0x0c;
+  /** {@code DW_EH_PE_pcrel}. */
   public static final int PCREL = 0x10;
+  /** {@code DW_EH_PE_textrel}. */
   public static final int TEXTREL = 0x20;
+  /** {@code DW_EH_PE_datarel}. */
   public static final int DATAREL = 0x30;
+  /** {@code DW_EH_PE_funcrel}. */
   public static final int FUNCREL = 0x40;
+  /** {@code DW_EH_PE_aligned}. */
   public static final int ALIGNED = 0x50;
+  /** {@code DW_EH_PE_indirect}. */
   public static final int INDIRECT = 0x80;
+  /** {@code DW_EH_PE_omit}. */
   public static final int OMIT = 0xff;
 
   private PointerEncoding() {}

@@ -142,14 +142,17 @@ public final class CoffFile implements ObjectFile {
     return new CoffFile(null, ByteView.of(bytes, ByteOrder.LITTLE_ENDIAN, source));
   }
 
+  /** The COFF file header. */
   public CoffHeader header() {
     return header;
   }
 
+  /** The section headers, in file order. */
   public List<CoffSection> sections() {
     return sections;
   }
 
+  /** The symbol table (empty when the file has none). */
   public CoffSymbolTable symbols() {
     return symbols;
   }

@@ -7,13 +7,21 @@ import dev.gsym.io.ByteView;
  * table after it, read as llvm's COFFObjectFile reads them.
  */
 public final class CoffSymbolTable {
+  /** Bytes of one symbol table entry. */
   public static final int ENTRY = 18;
+  /** Section number of an undefined symbol. */
   public static final int IMAGE_SYM_UNDEFINED = 0;
+  /** Section number of an absolute symbol. */
   public static final int IMAGE_SYM_ABSOLUTE = -1;
+  /** Section number of a debugging symbol. */
   public static final int IMAGE_SYM_DEBUG = -2;
+  /** Derived type of a function symbol. */
   public static final int IMAGE_SYM_DTYPE_FUNCTION = 2;
+  /** Storage class of an external symbol. */
   public static final int IMAGE_SYM_CLASS_EXTERNAL = 2;
+  /** Storage class of a weak external symbol. */
   public static final int IMAGE_SYM_CLASS_WEAK_EXTERNAL = 105;
+  /** Weak external characteristic: search the alias. */
   public static final int IMAGE_WEAK_EXTERN_SEARCH_ALIAS = 3;
 
   private final ByteView file;
@@ -38,6 +46,7 @@ public final class CoffSymbolTable {
     return offset + i * ENTRY;
   }
 
+  /** Entry {@code i}'s value. */
   public long value(long i) {
     return file.u32(at(i) + 8);
   }
@@ -47,14 +56,17 @@ public final class CoffSymbolTable {
     return (short) file.u16(at(i) + 12);
   }
 
+  /** Entry {@code i}'s type. */
   public int type(long i) {
     return file.u16(at(i) + 14);
   }
 
+  /** Entry {@code i}'s storage class. */
   public int storageClass(long i) {
     return file.u8(at(i) + 16);
   }
 
+  /** The number of auxiliary entries after entry {@code i}. */
   public int auxCount(long i) {
     return file.u8(at(i) + 17);
   }

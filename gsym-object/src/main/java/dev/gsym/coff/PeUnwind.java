@@ -40,22 +40,34 @@ import java.util.TreeSet;
  * Plan.Invalid}.
  */
 public final class PeUnwind {
+  /** UNWIND_INFO flag: the function has an exception handler. */
   public static final int UNW_FLAG_EHANDLER = 1;
+  /** UNWIND_INFO flag: the function has a termination handler. */
   public static final int UNW_FLAG_UHANDLER = 2;
+  /** UNWIND_INFO flag: the entry continues a previous one (chained unwind information). */
   public static final int UNW_FLAG_CHAININFO = 4;
 
+  /** Unwind operation: push a nonvolatile register. */
   public static final int UWOP_PUSH_NONVOL = 0;
+  /** Unwind operation: allocate a large area on the stack. */
   public static final int UWOP_ALLOC_LARGE = 1;
+  /** Unwind operation: allocate a small area on the stack. */
   public static final int UWOP_ALLOC_SMALL = 2;
+  /** Unwind operation: set the frame pointer register. */
   public static final int UWOP_SET_FPREG = 3;
+  /** Unwind operation: save a nonvolatile register on the stack. */
   public static final int UWOP_SAVE_NONVOL = 4;
+  /** Unwind operation: save a nonvolatile register on the stack, far offset. */
   public static final int UWOP_SAVE_NONVOL_FAR = 5;
   /** Version 2: an epilog (in version 1, the obsolete UWOP_SAVE_XMM). */
   public static final int UWOP_EPILOG = 6;
   /** Version 1's obsolete UWOP_SAVE_XMM_FAR. */
   public static final int UWOP_SPARE_CODE = 7;
+  /** Unwind operation: save an XMM register on the stack. */
   public static final int UWOP_SAVE_XMM128 = 8;
+  /** Unwind operation: save an XMM register on the stack, far offset. */
   public static final int UWOP_SAVE_XMM128_FAR = 9;
+  /** Unwind operation: push a machine frame (interrupt or exception). */
   public static final int UWOP_PUSH_MACHFRAME = 10;
 
   /** Windows' limit on chained unwind information (UNWIND_CHAIN_LIMIT). */
@@ -66,6 +78,7 @@ public final class PeUnwind {
 
   /** One unwind code (one to three slots of the array), decoded. {@code codeOffset}: the end of its instruction in the prolog. */
   public sealed interface UnwindCode {
+    /** The offset in the prolog of the end of the instruction the code describes. */
     int codeOffset();
 
     /** {@code push reg} (Windows register number: 0 RAX, 1 RCX, 2 RDX, 3 RBX, 4 RSP, 5 RBP, 6 RSI, 7 RDI, 8-15 R8-R15). */
@@ -110,11 +123,13 @@ public final class PeUnwind {
    */
   public record UnwindInfo(long rva, int version, int flags, int prologSize, int frameRegister, int frameOffset, int[] slots,
       List<UnwindCode> codes, long handler, RuntimeFunction chained) {
+    /** Copies the slots and the codes. */
     public UnwindInfo {
       slots = slots.clone();
       codes = List.copyOf(codes);
     }
 
+    /** The raw unwind code slots (a copy). */
     @Override
     public int[] slots() {
       return slots.clone();
@@ -162,8 +177,10 @@ public final class PeUnwind {
 
   /** How to unwind a function: the rows, or why Windows could not (or rows cannot say it). */
   public sealed interface Plan {
+    /** The rows that recover the caller. */
     record Rows(CfiTable table) implements Plan {}
 
+    /** Why no rows can be made. */
     record Invalid(String reason) implements Plan {}
   }
 

@@ -31,28 +31,44 @@ import java.util.Map;
 public final class ElfCore implements AutoCloseable {
   /** e_type of a core file. */
   public static final int ET_CORE = 4;
+  /** p_type of a note segment. */
   public static final int PT_NOTE = 4;
+  /** Note type: a thread's status and general registers. */
   public static final int NT_PRSTATUS = 1;
+  /** Note type: a thread's floating-point registers. */
   public static final int NT_FPREGSET = 2;
+  /** Note type: the process's name and arguments. */
   public static final int NT_PRPSINFO = 3;
+  /** Note type: the auxiliary vector. */
   public static final int NT_AUXV = 6;
   /** "SIGI". */
   public static final int NT_SIGINFO = 0x53494749;
   /** "FILE". */
   public static final int NT_FILE = 0x46494c45;
+  /** Auxiliary vector entry type: the end of the vector. */
   public static final int AT_NULL = 0;
+  /** Auxiliary vector entry type: the address of the executable's program headers. */
   public static final int AT_PHDR = 3;
+  /** Auxiliary vector entry type: the size of one program header. */
   public static final int AT_PHENT = 4;
+  /** Auxiliary vector entry type: the number of program headers. */
   public static final int AT_PHNUM = 5;
+  /** Auxiliary vector entry type: the page size. */
   public static final int AT_PAGESZ = 6;
+  /** Auxiliary vector entry type: the dynamic loader's base address. */
   public static final int AT_BASE = 7;
+  /** Auxiliary vector entry type: the executable's entry point. */
   public static final int AT_ENTRY = 9;
+  /** Auxiliary vector entry type: the address of the executed file's name. */
   public static final int AT_EXECFN = 31;
+  /** Auxiliary vector entry type: the address of the vDSO's ELF header. */
   public static final int AT_SYSINFO_EHDR = 33;
 
-  /** Most threads, mapped files and auxiliary-vector entries read: far above Linux's own limits. */
+  /** Most threads read (far above Linux's own limits, as the two below). */
   public static final int MAX_THREADS = 1 << 20;
+  /** Most mapped files read from {@code NT_FILE}. */
   public static final int MAX_FILES = 1 << 20;
+  /** Most auxiliary-vector entries read. */
   public static final int MAX_AUXV = 4096;
   /**
    * Most program headers read from one image in the core's memory, from all of them together, and
@@ -225,6 +241,7 @@ public final class ElfCore implements AutoCloseable {
     return elf;
   }
 
+  /** The file's name in messages. */
   public String source() {
     return file.source();
   }

@@ -22,13 +22,19 @@ import java.util.List;
  * size; errors are {@link GsymFormatException}s naming the ELF and the offset.
  */
 public final class ElfFile implements dev.gsym.object.ObjectFile {
+  /** sh_type of a section without file contents ({@code .bss}). */
   public static final int SHT_NOBITS = 8;
+  /** sh_type of a symbol table. */
   public static final int SHT_SYMTAB = 2;
+  /** sh_flags bit of executable sections. */
   public static final long SHF_EXECINSTR = 0x4;
+  /** sh_flags bit of compressed sections (zlib, zstd). */
   public static final long SHF_COMPRESSED = 0x800;
+  /** p_type of a loadable segment. */
   public static final int PT_LOAD = 1;
   /** e_type of a relocatable object ({@code .o}). */
   public static final int ET_REL = 1;
+  /** Symbol type of a function. */
   public static final int STT_FUNC = 2;
   /** Hard limits on header counts, so corrupt files cannot make us allocate without bound. */
   private static final int MAX_SECTIONS = 1 << 20;
@@ -42,6 +48,7 @@ public final class ElfFile implements dev.gsym.object.ObjectFile {
    */
   public record Section(int index, String name, int type, long flags, long addr, long offset, long size, int link, int info,
       long entrySize) {
+    /** True for an executable section. */
     public boolean isExecutable() {
       return (flags & SHF_EXECINSTR) != 0;
     }
@@ -208,10 +215,12 @@ public final class ElfFile implements dev.gsym.object.ObjectFile {
     return is64;
   }
 
+  /** e_machine. */
   public int machine() {
     return machine;
   }
 
+  /** e_type. */
   public int type() {
     return elfType;
   }
@@ -226,10 +235,12 @@ public final class ElfFile implements dev.gsym.object.ObjectFile {
     return file;
   }
 
+  /** The section headers, in file order. */
   public List<Section> sections() {
     return sections;
   }
 
+  /** The program headers, in file order. */
   public List<ProgramHeader> programHeaders() {
     return programHeaders;
   }
@@ -416,6 +427,7 @@ public final class ElfFile implements dev.gsym.object.ObjectFile {
     return file.slice(offset, size);
   }
 
+  /** The file's size in bytes. */
   public long fileSize() {
     return file.size();
   }

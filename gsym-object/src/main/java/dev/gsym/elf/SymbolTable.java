@@ -11,8 +11,11 @@ import dev.gsym.io.ByteView;
  * error texts where llvm reports one.
  */
 public final class SymbolTable {
+  /** Section types of symbol and string tables. */
   public static final int SHT_SYMTAB = 2, SHT_STRTAB = 3, SHT_DYNSYM = 11;
+  /** Special section indexes of a symbol: undefined, absolute, common. */
   public static final int SHN_UNDEF = 0, SHN_ABS = 0xfff1, SHN_COMMON = 0xfff2;
+  /** Symbol types: function, common block. */
   public static final int STT_FUNC = 2, STT_COMMON = 5;
   static final int EM_MIPS = 8, EM_ARM = 40;
 
@@ -96,6 +99,7 @@ public final class SymbolTable {
     return null;
   }
 
+  /** The symbol table's section. */
   public ElfFile.Section section() {
     return section;
   }
@@ -118,14 +122,17 @@ public final class SymbolTable {
     return i * entrySize + (elf.is64() ? field64 : field32);
   }
 
+  /** Entry {@code i}'s symbol type ({@code STT_*}). */
   public int type(long i) {
     return entries.u8(at(i, 4, 12)) & 0xf;
   }
 
+  /** Entry {@code i}'s binding ({@code STB_*}). */
   public int binding(long i) {
     return entries.u8(at(i, 4, 12)) >>> 4;
   }
 
+  /** Entry {@code i}'s section index ({@code st_shndx}). */
   public int sectionIndex(long i) {
     return entries.u16(at(i, 6, 14));
   }
@@ -136,11 +143,13 @@ public final class SymbolTable {
     return elf.is64() ? entries.u64(p) : entries.u32(p);
   }
 
+  /** Entry {@code i}'s {@code st_size}. */
   public long size(long i) {
     long p = at(i, 16, 8);
     return elf.is64() ? entries.u64(p) : entries.u32(p);
   }
 
+  /** Entry {@code i}'s name offset in the string table. */
   public long nameOffset(long i) {
     return entries.u32(at(i, 0, 0));
   }

@@ -32,22 +32,35 @@ import java.util.TreeMap;
  * array, a register number it aborts on) only makes that entry's plan {@link Plan.Invalid}.
  */
 public final class CompactUnwind {
+  /** The {@code __unwind_info} section version read. */
   public static final int UNWIND_SECTION_VERSION = 1;
+  /** Second-level page kind: regular (full encodings). */
   public static final int UNWIND_SECOND_LEVEL_REGULAR = 2;
+  /** Second-level page kind: compressed (encoding indexes). */
   public static final int UNWIND_SECOND_LEVEL_COMPRESSED = 3;
 
+  /** Encoding bit: the entry does not start a function. */
   public static final int UNWIND_IS_NOT_FUNCTION_START = 0x80000000;
+  /** Encoding bit: the function has a language-specific data area. */
   public static final int UNWIND_HAS_LSDA = 0x40000000;
+  /** Encoding bits: the personality function index. */
   public static final int UNWIND_PERSONALITY_MASK = 0x30000000;
   /** The mode bits, the same for every architecture. */
   public static final int UNWIND_MODE_MASK = 0x0F000000;
 
+  /** x86 and x86-64 mode: a frame based on the frame pointer. */
   public static final int UNWIND_X86_MODE_EBP_FRAME = 0x01000000;
+  /** x86 and x86-64 mode: frameless, immediate stack size. */
   public static final int UNWIND_X86_MODE_STACK_IMMD = 0x02000000;
+  /** x86 and x86-64 mode: frameless, stack size read from the code. */
   public static final int UNWIND_X86_MODE_STACK_IND = 0x03000000;
+  /** x86 and x86-64 mode: see the DWARF CFI. */
   public static final int UNWIND_X86_MODE_DWARF = 0x04000000;
+  /** ARM64 mode: frameless. */
   public static final int UNWIND_ARM64_MODE_FRAMELESS = 0x02000000;
+  /** ARM64 mode: see the DWARF CFI. */
   public static final int UNWIND_ARM64_MODE_DWARF = 0x03000000;
+  /** ARM64 mode: a frame based on the frame pointer. */
   public static final int UNWIND_ARM64_MODE_FRAME = 0x04000000;
   /** arm64e: a frame whose return address was signed with {@code pacibsppc}. */
   public static final int UNWIND_ARM64_MODE_FRAME_PAUTH_LR = 0x05000000;
@@ -71,6 +84,7 @@ public final class CompactUnwind {
    * index entry's {@code baseFunctionOffset}.
    */
   public record Page(long sectionOffset, int kind, long baseFunctionOffset, List<Integer> pageEncodings, List<PageEntry> entries) {
+    /** Copies the lists. */
     public Page {
       pageEncodings = List.copyOf(pageEncodings);
       entries = List.copyOf(entries);
@@ -114,6 +128,7 @@ public final class CompactUnwind {
   /** Reads the code of the image: the little-endian u32 at an address, or -1 when no section holds it. */
   @FunctionalInterface
   public interface CodeReader {
+    /** The u32 at {@code address} in the image. */
     long u32(long address);
   }
 
@@ -189,10 +204,12 @@ public final class CompactUnwind {
     };
   }
 
+  /** The section's header. */
   public Header header() {
     return header;
   }
 
+  /** The encodings every page can refer to, by index. */
   public List<Integer> commonEncodings() {
     return commonEncodings;
   }

@@ -13,7 +13,9 @@ import java.util.List;
  * messages; the pairwise checks in O(n log n) rather than llvm's n^2/2.
  */
 public final class FatHeader {
+  /** The magic of a universal file with 32-bit offsets. */
   public static final int FAT_MAGIC = 0xcafebabe;
+  /** The magic of a universal file with 64-bit offsets. */
   public static final int FAT_MAGIC_64 = 0xcafebabf;
   private static final int MAX_SECTION_ALIGNMENT = 15;
 
@@ -167,6 +169,7 @@ public final class FatHeader {
     return f.error(at, "truncated or malformed fat file (" + detail + ") at offset 0x" + Long.toHexString(f.fileOffset() + at));
   }
 
+  /** True for 64-bit offsets ({@link #FAT_MAGIC_64}). */
   public boolean is64() {
     return is64;
   }

@@ -311,18 +311,22 @@ public final class MachOFile implements ObjectFile {
     return new MachOFile(null, ByteView.of(bytes, ByteOrder.LITTLE_ENDIAN, source), source, null);
   }
 
+  /** The Mach header. */
   public MachHeader header() {
     return header;
   }
 
+  /** The load commands, in file order. */
   public List<LoadCommand> loadCommands() {
     return commands;
   }
 
+  /** The segments, in load-command order. */
   public List<MachSegment> segments() {
     return segments;
   }
 
+  /** The sections of every segment, in load-command order. */
   public List<MachSection> sections() {
     return sections;
   }

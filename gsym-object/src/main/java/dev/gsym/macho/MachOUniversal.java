@@ -41,10 +41,12 @@ public final class MachOUniversal implements AutoCloseable {
     return new MachOUniversal(null, ByteView.of(bytes, ByteOrder.BIG_ENDIAN, source));
   }
 
+  /** The architectures (slices), in file order. */
   public List<FatArch> archs() {
     return header.archs();
   }
 
+  /** The fat header. */
   public FatHeader header() {
     return header;
   }

@@ -8,11 +8,17 @@ import dev.gsym.io.ByteView;
  * file when the command is read, as llvm checks them).
  */
 public final class NlistTable {
+  /** n_type bits of a debugging (stab) entry. */
   public static final int N_STAB = 0xe0;
+  /** n_type bit: private external. */
   public static final int N_PEXT = 0x10;
+  /** n_type mask of the symbol type. */
   public static final int N_TYPE = 0x0e;
+  /** n_type bit: external. */
   public static final int N_EXT = 0x01;
+  /** Symbol type: undefined. */
   public static final int N_UNDF = 0x0;
+  /** Symbol type: defined in section n_sect. */
   public static final int N_SECT = 0xe;
 
   private final ByteView file;
@@ -36,6 +42,7 @@ public final class NlistTable {
     return is64 ? 16 : 12;
   }
 
+  /** The number of entries. */
   public long count() {
     return nsyms;
   }
@@ -44,10 +51,12 @@ public final class NlistTable {
     return symoff + i * entrySize();
   }
 
+  /** Entry {@code i}'s name offset in the string table. */
   public long strx(long i) {
     return file.u32(at(i));
   }
 
+  /** Entry {@code i}'s n_type. */
   public int type(long i) {
     return file.u8(at(i) + 4);
   }
@@ -57,10 +66,12 @@ public final class NlistTable {
     return file.u8(at(i) + 5);
   }
 
+  /** Entry {@code i}'s n_desc. */
   public int desc(long i) {
     return file.u16(at(i) + 6);
   }
 
+  /** Entry {@code i}'s n_value. */
   public long value(long i) {
     return is64 ? file.u64(at(i) + 8) : file.u32(at(i) + 8);
   }

@@ -25,10 +25,12 @@ public record BreakpadInfo(long validity, long dumpThreadId, long requestingThre
     return new BreakpadInfo(b.u32(0), b.u32(4), b.u32(8));
   }
 
+  /** True if the dump thread id is valid. */
   public boolean hasDumpThreadId() {
     return (validity & VALID_DUMP_THREAD_ID) != 0;
   }
 
+  /** True if the requesting thread id is valid. */
   public boolean hasRequestingThreadId() {
     return (validity & VALID_REQUESTING_THREAD_ID) != 0;
   }

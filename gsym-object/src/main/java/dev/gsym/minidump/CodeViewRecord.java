@@ -17,10 +17,15 @@ import java.util.HexFormat;
  * Other signatures (CodeView 4.1 {@code NB09}, 5.0 {@code NB11}, a writer's own) are kept as bytes.
  */
 public sealed interface CodeViewRecord {
+  /** "RSDS": a PDB 7.0 record (GUID, age, PDB name). */
   int SIGNATURE_PDB70 = 0x53445352; // "RSDS"
+  /** "NB10": a PDB 2.0 record (signature, age, PDB name). */
   int SIGNATURE_PDB20 = 0x3031424e; // "NB10"
+  /** "BpEL": Breakpad's ELF build-id record. */
   int SIGNATURE_ELF = 0x4270454c; // "BpEL"
+  /** "NB09": CodeView 4.1 (not decoded). */
   int SIGNATURE_CV41 = 0x3930424e; // "NB09"
+  /** "NB11": CodeView 5.0 (not decoded). */
   int SIGNATURE_CV50 = 0x3131424e; // "NB11"
   /** Largest record Breakpad reads; a larger one counts as missing. */
   int MAX_SIZE = 32768;
@@ -79,10 +84,12 @@ public sealed interface CodeViewRecord {
       this.bytes = bytes.clone();
     }
 
+    /** The record's bytes (a copy). */
     public byte[] copy() {
       return bytes.clone();
     }
 
+    /** The record's size in bytes. */
     public int size() {
       return bytes.length;
     }

@@ -22,11 +22,17 @@ import dev.gsym.unwind.Registers;
  * </pre>
  */
 public final class ContextAmd64 implements CpuContext {
+  /** The size of this context in bytes. */
   public static final int SIZE = 1232;
+  /** {@code context_flags} bits: the context holds the control registers. */
   public static final int CONTROL = CONTEXT_AMD64 | 0x1;
+  /** {@code context_flags} bits: the context holds the integer registers. */
   public static final int INTEGER = CONTEXT_AMD64 | 0x2;
+  /** {@code context_flags} bits: the context holds the segment registers. */
   public static final int SEGMENTS = CONTEXT_AMD64 | 0x4;
+  /** {@code context_flags} bits: the context holds the floating-point registers. */
   public static final int FLOATING_POINT = CONTEXT_AMD64 | 0x8;
+  /** {@code context_flags} bits: the context holds the debug registers. */
   public static final int DEBUG_REGISTERS = CONTEXT_AMD64 | 0x10;
 
   /** The integer registers in context order (rax at 120, then 8 bytes each). */
@@ -63,41 +69,70 @@ public final class ContextAmd64 implements CpuContext {
     return raw.u64(8L * (i - 1));
   }
 
+  /** The {@code mx_csr} field. */
   public long mxCsr() { return raw.u32(52); }
+  /** The {@code cs} field. */
   public int cs() { return raw.u16(56); }
+  /** The {@code ds} field. */
   public int ds() { return raw.u16(58); }
+  /** The {@code es} field. */
   public int es() { return raw.u16(60); }
+  /** The {@code fs} field. */
   public int fs() { return raw.u16(62); }
+  /** The {@code gs} field. */
   public int gs() { return raw.u16(64); }
+  /** The {@code ss} field. */
   public int ss() { return raw.u16(66); }
+  /** The {@code eflags} field. */
   public long eflags() { return raw.u32(68); }
+  /** The {@code dr0} field. */
   public long dr0() { return raw.u64(72); }
+  /** The {@code dr1} field. */
   public long dr1() { return raw.u64(80); }
+  /** The {@code dr2} field. */
   public long dr2() { return raw.u64(88); }
+  /** The {@code dr3} field. */
   public long dr3() { return raw.u64(96); }
+  /** The {@code dr6} field. */
   public long dr6() { return raw.u64(104); }
+  /** The {@code dr7} field. */
   public long dr7() { return raw.u64(112); }
+  /** The {@code rax} field. */
   public long rax() { return raw.u64(120); }
+  /** The {@code rcx} field. */
   public long rcx() { return raw.u64(128); }
+  /** The {@code rdx} field. */
   public long rdx() { return raw.u64(136); }
+  /** The {@code rbx} field. */
   public long rbx() { return raw.u64(144); }
+  /** The {@code rsp} field. */
   public long rsp() { return raw.u64(152); }
+  /** The {@code rbp} field. */
   public long rbp() { return raw.u64(160); }
+  /** The {@code rsi} field. */
   public long rsi() { return raw.u64(168); }
+  /** The {@code rdi} field. */
   public long rdi() { return raw.u64(176); }
   /** r8 .. r15. */
   public long r(int n) {
     if (n < 8 || n > 15) throw new IllegalArgumentException("r" + n);
     return raw.u64(184 + 8L * (n - 8));
   }
+  /** The {@code rip} field. */
   public long rip() { return raw.u64(248); }
   /** The FXSAVE area (x87, MXCSR, xmm0..xmm15). */
   public byte[] floatSave() { return raw.bytes(256, 512); }
+  /** The {@code vector_control} field. */
   public long vectorControl() { return raw.u64(1184); }
+  /** The {@code debug_control} field. */
   public long debugControl() { return raw.u64(1192); }
+  /** The {@code last_branch_to_rip} field. */
   public long lastBranchToRip() { return raw.u64(1200); }
+  /** The {@code last_branch_from_rip} field. */
   public long lastBranchFromRip() { return raw.u64(1208); }
+  /** The {@code last_exception_to_rip} field. */
   public long lastExceptionToRip() { return raw.u64(1216); }
+  /** The {@code last_exception_from_rip} field. */
   public long lastExceptionFromRip() { return raw.u64(1224); }
 
   /** A general register by its name ({@code rax} .. {@code r15}, {@code rip}). */

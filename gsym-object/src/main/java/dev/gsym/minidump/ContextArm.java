@@ -15,8 +15,11 @@ import dev.gsym.unwind.Registers;
  * </pre>
  */
 public final class ContextArm implements CpuContext {
+  /** The size of this context in bytes. */
   public static final int SIZE = 368;
+  /** {@code context_flags} bits: the context holds the integer registers. */
   public static final int INTEGER = CONTEXT_ARM | 0x2;
+  /** {@code context_flags} bits: the context holds the floating-point registers. */
   public static final int FLOATING_POINT = CONTEXT_ARM | 0x4;
   /** Register names of iregs as Breakpad prints them. */
   public static final String[] NAMES = {"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "sp",
@@ -30,6 +33,7 @@ public final class ContextArm implements CpuContext {
     this.flags = flags;
   }
 
+  /** The context's bytes as the dump holds them. */
   public ByteView raw() {
     return raw;
   }
@@ -50,7 +54,9 @@ public final class ContextArm implements CpuContext {
     return raw.u32(4 + 4L * i);
   }
 
+  /** The {@code cpsr} field. */
   public long cpsr() { return raw.u32(68); }
+  /** The {@code fpscr} field. */
   public long fpscr() { return raw.u64(72); }
   /** VFP register d{@code i} (0..31). */
   public long floatReg(int i) {

@@ -24,11 +24,17 @@ import java.nio.ByteOrder;
  * 0x80000004} do; the debug registers are 0.
  */
 public final class ContextArm64 implements CpuContext {
+  /** The size of this context in bytes. */
   public static final int SIZE = 912;
+  /** The size of the old AArch64 context in bytes. */
   public static final int OLD_SIZE = 796;
+  /** {@code context_flags} bits: the context holds the control registers. */
   public static final int CONTROL = CONTEXT_ARM64 | 0x1;
+  /** {@code context_flags} bits: the context holds the integer registers. */
   public static final int INTEGER = CONTEXT_ARM64 | 0x2;
+  /** {@code context_flags} bits: the context holds the floating-point registers. */
   public static final int FLOATING_POINT = CONTEXT_ARM64 | 0x4;
+  /** {@code context_flags} bits: the context holds the debug registers. */
   public static final int DEBUG = CONTEXT_ARM64 | 0x8;
 
   private final ByteView raw;
@@ -80,6 +86,7 @@ public final class ContextArm64 implements CpuContext {
     return Arch.AARCH64;
   }
 
+  /** The {@code cpsr} field. */
   public long cpsr() { return raw.u32(4); }
 
   /** iregs[{@code i}]: x0..x30, then sp (31) and pc (32). */
@@ -105,11 +112,17 @@ public final class ContextArm64 implements CpuContext {
     return raw.u64(at + (high == le ? 8 : 0));
   }
 
+  /** The {@code fpcr} field. */
   public long fpcr() { return raw.u32(784); }
+  /** The {@code fpsr} field. */
   public long fpsr() { return raw.u32(788); }
+  /** Breakpoint control register {@code i} (0 to 7). */
   public long bcr(int i) { return raw.u32(792 + 4L * check(i, 8)); }
+  /** Breakpoint value register {@code i} (0 to 7). */
   public long bvr(int i) { return raw.u64(824 + 8L * check(i, 8)); }
+  /** Watchpoint control register {@code i} (0 or 1). */
   public long wcr(int i) { return raw.u32(888 + 4L * check(i, 2)); }
+  /** Watchpoint value register {@code i} (0 or 1). */
   public long wvr(int i) { return raw.u64(896 + 8L * check(i, 2)); }
 
   private static int check(int i, int n) {

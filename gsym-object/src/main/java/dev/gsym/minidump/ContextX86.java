@@ -19,12 +19,19 @@ import dev.gsym.unwind.Registers;
  * </pre>
  */
 public final class ContextX86 implements CpuContext {
+  /** The size of this context in bytes. */
   public static final int SIZE = 716;
+  /** {@code context_flags} bits: the context holds the control registers. */
   public static final int CONTROL = CONTEXT_X86 | 0x1;
+  /** {@code context_flags} bits: the context holds the integer registers. */
   public static final int INTEGER = CONTEXT_X86 | 0x2;
+  /** {@code context_flags} bits: the context holds the segment registers. */
   public static final int SEGMENTS = CONTEXT_X86 | 0x4;
+  /** {@code context_flags} bits: the context holds the floating-point registers. */
   public static final int FLOATING_POINT = CONTEXT_X86 | 0x8;
+  /** {@code context_flags} bits: the context holds the debug registers. */
   public static final int DEBUG_REGISTERS = CONTEXT_X86 | 0x10;
+  /** {@code context_flags} bits: the context holds the extended (FXSAVE) registers. */
   public static final int EXTENDED_REGISTERS = CONTEXT_X86 | 0x20;
 
   private final ByteView raw;
@@ -54,37 +61,67 @@ public final class ContextX86 implements CpuContext {
     return raw.u32(at);
   }
 
+  /** The {@code dr0} field. */
   public long dr0() { return u32(4); }
+  /** The {@code dr1} field. */
   public long dr1() { return u32(8); }
+  /** The {@code dr2} field. */
   public long dr2() { return u32(12); }
+  /** The {@code dr3} field. */
   public long dr3() { return u32(16); }
+  /** The {@code dr6} field. */
   public long dr6() { return u32(20); }
+  /** The {@code dr7} field. */
   public long dr7() { return u32(24); }
+  /** The {@code float_save.control_word} field. */
   public long floatControlWord() { return u32(28); }
+  /** The {@code float_save.status_word} field. */
   public long floatStatusWord() { return u32(32); }
+  /** The {@code float_save.tag_word} field. */
   public long floatTagWord() { return u32(36); }
+  /** The {@code float_save.error_offset} field. */
   public long floatErrorOffset() { return u32(40); }
+  /** The {@code float_save.error_selector} field. */
   public long floatErrorSelector() { return u32(44); }
+  /** The {@code float_save.data_offset} field. */
   public long floatDataOffset() { return u32(48); }
+  /** The {@code float_save.data_selector} field. */
   public long floatDataSelector() { return u32(52); }
   /** The x87 registers st0..st7, 10 bytes each. */
   public byte[] floatRegisterArea() { return raw.bytes(56, 80); }
+  /** The {@code float_save.cr0_npx_state} field. */
   public long floatCr0NpxState() { return u32(136); }
+  /** The {@code gs} field. */
   public long gs() { return u32(140); }
+  /** The {@code fs} field. */
   public long fs() { return u32(144); }
+  /** The {@code es} field. */
   public long es() { return u32(148); }
+  /** The {@code ds} field. */
   public long ds() { return u32(152); }
+  /** The {@code edi} field. */
   public long edi() { return u32(156); }
+  /** The {@code esi} field. */
   public long esi() { return u32(160); }
+  /** The {@code ebx} field. */
   public long ebx() { return u32(164); }
+  /** The {@code edx} field. */
   public long edx() { return u32(168); }
+  /** The {@code ecx} field. */
   public long ecx() { return u32(172); }
+  /** The {@code eax} field. */
   public long eax() { return u32(176); }
+  /** The {@code ebp} field. */
   public long ebp() { return u32(180); }
+  /** The {@code eip} field. */
   public long eip() { return u32(184); }
+  /** The {@code cs} field. */
   public long cs() { return u32(188); }
+  /** The {@code eflags} field. */
   public long eflags() { return u32(192); }
+  /** The {@code esp} field. */
   public long esp() { return u32(196); }
+  /** The {@code ss} field. */
   public long ss() { return u32(200); }
   /** The FXSAVE area (MMX/SSE state). */
   public byte[] extendedRegisters() { return raw.bytes(204, 512); }

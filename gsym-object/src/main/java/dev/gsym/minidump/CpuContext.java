@@ -21,22 +21,37 @@ import dev.gsym.unwind.Registers;
 public sealed interface CpuContext permits ContextX86, ContextAmd64, ContextArm, ContextArm64, UnsupportedContext {
   /** The CPU-type bits of {@code context_flags}. */
   int CPU_MASK = 0xffffff00;
+  /** The CPU-type bits of a x86 context. */
   int CONTEXT_X86 = 0x00010000;
+  /** The CPU-type bits of a x86-64 context. */
   int CONTEXT_AMD64 = 0x00100000;
+  /** The CPU-type bits of a ARM context. */
   int CONTEXT_ARM = 0x40000000;
   /** The ARM CPU bit of old dumps (Windows CE's value, which collides with CONTEXT_XSTATE). */
   int CONTEXT_ARM_OLD = 0x00000040;
+  /** The CPU-type bits of a AArch64 context. */
   int CONTEXT_ARM64 = 0x00400000;
+  /** The CPU-type bits of a AArch64 (old layout) context. */
   int CONTEXT_ARM64_OLD = 0x80000000;
+  /** The CPU-type bits of a PowerPC context. */
   int CONTEXT_PPC = 0x20000000;
+  /** The CPU-type bits of a PowerPC 64 context. */
   int CONTEXT_PPC64 = 0x01000000;
+  /** The CPU-type bits of a SPARC context. */
   int CONTEXT_SPARC = 0x10000000;
+  /** The CPU-type bits of a MIPS context. */
   int CONTEXT_MIPS = 0x00040000;
+  /** The CPU-type bits of a MIPS 64 context. */
   int CONTEXT_MIPS64 = 0x00080000;
+  /** The CPU-type bits of a RISC-V context. */
   int CONTEXT_RISCV = 0x00800000;
+  /** The CPU-type bits of a RISC-V 64 context. */
   int CONTEXT_RISCV64 = 0x08000000;
+  /** The CPU-type bits of a IA-64 context. */
   int CONTEXT_IA64 = 0x00080000;
+  /** The CPU-type bits of a SuperH context. */
   int CONTEXT_SHX = 0x000000c0;
+  /** The CPU-type bits of a Alpha context. */
   int CONTEXT_ALPHA = 0x00020000;
 
   /** Largest XSAVE area after an amd64 context that Breakpad accepts. */

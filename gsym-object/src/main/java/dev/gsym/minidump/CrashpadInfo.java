@@ -42,6 +42,7 @@ public record CrashpadInfo(long version, Guid reportId, Guid clientId, Map<Strin
   /** Bytes before {@code reserved}: the smallest stream Breakpad reads. */
   public static final int MIN_SIZE = 52;
 
+  /** Copies the annotations and modules. */
   public CrashpadInfo {
     simpleAnnotations = Collections.unmodifiableMap(new LinkedHashMap<>(simpleAnnotations));
     modules = List.copyOf(modules);
@@ -54,6 +55,7 @@ public record CrashpadInfo(long version, Guid reportId, Guid clientId, Map<Strin
    */
   public record ModuleInfo(long moduleIndex, long version, List<String> listAnnotations, Map<String, String> simpleAnnotations,
       List<Annotation> annotations) {
+    /** Copies the annotations. */
     public ModuleInfo {
       listAnnotations = List.copyOf(listAnnotations);
       simpleAnnotations = Collections.unmodifiableMap(new LinkedHashMap<>(simpleAnnotations));
@@ -65,6 +67,7 @@ public record CrashpadInfo(long version, Guid reportId, Guid clientId, Map<Strin
   public record Annotation(String name, int type, byte[] value) {
     public static final int TYPE_STRING = 1;
 
+    /** Copies the value. */
     public Annotation {
       value = value.clone();
     }

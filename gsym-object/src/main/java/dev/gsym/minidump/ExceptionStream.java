@@ -34,6 +34,7 @@ public record ExceptionStream(long offset, long threadId, long exceptionCode, lo
   /** Parameters the record has room for. */
   public static final int MAXIMUM_PARAMETERS = 15;
 
+  /** Copies the lists. */
   public ExceptionStream {
     parameters = List.copyOf(parameters);
   }

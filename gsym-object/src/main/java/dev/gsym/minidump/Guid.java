@@ -11,11 +11,13 @@ public record Guid(long data1, int data2, int data3, byte[] data4) {
   /** Bytes in the on-disk structure. */
   public static final int SIZE = 16;
 
+  /** Checks that {@code data4} has 8 bytes and copies it. */
   public Guid {
     if (data4.length != 8) throw new IllegalArgumentException("data4 of " + data4.length + " bytes");
     data4 = data4.clone();
   }
 
+  /** The last 8 bytes (a copy). */
   @Override
   public byte[] data4() {
     return data4.clone();

@@ -18,6 +18,7 @@ public record LinuxAuxv(int wordSize, List<Entry> entries) {
   public static final int AT_ENTRY = 9;
   public static final int AT_SYSINFO_EHDR = 33;
 
+  /** Copies the lists. */
   public LinuxAuxv {
     entries = List.copyOf(entries);
   }

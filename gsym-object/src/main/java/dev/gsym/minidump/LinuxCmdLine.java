@@ -7,6 +7,7 @@ import java.util.List;
  * followed by a NUL.
  */
 public record LinuxCmdLine(byte[] text, List<String> arguments) {
+  /** Copies the lists. */
   public LinuxCmdLine {
     text = text.clone();
     arguments = List.copyOf(arguments);

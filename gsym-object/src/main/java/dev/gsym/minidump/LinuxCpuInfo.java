@@ -11,6 +11,7 @@ import java.util.Map;
  * lines separated by blank lines, one block per processor.
  */
 public record LinuxCpuInfo(byte[] text, List<Map<String, String>> processors) {
+  /** Copies the lists. */
   public LinuxCpuInfo {
     text = text.clone();
     List<Map<String, String>> copy = new ArrayList<>();

@@ -20,6 +20,7 @@ import java.util.List;
  */
 public record LinuxDsoDebug(int wordSize, long version, long map, long dsoCount, long brk, long ldbase, long dynamic,
     List<LinkMap> linkMaps, List<DynamicEntry> dynamicSection) {
+  /** Copies the lists. */
   public LinuxDsoDebug {
     linkMaps = List.copyOf(linkMaps);
     dynamicSection = List.copyOf(dynamicSection);

@@ -7,6 +7,7 @@ import java.util.List;
  * entries each followed by a NUL.
  */
 public record LinuxEnviron(byte[] text, List<String> entries) {
+  /** Copies the lists. */
   public LinuxEnviron {
     text = text.clone();
     entries = List.copyOf(entries);

@@ -11,6 +11,7 @@ import java.util.Map;
  * @param fields the {@code NAME=value} lines, in order (values as written, quotes kept)
  */
 public record LinuxLsbRelease(byte[] text, Map<String, String> fields) {
+  /** Copies the lists. */
   public LinuxLsbRelease {
     text = text.clone();
     fields = Collections.unmodifiableMap(new LinkedHashMap<>(fields));

@@ -14,6 +14,7 @@ import java.util.List;
  * blanks following the inode.
  */
 public record LinuxMaps(byte[] text, List<Mapping> mappings) {
+  /** Copies the lists. */
   public LinuxMaps {
     text = text.clone();
     mappings = List.copyOf(mappings);
@@ -44,18 +45,22 @@ public record LinuxMaps(byte[] text, List<Mapping> mappings) {
    */
   public record Mapping(long start, long end, String permissions, long offset, int majorDevice, int minorDevice, long inode,
       String path, String line) {
+    /** True if the mapping is readable. */
     public boolean readable() {
       return permissions.charAt(0) == 'r';
     }
 
+    /** True if the mapping is writable. */
     public boolean writable() {
       return permissions.charAt(1) == 'w';
     }
 
+    /** True if the mapping is executable. */
     public boolean executable() {
       return permissions.charAt(2) == 'x';
     }
 
+    /** True for a private (copy-on-write) mapping. */
     public boolean isPrivate() {
       return permissions.charAt(3) == 'p';
     }

@@ -12,6 +12,7 @@ import java.util.Map;
  * @param fields the {@code name: value} lines, in order
  */
 public record LinuxProcStatus(byte[] text, Map<String, String> fields) {
+  /** Copies the lists. */
   public LinuxProcStatus {
     text = text.clone();
     fields = Collections.unmodifiableMap(new LinkedHashMap<>(fields));

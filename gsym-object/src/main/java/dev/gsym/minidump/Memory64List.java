@@ -20,6 +20,7 @@ import java.util.List;
  * @param descriptors the ranges, each with the file offset its bytes start at
  */
 public record Memory64List(long baseRva, List<MemoryDescriptor> descriptors, List<MemoryRegion> regions) {
+  /** Copies the lists. */
   public Memory64List {
     descriptors = List.copyOf(descriptors);
     regions = List.copyOf(regions);

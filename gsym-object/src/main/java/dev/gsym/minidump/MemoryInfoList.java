@@ -15,6 +15,7 @@ public record MemoryInfoList(List<MemoryInfo> infos) {
   /** Bytes in the header. */
   public static final int HEADER_SIZE = 16;
 
+  /** Copies the lists. */
   public MemoryInfoList {
     infos = List.copyOf(infos);
   }

@@ -14,6 +14,7 @@ public record MemoryList(List<MemoryDescriptor> descriptors, List<MemoryRegion> 
   /** Most regions Breakpad reads. */
   public static final int MAX_REGIONS = 4096;
 
+  /** Copies the lists. */
   public MemoryList {
     descriptors = List.copyOf(descriptors);
     regions = List.copyOf(regions);

@@ -142,6 +142,7 @@ public final class Minidump implements AutoCloseable {
     return file;
   }
 
+  /** The file header. */
   public MinidumpHeader header() {
     return header;
   }
@@ -162,86 +163,170 @@ public final class Minidump implements AutoCloseable {
     return e == null ? null : bytes(e.location(), e.offset() + 4, e.typeName());
   }
 
+  /**
+   * The system info stream, or null when the dump has none (a malformed one throws {@link
+   * GsymFormatException}).
+   */
   public SystemInfo systemInfo() {
     return cached(StreamType.SYSTEM_INFO, SystemInfo::read);
   }
 
+  /**
+   * The thread list stream, or null when the dump has none (a malformed one throws {@link
+   * GsymFormatException}).
+   */
   public ThreadList threadList() {
     return cached(StreamType.THREAD_LIST, ThreadList::read);
   }
 
+  /**
+   * The thread name list stream, or null when the dump has none (a malformed one throws {@link
+   * GsymFormatException}).
+   */
   public ThreadNameList threadNameList() {
     return cached(StreamType.THREAD_NAME_LIST, ThreadNameList::read);
   }
 
+  /**
+   * The module list stream, or null when the dump has none (a malformed one throws {@link
+   * GsymFormatException}).
+   */
   public ModuleList moduleList() {
     return cached(StreamType.MODULE_LIST, ModuleList::read);
   }
 
+  /**
+   * The unloaded module list stream, or null when the dump has none (a malformed one throws {@link
+   * GsymFormatException}).
+   */
   public UnloadedModuleList unloadedModuleList() {
     return cached(StreamType.UNLOADED_MODULE_LIST, UnloadedModuleList::read);
   }
 
+  /**
+   * The memory list stream, or null when the dump has none (a malformed one throws {@link
+   * GsymFormatException}).
+   */
   public MemoryList memoryList() {
     return cached(StreamType.MEMORY_LIST, MemoryList::read);
   }
 
+  /**
+   * The memory64 list stream, or null when the dump has none (a malformed one throws {@link
+   * GsymFormatException}).
+   */
   public Memory64List memory64List() {
     return cached(StreamType.MEMORY_64_LIST, Memory64List::read);
   }
 
+  /**
+   * The memory info list stream, or null when the dump has none (a malformed one throws {@link
+   * GsymFormatException}).
+   */
   public MemoryInfoList memoryInfoList() {
     return cached(StreamType.MEMORY_INFO_LIST, MemoryInfoList::read);
   }
 
+  /**
+   * The exception stream, or null when the dump has none (a malformed one throws {@link
+   * GsymFormatException}).
+   */
   public ExceptionStream exception() {
     return cached(StreamType.EXCEPTION, ExceptionStream::read);
   }
 
+  /**
+   * The misc info stream, or null when the dump has none (a malformed one throws {@link
+   * GsymFormatException}).
+   */
   public MiscInfo miscInfo() {
     return cached(StreamType.MISC_INFO, MiscInfo::read);
   }
 
+  /**
+   * The Breakpad info stream, or null when the dump has none (a malformed one throws {@link
+   * GsymFormatException}).
+   */
   public BreakpadInfo breakpadInfo() {
     return cached(StreamType.BREAKPAD_INFO, BreakpadInfo::read);
   }
 
+  /**
+   * The assertion info stream, or null when the dump has none (a malformed one throws {@link
+   * GsymFormatException}).
+   */
   public AssertionInfo assertion() {
     return cached(StreamType.ASSERTION_INFO, AssertionInfo::read);
   }
 
+  /**
+   * The Crashpad info stream, or null when the dump has none (a malformed one throws {@link
+   * GsymFormatException}).
+   */
   public CrashpadInfo crashpadInfo() {
     return cached(StreamType.CRASHPAD_INFO, CrashpadInfo::read);
   }
 
+  /**
+   * The Linux maps stream, or null when the dump has none (a malformed one throws {@link
+   * GsymFormatException}).
+   */
   public LinuxMaps linuxMaps() {
     return cached(StreamType.LINUX_MAPS, LinuxMaps::read);
   }
 
+  /**
+   * The Linux proc status stream, or null when the dump has none (a malformed one throws {@link
+   * GsymFormatException}).
+   */
   public LinuxProcStatus linuxProcStatus() {
     return cached(StreamType.LINUX_PROC_STATUS, LinuxProcStatus::read);
   }
 
+  /**
+   * The Linux CPU info stream, or null when the dump has none (a malformed one throws {@link
+   * GsymFormatException}).
+   */
   public LinuxCpuInfo linuxCpuInfo() {
     return cached(StreamType.LINUX_CPU_INFO, LinuxCpuInfo::read);
   }
 
+  /**
+   * The Linux LSB release stream, or null when the dump has none (a malformed one throws {@link
+   * GsymFormatException}).
+   */
   public LinuxLsbRelease linuxLsbRelease() {
     return cached(StreamType.LINUX_LSB_RELEASE, LinuxLsbRelease::read);
   }
 
+  /**
+   * The Linux command line stream, or null when the dump has none (a malformed one throws {@link
+   * GsymFormatException}).
+   */
   public LinuxCmdLine linuxCmdLine() {
     return cached(StreamType.LINUX_CMD_LINE, LinuxCmdLine::read);
   }
 
+  /**
+   * The Linux environ stream, or null when the dump has none (a malformed one throws {@link
+   * GsymFormatException}).
+   */
   public LinuxEnviron linuxEnviron() {
     return cached(StreamType.LINUX_ENVIRON, LinuxEnviron::read);
   }
 
+  /**
+   * The Linux auxv stream, or null when the dump has none (a malformed one throws {@link
+   * GsymFormatException}).
+   */
   public LinuxAuxv linuxAuxv() {
     return cached(StreamType.LINUX_AUXV, LinuxAuxv::read);
   }
 
+  /**
+   * The Linux DSO debug stream, or null when the dump has none (a malformed one throws {@link
+   * GsymFormatException}).
+   */
   public LinuxDsoDebug linuxDsoDebug() {
     return cached(StreamType.LINUX_DSO_DEBUG, LinuxDsoDebug::read);
   }

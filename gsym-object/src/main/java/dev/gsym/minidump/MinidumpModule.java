@@ -37,6 +37,7 @@ public record MinidumpModule(long offset, long baseOfImage, long sizeOfImage, lo
   /** Bytes in the on-disk structure. */
   public static final int SIZE = 108;
 
+  /** Copies the lists. */
   public MinidumpModule {
     reserved = List.copyOf(reserved);
   }

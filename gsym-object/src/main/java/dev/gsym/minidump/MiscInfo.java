@@ -65,6 +65,7 @@ public record MiscInfo(long sizeOfInfo, long flags1, long processId, long proces
    * @param features offset and size of feature {@code i} at {@code [2i]} and {@code [2i + 1]}
    */
   public record XState(long sizeOfInfo, long contextSize, long enabledFeatures, List<Long> features) {
+    /** Copies the lists. */
     public XState {
       features = List.copyOf(features);
     }

@@ -17,6 +17,7 @@ public record ModuleList(List<MinidumpModule> modules) {
   /** Most modules minidump_stackwalk reads. */
   public static final int MAX_MODULES = 2048;
 
+  /** Copies the lists. */
   public ModuleList {
     modules = List.copyOf(modules);
   }

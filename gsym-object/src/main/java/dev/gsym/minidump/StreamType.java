@@ -5,41 +5,77 @@ package dev.gsym.minidump;
  * ({@code 0x4767xxxx}, "Gg") and Crashpad's ({@code 0x4350xxxx}, "CP").
  */
 public final class StreamType {
+  /** Stream type: unused entry. */
   public static final int UNUSED = 0;
+  /** Stream type: reserved. */
   public static final int RESERVED_0 = 1;
+  /** Stream type: reserved. */
   public static final int RESERVED_1 = 2;
+  /** The thread list stream. */
   public static final int THREAD_LIST = 3;
+  /** The module list stream. */
   public static final int MODULE_LIST = 4;
+  /** The memory list stream. */
   public static final int MEMORY_LIST = 5;
+  /** The exception stream. */
   public static final int EXCEPTION = 6;
+  /** The system info stream. */
   public static final int SYSTEM_INFO = 7;
+  /** The extended thread list stream. */
   public static final int THREAD_EX_LIST = 8;
+  /** The memory list stream with 64-bit sizes (full-memory dumps). */
   public static final int MEMORY_64_LIST = 9;
+  /** The comment stream (ANSI text). */
   public static final int COMMENT_A = 10;
+  /** The comment stream (UTF-16 text). */
   public static final int COMMENT_W = 11;
+  /** The handle data stream. */
   public static final int HANDLE_DATA = 12;
+  /** The function table stream. */
   public static final int FUNCTION_TABLE = 13;
+  /** The unloaded module list stream. */
   public static final int UNLOADED_MODULE_LIST = 14;
+  /** The misc info stream. */
   public static final int MISC_INFO = 15;
+  /** The memory info list stream. */
   public static final int MEMORY_INFO_LIST = 16;
+  /** The thread info list stream. */
   public static final int THREAD_INFO_LIST = 17;
+  /** The handle operation list stream. */
   public static final int HANDLE_OPERATION_LIST = 18;
+  /** The token stream. */
   public static final int TOKEN = 19;
+  /** The JavaScript data stream. */
   public static final int JAVASCRIPT_DATA = 20;
+  /** The system memory info stream. */
   public static final int SYSTEM_MEMORY_INFO = 21;
+  /** The process vm counters stream. */
   public static final int PROCESS_VM_COUNTERS = 22;
+  /** The thread name list stream. */
   public static final int THREAD_NAME_LIST = 24;
+  /** Stream type: last type reserved by Microsoft. */
   public static final int LAST_RESERVED = 0xffff;
+  /** The Breakpad information stream. */
   public static final int BREAKPAD_INFO = 0x47670001;
+  /** The assertion information stream. */
   public static final int ASSERTION_INFO = 0x47670002;
+  /** The Linux /proc/cpuinfo stream. */
   public static final int LINUX_CPU_INFO = 0x47670003;
+  /** The Linux /proc/PID/status stream. */
   public static final int LINUX_PROC_STATUS = 0x47670004;
+  /** The Linux /etc/lsb-release stream. */
   public static final int LINUX_LSB_RELEASE = 0x47670005;
+  /** The Linux /proc/PID/cmdline stream. */
   public static final int LINUX_CMD_LINE = 0x47670006;
+  /** The Linux /proc/PID/environ stream. */
   public static final int LINUX_ENVIRON = 0x47670007;
+  /** The Linux /proc/PID/auxv stream. */
   public static final int LINUX_AUXV = 0x47670008;
+  /** The Linux /proc/PID/maps stream. */
   public static final int LINUX_MAPS = 0x47670009;
+  /** The Linux dynamic linker state stream (r_debug). */
   public static final int LINUX_DSO_DEBUG = 0x4767000a;
+  /** The Crashpad information stream. */
   public static final int CRASHPAD_INFO = 0x43500001;
 
   private StreamType() {}

@@ -39,6 +39,7 @@ public record SystemInfo(int processorArchitecture, int processorLevel, int proc
   /** Bytes in the on-disk structure (the stream's exact size). */
   public static final int SIZE = 56;
 
+  /** Copies the lists. */
   public SystemInfo {
     cpuInfo = List.copyOf(cpuInfo);
     processorFeatures = List.copyOf(processorFeatures);

@@ -15,6 +15,7 @@ public record ThreadList(List<MinidumpThread> threads) {
   /** Most threads Breakpad reads. */
   public static final int MAX_THREADS = 4096;
 
+  /** Copies the lists. */
   public ThreadList {
     threads = List.copyOf(threads);
   }

@@ -9,6 +9,7 @@ import java.util.List;
  * size must match exactly, at most {@link ThreadList#MAX_THREADS} names, and every name must read.
  */
 public record ThreadNameList(List<ThreadName> names) {
+  /** Copies the lists. */
   public ThreadNameList {
     names = List.copyOf(names);
   }

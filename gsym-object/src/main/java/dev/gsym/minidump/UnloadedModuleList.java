@@ -15,6 +15,7 @@ public record UnloadedModuleList(List<UnloadedModule> modules) {
   /** Most entries Breakpad reads. */
   public static final int MAX_MODULES = 2048;
 
+  /** Copies the lists. */
   public UnloadedModuleList {
     modules = List.copyOf(modules);
   }

@@ -20,6 +20,7 @@ public enum FileKind {
   GSYM_V2,
   /** GSYM's magic with another version, or too short to hold one: the reader's error says which. */
   GSYM_OTHER_VERSION,
+  /** An ELF file, either class and byte order. */
   ELF,
   /** A thin Mach-O file, 32 or 64-bit, either byte order. */
   MACH_O,

@@ -28,8 +28,10 @@ public sealed interface ObjectFile extends AutoCloseable permits ElfFile, MachOF
     }
   }
 
+  /** The file's byte order. */
   ByteOrder byteOrder();
 
+  /** True for a 64-bit file. */
   boolean is64();
 
   /**

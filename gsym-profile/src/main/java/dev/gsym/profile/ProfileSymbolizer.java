@@ -271,7 +271,7 @@ public final class ProfileSymbolizer {
           List<Frame> frames = f.frames();
           for (int fi = 0; fi < frames.size(); fi++) {
             Frame fr = frames.get(fi);
-            String raw = outer != null && fi == frames.size() - 1 ? outer : fr.function();
+            String raw = outer != null && fi == frames.size() - 1 ? outer : fr.rawName();
             String name = demangle ? demangled.computeIfAbsent(raw, demangler::demangle) : raw;
             String file = fr.location().path();
             List<Object> key = List.of(name, raw, file);
@@ -284,7 +284,7 @@ public final class ProfileSymbolizer {
             }
             b.addLine(Line.newBuilder().setFunctionId(id).setLine(fr.location().line()));
           }
-          b.setIsFolded(f.merged() != null);
+          b.setIsFolded(f.merged().isPresent());
           out.set(i, b.build());
           p.symbolizedAny = true;
           symbolized++;

@@ -3,7 +3,7 @@ package dev.gsym.serve;
 import dev.gsym.demangle.Demangler;
 import dev.gsym.symbolize.Frame;
 import dev.gsym.symbolize.Merged;
-import dev.gsym.symbolize.SourceLine;
+import dev.gsym.read.SourceLine;
 import dev.gsym.symbolize.Symbolized;
 import java.io.OutputStream;
 import java.util.List;
@@ -97,7 +97,7 @@ final class ResponseWriter {
         case null -> g.writeStringProperty("status", "unused");
         case Symbolized.Found f -> {
           g.writeStringProperty("status", "found");
-          g.writeStringProperty("source", f.source());
+          g.writeStringProperty("source", f.source().id());
         }
         case Symbolized.AddressNotCovered a -> g.writeStringProperty("status", "found");
         case Symbolized.ModuleNotFound n -> {
@@ -126,16 +126,16 @@ final class ResponseWriter {
         long shift = o.relative() ? f.base() : 0;
         if (o.inlines()) {
           for (Frame fr : f.frames()) {
-            found(g, index, module, address, name(fr.function(), o), fr.startAddress() - shift, fr.location(), fr.inlined());
-            if (!fr.inlined()) merged(g, f.merged(), o);
+            found(g, index, module, address, name(fr.rawName(), o), fr.startAddress() - shift, fr.location(), fr.inlined());
+            if (!fr.inlined() && f.merged().isPresent()) merged(g, f.merged().get(), o);
             g.writeEndObject();
           }
         } else {
           // llvm-symbolizer --no-inlines: the containing function, with the address's own line
           Frame outer = f.function();
-          found(g, index, module, address, name(outer.function(), o), outer.startAddress() - shift,
+          found(g, index, module, address, name(outer.rawName(), o), outer.startAddress() - shift,
               f.frames().getFirst().location(), false);
-          merged(g, f.merged(), o);
+          if (f.merged().isPresent()) merged(g, f.merged().get(), o);
           g.writeEndObject();
         }
       }
@@ -172,7 +172,6 @@ final class ResponseWriter {
    * merged there and how the one named was chosen.
    */
   private void merged(JsonGenerator g, Merged m, SymbolicateRequest.Options o) {
-    if (m == null) return;
     g.writeName("merged");
     g.writeStartObject();
     g.writeStringProperty("resolution", m.resolution().name().toLowerCase(java.util.Locale.ROOT));

@@ -29,14 +29,16 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * The API, its errors and limits are described in docs/serve.md.
  *
  * <pre>{@code
- * try (Symbolizer s = Symbolizer.builder().store(Path.of("/var/cache/gsym")).build();
+ * try (Symbolizer s = Symbolizer.builder().store(Path.of("/var/cache/gsym")).demangle(false).build();
  *      SymbolicationServer server = SymbolicationServer.builder(s).listen("127.0.0.1", 0).build().start()) {
  *   System.out.println("listening on port " + server.port());
  *   server.join();
  * }
  * }</pre>
  *
- * The server does not own the symbolizer: close the server first, then the symbolizer.
+ * The server does not own the symbolizer: close the server first, then the symbolizer. The server
+ * demangles names itself, as each request's {@code demangle} option says (from the frames' {@code
+ * rawName}): a symbolizer built with {@code demangle(false)} saves it demangling them once more.
  */
 public final class SymbolicationServer implements AutoCloseable {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SymbolicationServer.class);
@@ -48,10 +50,9 @@ public final class SymbolicationServer implements AutoCloseable {
   public static final int DEFAULT_MAX_FRAMES = 100_000;
   /** Default {@link Builder#maxModules}. */
   public static final int DEFAULT_MAX_MODULES = 10_000;
-  /** Default {@link Builder#idleTimeout}. */
   /** Default bound of a profile of {@code POST /symbolicate/pprof} once decompressed: 256 MiB. */
   public static final long DEFAULT_MAX_PROFILE_BYTES = 256L << 20;
-
+  /** Default {@link Builder#idleTimeout}. */
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
 
   private final Server server;
@@ -91,6 +92,7 @@ public final class SymbolicationServer implements AutoCloseable {
     server.setStopTimeout(b.stopTimeout.toMillis());
   }
 
+  /** A builder of a server that answers with {@code symbolizer} (which the server does not close). */
   public static Builder builder(Symbolizer symbolizer) {
     return new Builder(symbolizer);
   }
@@ -368,6 +370,7 @@ public final class SymbolicationServer implements AutoCloseable {
       return this;
     }
 
+    /** The server, not started yet ({@link SymbolicationServer#start()}). */
     public SymbolicationServer build() {
       return new SymbolicationServer(this);
     }

@@ -54,7 +54,7 @@ final class WarmUp {
       Files.createDirectories(gsym.getParent());
       module().save(gsym);
       long frames = 0;
-      try (Symbolizer s = Symbolizer.builder().store(store).addressMode(AddressMode.ABSOLUTE).build();
+      try (Symbolizer s = Symbolizer.builder().store(store).addressMode(AddressMode.ABSOLUTE).demangle(false).build();
           SymbolicationServer server = SymbolicationServer.builder(s).listen("127.0.0.1", 0).accessLog(false).build().start()) {
         SplittableRandom random = new SplittableRandom(20261126);
         for (int i = 0; i < REQUESTS; i++) {

@@ -117,6 +117,45 @@ class SymbolicationServerTest {
     }
   }
 
+  /**
+   * A store entry with a damaged FunctionInfo record: the frame in that function is a malformed
+   * module (its error naming the store file and offset), not an unknown address; a server with the
+   * debug file converts the entry again and answers.
+   */
+  @Test
+  void aCorruptStoreEntryIsAMalformedModule() throws Exception {
+    Path store = tmp.resolve("corrupt-store");
+    Path debug = ServeFixtures.debugDirectory(tmp.resolve("corrupt-debug"), ServeFixtures.bin("c-clang-O2"));
+    String id = ServeFixtures.buildId(ServeFixtures.bin("c-clang-O2"));
+    String body = "{\"modules\": [{\"build_id\": \"" + id + "\"}], \"stacks\": [{\"frames\": "
+        + "[{\"module\": 0, \"address\": \"0x1179\"}]}]}";
+    try (TestServer s = new TestServer(Symbolizer.builder().store(store).addSource(Source.DebugDirectories.of(debug)).build(),
+        b -> b)) {
+      assertEquals("ok", TestServer.json(s.post(body)).get("stacks").get(0).get("frames").get(0).get("status").asString());
+    }
+    Path entry = store.resolve(id.substring(0, 2)).resolve(id.substring(2) + ".gsym");
+    byte[] bytes = java.nio.file.Files.readAllBytes(entry);
+    try (dev.gsym.read.GsymReader r = dev.gsym.read.GsymReader.of(bytes, "entry")) {
+      long record = r.functionInfoOffset(r.indexForAddress(0x1179));
+      java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt((int) record + 12, 0x7ffffff0);
+    }
+    java.nio.file.Files.write(entry, bytes);
+    try (TestServer s = new TestServer(Symbolizer.builder().store(store).build(), b -> b)) {
+      JsonNode a = TestServer.json(s.post(body));
+      assertEquals("malformed", a.get("modules").get(0).get("status").asString(), a.toString());
+      String error = a.get("modules").get(0).get("error").asString();
+      assertTrue(error.startsWith(entry + ": offset 0x") && error.contains("FunctionInfo data is truncated"), error);
+      assertEquals("malformed_module", a.get("stacks").get(0).get("frames").get(0).get("status").asString(), a.toString());
+    }
+    java.nio.file.Files.write(entry, bytes);
+    try (TestServer s = new TestServer(Symbolizer.builder().store(store).addSource(Source.DebugDirectories.of(debug)).build(),
+        b -> b)) {
+      JsonNode a = TestServer.json(s.post(body));
+      assertEquals("ok", a.get("stacks").get(0).get("frames").get(0).get("status").asString(), a.toString());
+      assertEquals("debug-dir", a.get("modules").get(0).get("source").asString(), a.toString());
+    }
+  }
+
   @Test
   void http2AnswersAsHttp1() throws Exception {
     List<Module> modules = modules();
@@ -240,8 +279,8 @@ class SymbolicationServerTest {
         assertEquals("ok", o.get("status").asString(), at);
         assertEquals(m, o.get("module").asInt(), at);
         assertEquals(hex(address), o.get("address").asString(), at);
-        String name = demangle ? DEMANGLER.demangle(e.function()) : e.function();
-        sawMangled |= !name.equals(e.function());
+        String name = demangle ? DEMANGLER.demangle(e.rawName()) : e.rawName();
+        sawMangled |= !name.equals(e.rawName());
         assertEquals(name, o.get("function").asString(), at);
         assertEquals(hex(e.startAddress()), o.get("function_start").asString(), at);
         // without inlines: the outermost function, at the address's own line (llvm-symbolizer --no-inlines)

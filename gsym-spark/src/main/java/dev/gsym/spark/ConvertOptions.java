@@ -32,6 +32,7 @@ public record ConvertOptions(String input, Listing listing, String store, boolea
     PARQUET
   }
 
+  /** Checks the settings. */
   public ConvertOptions {
     Objects.requireNonNull(input, "input");
     Objects.requireNonNull(listing, "listing");
@@ -45,22 +46,27 @@ public record ConvertOptions(String input, Listing listing, String store, boolea
     return new ConvertOptions(input, Listing.AUTO, store, false, false, 0, 1);
   }
 
+  /** These options with another listing. */
   public ConvertOptions withListing(Listing l) {
     return new ConvertOptions(input, l, store, force, mergedFunctions, partitions, threadsPerTask);
   }
 
+  /** These options, replacing modules the store has ({@code on}) or skipping them. */
   public ConvertOptions withForce(boolean on) {
     return new ConvertOptions(input, listing, store, on, mergedFunctions, partitions, threadsPerTask);
   }
 
+  /** These options, with merged functions and call sites ({@code on}) or without. */
   public ConvertOptions withMergedFunctions(boolean on) {
     return new ConvertOptions(input, listing, store, force, on, partitions, threadsPerTask);
   }
 
+  /** These options with {@code n} partitions (0: one per input up to four per core). */
   public ConvertOptions withPartitions(int n) {
     return new ConvertOptions(input, listing, store, force, mergedFunctions, n, threadsPerTask);
   }
 
+  /** These options with {@code n} threads per DWARF conversion. */
   public ConvertOptions withThreadsPerTask(int n) {
     return new ConvertOptions(input, listing, store, force, mergedFunctions, partitions, n);
   }

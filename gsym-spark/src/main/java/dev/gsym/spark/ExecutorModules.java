@@ -41,7 +41,7 @@ final class ExecutorModules {
         : System.getProperty("java.io.tmpdir") + "/gsym-spark-cache");
     Files.createDirectories(cache);
     // no sources: every module comes from the store; one thread: the task's own
-    this.symbolizer = Symbolizer.builder().store(cache).threads(1).addressMode(k.addressMode())
+    this.symbolizer = Symbolizer.builder().store(cache).threads(1).demangle(false).addressMode(k.addressMode())
         .maxOpenModules(k.maxOpenModules()).build();
   }
 

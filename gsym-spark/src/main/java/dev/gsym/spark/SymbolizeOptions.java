@@ -40,6 +40,7 @@ public record SymbolizeOptions(String store, String buildIdColumn, String addres
     NONE
   }
 
+  /** Checks the settings. */
   public SymbolizeOptions {
     Objects.requireNonNull(store, "store");
     Objects.requireNonNull(buildIdColumn, "buildIdColumn");
@@ -56,30 +57,37 @@ public record SymbolizeOptions(String store, String buildIdColumn, String addres
     return new SymbolizeOptions(store, "build_id", "address", null, Grouping.HASH, 0, 8, AddressMode.ABSOLUTE, 256);
   }
 
+  /** These options with other build-id and address columns. */
   public SymbolizeOptions withColumns(String buildId, String address) {
     return new SymbolizeOptions(store, buildId, address, cacheDir, grouping, partitions, spread, addressMode, maxOpenModules);
   }
 
+  /** These options with another executor-local cache directory (null: the default). */
   public SymbolizeOptions withCacheDir(String dir) {
     return new SymbolizeOptions(store, buildIdColumn, addressColumn, dir, grouping, partitions, spread, addressMode, maxOpenModules);
   }
 
+  /** These options with another grouping. */
   public SymbolizeOptions withGrouping(Grouping g) {
     return new SymbolizeOptions(store, buildIdColumn, addressColumn, cacheDir, g, partitions, spread, addressMode, maxOpenModules);
   }
 
+  /** These options with {@code n} partitions after the shuffle (0: {@code spark.sql.shuffle.partitions}). */
   public SymbolizeOptions withPartitions(int n) {
     return new SymbolizeOptions(store, buildIdColumn, addressColumn, cacheDir, grouping, n, spread, addressMode, maxOpenModules);
   }
 
+  /** These options with another address mode. */
   public SymbolizeOptions withAddressMode(AddressMode m) {
     return new SymbolizeOptions(store, buildIdColumn, addressColumn, cacheDir, grouping, partitions, spread, m, maxOpenModules);
   }
 
+  /** These options with each module's rows hashed over {@code n} partitions. */
   public SymbolizeOptions withSpread(int n) {
     return new SymbolizeOptions(store, buildIdColumn, addressColumn, cacheDir, grouping, partitions, n, addressMode, maxOpenModules);
   }
 
+  /** These options with {@code n} modules kept mapped per executor. */
   public SymbolizeOptions withMaxOpenModules(int n) {
     return new SymbolizeOptions(store, buildIdColumn, addressColumn, cacheDir, grouping, partitions, spread, addressMode, n);
   }

@@ -2,7 +2,7 @@ package dev.gsym.spark;
 
 import dev.gsym.ByteStrings;
 import dev.gsym.symbolize.Frame;
-import dev.gsym.symbolize.SourceLine;
+import dev.gsym.read.SourceLine;
 import dev.gsym.symbolize.Symbolized;
 import java.util.List;
 import java.util.Set;
@@ -80,10 +80,10 @@ final class SymbolizedColumns {
         Row[] rows = new Row[frames.size()];
         for (int i = 0; i < rows.length; i++) {
           Frame fr = frames.get(i);
-          rows[i] = RowFactory.create(ByteStrings.wellFormed(fr.function()), file(fr.location()), fr.location().line());
+          rows[i] = RowFactory.create(ByteStrings.wellFormed(fr.rawName()), file(fr.location()), fr.location().line());
         }
         v[at] = OK;
-        v[at + 1] = ByteStrings.wellFormed(f.function().function());
+        v[at + 1] = ByteStrings.wellFormed(f.function().rawName());
         v[at + 2] = file(deepest.location());
         v[at + 3] = deepest.location().line();
         v[at + 4] = ArraySeq.unsafeWrapArray(rows); // the row encoder takes Scala sequences

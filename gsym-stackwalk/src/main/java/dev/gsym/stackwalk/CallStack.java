@@ -11,6 +11,7 @@ import java.util.List;
  *     (the frames found before are kept)
  */
 public record CallStack(long threadId, String threadName, List<StackFrame> frames, StackMemory stack, String failure) {
+  /** Copies the frames. */
   public CallStack {
     frames = List.copyOf(frames);
   }

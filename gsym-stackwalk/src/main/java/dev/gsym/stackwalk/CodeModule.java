@@ -10,6 +10,7 @@ package dev.gsym.stackwalk;
  */
 public record CodeModule(long base, long size, String codeFile, String codeIdentifier, String debugFile,
     String debugIdentifier, String version) {
+  /** Null files, identifiers and version become "". */
   public CodeModule {
     codeFile = codeFile == null ? "" : codeFile;
     codeIdentifier = codeIdentifier == null ? "" : codeIdentifier;

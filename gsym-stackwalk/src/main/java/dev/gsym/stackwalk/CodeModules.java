@@ -57,6 +57,7 @@ public final class CodeModules {
     return hasMain ? forAddress(mainBase) : null;
   }
 
+  /** The number of modules. */
   public int size() {
     return ordered.size();
   }

@@ -80,6 +80,7 @@ public final class FrameRegisters {
     };
   }
 
+  /** The architecture the registers are of. */
   public Arch arch() {
     return arch;
   }

@@ -9,5 +9,6 @@ import java.util.List;
  */
 @FunctionalInterface
 public interface FrameResolver {
+  /** The frames at {@code address}: its own, then the ones inlined at it, innermost first. */
   List<StackFrame> resolve(long address);
 }

@@ -20,6 +20,7 @@ import java.util.List;
 public record ProcessState(SystemDescription system, CrashInfo crash, String assertion, long dumpTime,
     long processCreateTime, int requestingThread, List<CallStack> threads, CodeModules modules,
     List<CodeModule> modulesWithoutSymbols, List<CodeModule> modulesWithCorruptSymbols, FrameResolver resolver) {
+  /** Copies the lists. */
   public ProcessState {
     threads = List.copyOf(threads);
     modulesWithoutSymbols = List.copyOf(modulesWithoutSymbols);

@@ -9,6 +9,7 @@ package dev.gsym.stackwalk;
  * @param stack the thread's stack memory, or null
  */
 public record ProcessThread(long id, String name, FrameRegisters context, StackMemory stack) {
+  /** A null name becomes "". */
   public ProcessThread {
     name = name == null ? "" : name;
   }

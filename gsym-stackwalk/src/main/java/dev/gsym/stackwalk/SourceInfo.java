@@ -15,6 +15,7 @@ import java.util.List;
  */
 public record SourceInfo(String function, long functionBase, String file, int line, long lineBase, boolean hasLine,
     List<Inlined> inlined) {
+  /** Copies the inlined frames. */
   public SourceInfo {
     inlined = List.copyOf(inlined);
   }

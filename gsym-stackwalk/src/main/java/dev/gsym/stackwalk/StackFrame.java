@@ -17,6 +17,7 @@ package dev.gsym.stackwalk;
  */
 public record StackFrame(long instruction, long returnAddress, CodeModule module, String function, long functionBase,
     String sourceFile, int sourceLine, long sourceLineBase, FrameTrust trust, FrameRegisters registers) {
+  /** A null function or source file becomes "". */
   public StackFrame {
     function = function == null ? "" : function;
     sourceFile = sourceFile == null ? "" : sourceFile;

@@ -24,10 +24,12 @@ public final class StackMemory implements MemoryReader {
     return new StackMemory(base, size, reader);
   }
 
+  /** The region's first address. */
   public long base() {
     return base;
   }
 
+  /** The region's size in bytes. */
   public long size() {
     return size;
   }

@@ -60,8 +60,10 @@ public final class StackwalkJson {
    */
   public record DumpDetails(long pid, long cpuMicrocodeVersion, Map<String, String> lsbRelease, int linuxMemoryMapCount,
       List<UnloadedModule> unloadedModules) {
+    /** Nothing known: a process that was not read from a minidump. */
     public static final DumpDetails NONE = new DumpDetails(-1, -1, null, -1, List.of());
 
+    /** Copies the map and the list. */
     public DumpDetails {
       lsbRelease = lsbRelease == null ? null : Map.copyOf(lsbRelease);
       unloadedModules = List.copyOf(unloadedModules);

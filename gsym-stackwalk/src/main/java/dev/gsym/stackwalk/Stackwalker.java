@@ -21,8 +21,9 @@ import java.util.OptionalLong;
  * <p>Thread-safe if the {@link SymbolSource} is: each walk has its own state.
  */
 public final class Stackwalker {
-  /** Breakpad's defaults: a million frames, 16,384 scanned frames per thread. */
+  /** Breakpad's default most frames per thread: a million. */
   public static final int DEFAULT_MAX_FRAMES = 1 << 20;
+  /** Breakpad's default most frames found by stack scanning per thread: 16,384. */
   public static final int DEFAULT_MAX_SCANNED_FRAMES = 1 << 14;
 
   private final SymbolSource symbols;
@@ -35,6 +36,7 @@ public final class Stackwalker {
     this.maxScannedFrames = b.maxScannedFrames;
   }
 
+  /** A builder with Breakpad's defaults. */
   public static Builder builder() {
     return new Builder();
   }
@@ -70,6 +72,7 @@ public final class Stackwalker {
       return this;
     }
 
+    /** The stack walker. */
     public Stackwalker build() {
       return new Stackwalker(this);
     }

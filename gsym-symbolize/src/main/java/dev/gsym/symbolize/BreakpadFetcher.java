@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.LongAdder;
  * the debug file name with a trailing {@code .pdb} (any case) replaced by {@code .sym}, else the
  * debug file name plus {@code .sym} (Breakpad's {@code SimpleSymbolSupplier}).
  */
-final class BreakpadFetcher implements AutoCloseable {
+final class BreakpadFetcher implements Fetcher {
   private final Source.BreakpadSymbols config;
   private final HttpFetch http;
   private final LongAdder downloads;
@@ -36,6 +36,26 @@ final class BreakpadFetcher implements AutoCloseable {
     return debugFile + ".sym";
   }
 
+  @Override
+  public Source source() {
+    return config;
+  }
+
+  @Override
+  public Origin origin() {
+    return Origin.BREAKPAD;
+  }
+
+  @Override
+  public boolean applies(Target.Search t) {
+    return t.breakpad() != null;
+  }
+
+  @Override
+  public Fetched fetch(Target.Search t, TempFiles temp) throws InterruptedException {
+    return fetch(t.breakpad().debugFile(), t.breakpad().debugId(), temp);
+  }
+
   /**
    * Looks the module up; an HTTP download goes to a new file from {@code temp} (deleted here if
    * nothing usable arrives, else by the caller after converting it).
@@ -45,7 +65,7 @@ final class BreakpadFetcher implements AutoCloseable {
     if (http == null) {
       Path p = Path.of(config.location()).resolve(debugFile).resolve(debugId).resolve(sym);
       if (Files.isRegularFile(p)) return new Fetched.Found(p, false, p.toString());
-      return new Fetched.Missing("no " + p);
+      return new Fetched.Missed(Miss.NOT_FOUND, "no " + p);
     }
     String base = config.location().toString();
     URI url = URI.create(base + (base.endsWith("/") ? "" : "/") + encodeSegment(debugFile) + "/" + debugId + "/"
@@ -54,7 +74,7 @@ final class BreakpadFetcher implements AutoCloseable {
     try {
       file = temp.create();
     } catch (IOException e) {
-      return new Fetched.Failed("cannot create a download file: " + Texts.message(e), true);
+      return new Fetched.Missed(Miss.UNAVAILABLE, "cannot create a download file: " + Texts.message(e));
     }
     boolean keep = false;
     try {
@@ -66,10 +86,10 @@ final class BreakpadFetcher implements AutoCloseable {
           return new Fetched.Found(file, true, url.toString());
         }
         case HttpFetch.Result.NotFound nf -> {
-          return new Fetched.Missing(nf.message());
+          return new Fetched.Missed(Miss.NOT_FOUND, nf.message());
         }
         case HttpFetch.Result.Failed f -> {
-          return new Fetched.Failed(f.message(), f.transientFailure());
+          return new Fetched.Missed(f.transientFailure() ? Miss.UNAVAILABLE : Miss.UNREADABLE, f.message());
         }
       }
     } finally {
@@ -96,11 +116,6 @@ final class BreakpadFetcher implements AutoCloseable {
       }
     }
     return sb.toString();
-  }
-
-  /** Creates temporary files for downloads. */
-  interface TempFiles {
-    Path create() throws IOException;
   }
 
   @Override

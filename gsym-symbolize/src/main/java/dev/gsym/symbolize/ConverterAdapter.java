@@ -199,7 +199,7 @@ final class ConverterAdapter {
     if (unwind) ob.unwind(DwarfConverter.Unwind.ALL).dynamicSymbols(true);
     try (GsymCreator creator = new GsymCreator(); // closed: one process converts many modules
         dev.gsym.object.ObjectFile binary = unwind && unwindBinary != null && !unwindBinary.equals(in)
-            ? ObjectFiles.open(unwindBinary) : null) {
+            ? dev.gsym.object.ObjectFiles.open(unwindBinary) : null) {
       if (binary != null) ob.unwindBinary(binary);
       creator.setBaseAddress(0); // replaced by the first PT_LOAD's (__TEXT's) address when there is one
       DwarfConverter.Summary s = DwarfConverter.convert(in, creator, Diagnostics.silent(), ob.build());

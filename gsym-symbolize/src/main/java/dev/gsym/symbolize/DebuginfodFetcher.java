@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.LongAdder;
  * checked before it enters the cache: an ELF file whose build-id, if it has one, is the one asked
  * for; anything else is dropped and reported as unusable.
  */
-final class DebuginfodFetcher implements AutoCloseable {
+final class DebuginfodFetcher implements Fetcher {
   static final String[] TYPES = {"debuginfo", "executable"};
 
   private final Source.Debuginfod config;
@@ -37,6 +37,27 @@ final class DebuginfodFetcher implements AutoCloseable {
     return URI.create(s + (s.endsWith("/") ? "" : "/") + "buildid/" + hex + "/" + type);
   }
 
+  @Override
+  public Source source() {
+    return config;
+  }
+
+  @Override
+  public Origin origin() {
+    return Origin.DEBUGINFOD;
+  }
+
+  @Override
+  public boolean applies(Target.Search t) {
+    return t.buildId() != null;
+  }
+
+  @Override
+  public Fetched fetch(Target.Search t, TempFiles temp) throws InterruptedException {
+    return fetch(t.buildId());
+  }
+
+  /** Asks for build-id {@code hex}: the client cache, then each server, debuginfo before executable. */
   Fetched fetch(String hex) throws InterruptedException {
     List<String> notes = new ArrayList<>();
     boolean transientFailure = false;
@@ -64,7 +85,7 @@ final class DebuginfodFetcher implements AutoCloseable {
         try {
           download = cache.newDownload(hex, type);
         } catch (IOException e) {
-          return new Fetched.Failed(cache.dir() + ": cannot create a download file: " + Texts.message(e), true);
+          return new Fetched.Missed(Miss.UNAVAILABLE, cache.dir() + ": cannot create a download file: " + Texts.message(e));
         }
         boolean committed = false;
         try {
@@ -113,9 +134,9 @@ final class DebuginfodFetcher implements AutoCloseable {
       if (allTransient) break; // no server could be asked: the executable cannot be fetched either
     }
     String message = String.join("; ", notes);
-    if (transientFailure) return new Fetched.Failed(message, true);
-    if (unusable) return new Fetched.Failed(message, false);
-    return new Fetched.Missing(message);
+    if (transientFailure) return new Fetched.Missed(Miss.UNAVAILABLE, message);
+    if (unusable) return new Fetched.Missed(Miss.UNREADABLE, message);
+    return new Fetched.Missed(Miss.NOT_FOUND, message);
   }
 
   /** Why a downloaded or cached file is unusable for build-id {@code hex}, or null if it is fine. */

@@ -8,16 +8,10 @@ sealed interface Fetched {
    * A local file with the module's symbols.
    *
    * @param temporary a download to delete once converted
-   * @param origin where it came from, for messages
+   * @param origin where it came from, for messages (a path or URL)
    */
   record Found(Path file, boolean temporary, String origin) implements Fetched {}
 
-  /** The source does not have the module. */
-  record Missing(String message) implements Fetched {}
-
-  /**
-   * The source could not answer ({@code transientFailure}: network trouble, ask again later) or
-   * answered with something unusable.
-   */
-  record Failed(String message, boolean transientFailure) implements Fetched {}
+  /** The source has nothing usable: why, and what it answered. */
+  record Missed(Miss reason, String message) implements Fetched {}
 }

@@ -4,12 +4,14 @@ import dev.gsym.read.LookupException;
 import dev.gsym.io.AtomicFile;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupResult;
+import dev.gsym.read.SourceLine;
 import dev.gsym.read.SourceLocation;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Everything this module uses of gsym-core's reader, in one place: opening a GSYM file, its base
@@ -105,8 +107,8 @@ final class GsymCoreAdapter implements AutoCloseable {
     }
   }
 
-  /** The frames of one lookup result, deepest first. */
-  static List<Frame> frames(LookupResult r) {
+  /** The frames of one lookup result, deepest first, their functions named by {@code names}. */
+  static List<Frame> frames(LookupResult r, FunctionNames names) {
     long fileAddress = r.lookupAddress();
     List<SourceLocation> locs = r.locations();
     List<Frame> frames = new ArrayList<>(locs.size());
@@ -115,13 +117,14 @@ final class GsymCoreAdapter implements AutoCloseable {
       boolean outermost = i == locs.size() - 1;
       // an inlined frame's offset is from the start of its first range (llvm's SourceLocation)
       long start = outermost ? r.functionRange().start() : fileAddress - loc.offset();
-      frames.add(new Frame(loc.name(), line(loc), start, outermost ? null : line(locs.get(i + 1))));
+      frames.add(new Frame(names.shown(loc.name()), loc.name(), line(loc), start,
+          outermost ? Optional.empty() : Optional.of(line(locs.get(i + 1)))));
     }
     return frames;
   }
 
   private static SourceLine line(SourceLocation loc) {
-    return new SourceLine(loc.dir(), loc.base(), Integer.toUnsignedLong(loc.line()));
+    return loc.sourceLine();
   }
 
   /** True once closed (unmapped). */

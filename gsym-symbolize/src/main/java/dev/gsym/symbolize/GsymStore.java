@@ -64,6 +64,25 @@ final class GsymStore {
     return root;
   }
 
+  /**
+   * Creates the store directory {@code store} and its parents if missing.
+   *
+   * @throws IllegalArgumentException naming the file in the way when it cannot be created
+   */
+  static void createRoot(Path store) {
+    try {
+      Files.createDirectories(store);
+    } catch (IOException e) {
+      // name the file that is in the way, not only the directory that could not be made
+      Path p = store.toAbsolutePath();
+      while (p != null && !Files.exists(p, LinkOption.NOFOLLOW_LINKS)) p = p.getParent();
+      String why = p != null && !Files.isDirectory(p)
+          ? (p.equals(store.toAbsolutePath()) ? "it" : p.toString()) + " exists and is not a directory"
+          : Texts.message(e);
+      throw new IllegalArgumentException("cannot create the store directory " + store + ": " + why, e);
+    }
+  }
+
   Path gsym(ModuleKey k) {
     return root.resolve(k.path() + GSYM);
   }
@@ -176,7 +195,8 @@ final class GsymStore {
     }
   }
 
-  private static Object fileKey(Path p) {
+  /** The identity of file {@code p} ({@code BasicFileAttributes.fileKey()}), or null if unknown or gone. */
+  static Object fileKey(Path p) {
     try {
       return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
     } catch (IOException e) {
@@ -231,6 +251,20 @@ final class GsymStore {
   /** Removes a GSYM file that cannot be read (the caller holds the module's lock). */
   void discard(ModuleKey k) throws IOException {
     Files.deleteIfExists(gsym(k));
+  }
+
+  /**
+   * Removes module {@code k}'s GSYM file if it is still the file whose identity is {@code fileKey}
+   * (another process may have replaced it meanwhile), or if identities are unknown (null). The
+   * caller holds the module's lock.
+   *
+   * @return true if a file was removed
+   */
+  boolean discardIfSame(ModuleKey k, Object fileKey) throws IOException {
+    Path p = gsym(k);
+    Object now = fileKey(p);
+    if (fileKey != null && now != null && !fileKey.equals(now)) return false;
+    return Files.deleteIfExists(p);
   }
 
   /** What one eviction pass did. */

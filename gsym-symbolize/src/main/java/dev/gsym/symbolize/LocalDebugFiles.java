@@ -23,14 +23,30 @@ import java.util.zip.CRC32;
  *       tries only the first; gdb all of them).
  * </ol>
  */
-final class LocalDebugFiles {
+final class LocalDebugFiles implements Fetcher {
   private final Source.DebugDirectories config;
 
   LocalDebugFiles(Source.DebugDirectories config) {
     this.config = config;
   }
 
-  Fetched find(Target t) {
+  @Override
+  public Source source() {
+    return config;
+  }
+
+  @Override
+  public Origin origin() {
+    return Origin.DEBUG_DIRECTORIES;
+  }
+
+  @Override
+  public boolean applies(Target.Search t) {
+    return t.buildId() != null || t.facts() != null && t.facts().debuglink() != null;
+  }
+
+  @Override
+  public Fetched fetch(Target.Search t, TempFiles temp) {
     List<String> tried = new ArrayList<>();
     if (t.buildId() != null && t.buildId().length() >= 4) {
       String rel = ".build-id/" + t.buildId().substring(0, 2) + "/" + t.buildId().substring(2) + ".debug";
@@ -40,12 +56,12 @@ final class LocalDebugFiles {
       }
       tried.add("no " + rel + " in " + config.directories());
     }
-    if (t.file() != null && t.facts() != null && t.facts().debuglink() != null) {
+    if (t.facts() != null && t.facts().debuglink() != null) {
       String name = t.facts().debuglink();
       if (name.indexOf('/') >= 0 || name.equals("..") || name.equals(".")) {
         tried.add("ignored .gnu_debuglink " + Texts.quote(name) + " (not a file name)");
       } else {
-        for (Path p : debuglinkCandidates(t.file(), name)) {
+        for (Path p : debuglinkCandidates(t.local().file(), name)) {
           if (!Files.isRegularFile(p)) continue;
           try {
             long crc = crc32(p);
@@ -56,12 +72,12 @@ final class LocalDebugFiles {
             tried.add(p + ": " + Texts.message(e));
           }
         }
-        tried.add("no file " + Texts.quote(name) + " with the debuglink's CRC beside " + t.file()
+        tried.add("no file " + Texts.quote(name) + " with the debuglink's CRC beside " + t.local().file()
             + ", in its .debug/ or under " + config.directories());
       }
     }
-    if (tried.isEmpty()) return new Fetched.Missing("nothing to look for (no build-id or debuglink)");
-    return new Fetched.Missing(String.join("; ", tried));
+    if (tried.isEmpty()) return new Fetched.Missed(Miss.NOT_FOUND, "nothing to look for (no build-id or debuglink)");
+    return new Fetched.Missed(Miss.NOT_FOUND, String.join("; ", tried));
   }
 
   private List<Path> debuglinkCandidates(Path binary, String name) {

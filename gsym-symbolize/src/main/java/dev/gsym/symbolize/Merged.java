@@ -29,6 +29,7 @@ public record Merged(Resolution resolution, List<String> candidates, List<String
     AMBIGUOUS
   }
 
+  /** Copies the lists; checks that there are two candidates at least and one name chosen. */
   public Merged {
     Objects.requireNonNull(resolution, "resolution");
     candidates = List.copyOf(candidates);

@@ -30,6 +30,7 @@ public sealed interface ModuleRef {
    *     {@code dump_syms} does)
    */
   record BuildId(String hex, String debugFile) implements ModuleRef {
+    /** Validates and normalizes the build-id (lower case) and the debug file name. */
     public BuildId {
       hex = normalizeBuildId(hex);
       if (debugFile != null) debugFile = debugFileName(debugFile);
@@ -56,6 +57,7 @@ public sealed interface ModuleRef {
    *     with an optional {@code -age} suffix ({@code 8-4-4-4-12[-age]}, as Sentry writes debug ids)
    */
   record Breakpad(String debugFile, String debugId) implements ModuleRef {
+    /** Validates the debug file name and normalizes the debug id (upper case). */
     public Breakpad {
       debugFile = debugFileName(debugFile);
       debugId = normalizeDebugId(debugId);
@@ -72,6 +74,7 @@ public sealed interface ModuleRef {
    * file (recognised by content, not by name).
    */
   record FilePath(Path path) implements ModuleRef {
+    /** Checks that the path is not empty. */
     public FilePath {
       if (path == null) throw new IllegalArgumentException("module path is null");
       if (path.toString().isEmpty()) throw new IllegalArgumentException("module path is empty");

@@ -35,7 +35,7 @@ final class NegativeMarker {
   private static final int MAX_MESSAGE = 1024;
 
   /** One line: a source's answer. */
-  record Entry(long at, Failure.Kind kind, String sourceId, String message) {}
+  record Entry(long at, Miss reason, String sourceId, String message) {}
 
   private NegativeMarker() {}
 
@@ -58,9 +58,9 @@ final class NegativeMarker {
     for (int i = 1; i < lines.length; i++) {
       String[] f = lines[i].split("\t", 4);
       if (f.length != 4) continue;
-      Failure.Kind kind = switch (f[1]) {
-        case "not-found" -> Failure.Kind.NOT_FOUND;
-        case "unreadable" -> Failure.Kind.UNREADABLE;
+      Miss kind = switch (f[1]) {
+        case "not-found" -> Miss.NOT_FOUND;
+        case "unreadable" -> Miss.UNREADABLE;
         default -> null;
       };
       long at;
@@ -74,12 +74,12 @@ final class NegativeMarker {
     return out;
   }
 
-  /** The marker's text for {@code entries} (TRANSIENT entries are not written). */
+  /** The marker's text for {@code entries} ({@link Miss#UNAVAILABLE} entries are not written). */
   static byte[] encode(List<Entry> entries) {
     StringBuilder sb = new StringBuilder(HEADER).append('\n');
     for (Entry e : entries) {
-      if (e.kind() == Failure.Kind.TRANSIENT) continue;
-      sb.append(e.at()).append('\t').append(e.kind() == Failure.Kind.NOT_FOUND ? "not-found" : "unreadable").append('\t')
+      if (e.reason() == Miss.UNAVAILABLE) continue;
+      sb.append(e.at()).append('\t').append(e.reason() == Miss.NOT_FOUND ? "not-found" : "unreadable").append('\t')
           .append(clean(e.sourceId(), Integer.MAX_VALUE)).append('\t').append(clean(e.message(), MAX_MESSAGE)).append('\n');
     }
     return sb.toString().getBytes(StandardCharsets.UTF_8);

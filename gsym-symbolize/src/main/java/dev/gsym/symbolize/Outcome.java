@@ -5,9 +5,9 @@ sealed interface Outcome {
   /** An open module; the handle must be closed after the lookups. */
   record Loaded(ReaderCache.Handle handle) implements Outcome {}
 
-  /** See {@link Symbolized.ModuleNotFound}. */
-  record NotFound(String message, boolean retryable) implements Outcome {}
-
-  /** See {@link Symbolized.ModuleUnreadable}. */
-  record Unreadable(String message) implements Outcome {}
+  /**
+   * No module: {@link Miss#UNREADABLE} answers {@link Symbolized.ModuleUnreadable}, the others
+   * {@link Symbolized.ModuleNotFound} ({@link Miss#UNAVAILABLE}: retryable).
+   */
+  record Missed(Miss reason, String message) implements Outcome {}
 }

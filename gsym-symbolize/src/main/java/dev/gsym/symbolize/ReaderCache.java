@@ -21,17 +21,23 @@ final class ReaderCache implements AutoCloseable {
     final GsymCoreAdapter module;
     /** The store file it maps, or null (a file outside the store, or private scratch). */
     final Path storeFile;
+    /**
+     * The identity ({@code BasicFileAttributes.fileKey()}) of the store file it maps, so that a
+     * store file found corrupt is removed only if it is still that file; null if unknown.
+     */
+    final Object storeFileKey;
     /** Where its symbols came from: see {@link Symbolized.Found#source()}. */
-    final String origin;
+    final Origin origin;
     private int refs;
     private boolean evicted;
     private boolean closed;
     private final AtomicLong lastTouch = new AtomicLong(System.nanoTime());
 
-    Entry(String key, GsymCoreAdapter module, Path storeFile, String origin) {
+    Entry(String key, GsymCoreAdapter module, Path storeFile, Object storeFileKey, Origin origin) {
       this.key = key;
       this.module = module;
       this.storeFile = storeFile;
+      this.storeFileKey = storeFileKey;
       this.origin = origin;
     }
 
@@ -92,11 +98,16 @@ final class ReaderCache implements AutoCloseable {
     return new Handle(e);
   }
 
+  /** {@link #add(String, GsymCoreAdapter, Path, Object, Origin)} for a module that maps no store file. */
+  Handle add(String key, GsymCoreAdapter module, Origin origin) {
+    return add(key, module, null, null, origin);
+  }
+
   /**
    * Caches {@code module} under {@code key} and returns a use of it. If the key is cached already
    * (loaded twice by a race), the new module is closed and the cached one used.
    */
-  Handle add(String key, GsymCoreAdapter module, Path storeFile, String origin) {
+  Handle add(String key, GsymCoreAdapter module, Path storeFile, Object storeFileKey, Origin origin) {
     List<Entry> toClose = new ArrayList<>();
     Handle h;
     synchronized (this) {
@@ -106,9 +117,9 @@ final class ReaderCache implements AutoCloseable {
       }
       Entry e = lru.get(key);
       if (e != null) {
-        toClose.add(new Entry(key, module, null, origin));
+        toClose.add(new Entry(key, module, null, null, origin));
       } else {
-        e = new Entry(key, module, storeFile, origin);
+        e = new Entry(key, module, storeFile, storeFileKey, origin);
         lru.put(key, e);
         if (storeFile != null) mapped.merge(storeFile, 1, Integer::sum);
         Iterator<Entry> it = lru.values().iterator();
@@ -127,10 +138,12 @@ final class ReaderCache implements AutoCloseable {
     return h;
   }
 
-  /** Removes {@code key} (its file was found unreadable); closed once no lookup uses it. */
-  synchronized void remove(String key) {
-    Entry e = lru.remove(key);
-    if (e == null) return;
+  /**
+   * Removes {@code e} if it is still cached (its file was found corrupt); closed once no lookup
+   * uses it. A module cached under the same key since then stays.
+   */
+  synchronized void remove(Entry e) {
+    if (!lru.remove(e.key, e)) return;
     e.evicted = true;
     if (e.refs == 0) closeEntry(e);
   }

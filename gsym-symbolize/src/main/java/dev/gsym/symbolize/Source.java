@@ -38,6 +38,7 @@ public sealed interface Source {
     /** Debian's, Fedora's and llvm's default. */
     public static final Path DEFAULT_DIRECTORY = Path.of("/usr/lib/debug");
 
+    /** Copies the directories; checks the time. */
     public DebugDirectories {
       directories = List.copyOf(directories);
       requirePositive(negativeTtl);
@@ -53,6 +54,7 @@ public sealed interface Source {
       return new DebugDirectories(List.of(directories), Duration.ofMinutes(1));
     }
 
+    /** These directories with not-found answers kept for {@code ttl}. */
     public DebugDirectories withNegativeTtl(Duration ttl) {
       return new DebugDirectories(directories, ttl);
     }
@@ -80,6 +82,7 @@ public sealed interface Source {
    */
   record Debuginfod(List<URI> servers, Path cacheDirectory, Duration timeout, int retries, long maxDownloadSize,
       Duration maxTime, Duration negativeTtl) implements Source {
+    /** Checks every setting. */
     public Debuginfod {
       servers = List.copyOf(servers);
       if (servers.isEmpty()) throw new IllegalArgumentException("no debuginfod server");
@@ -158,26 +161,32 @@ public sealed interface Source {
       return cache.resolve("debuginfod_client");
     }
 
+    /** These servers with another download cache. */
     public Debuginfod withCacheDirectory(Path dir) {
       return new Debuginfod(servers, dir, timeout, retries, maxDownloadSize, maxTime, negativeTtl);
     }
 
+    /** These servers with another timeout. */
     public Debuginfod withTimeout(Duration t) {
       return new Debuginfod(servers, cacheDirectory, t, retries, maxDownloadSize, maxTime, negativeTtl);
     }
 
+    /** These servers with another retry count. */
     public Debuginfod withRetries(int n) {
       return new Debuginfod(servers, cacheDirectory, timeout, n, maxDownloadSize, maxTime, negativeTtl);
     }
 
+    /** These servers with another download size limit. */
     public Debuginfod withMaxDownloadSize(long bytes) {
       return new Debuginfod(servers, cacheDirectory, timeout, retries, bytes, maxTime, negativeTtl);
     }
 
+    /** These servers with another download time limit ({@link Duration#ZERO}: none). */
     public Debuginfod withMaxTime(Duration t) {
       return new Debuginfod(servers, cacheDirectory, timeout, retries, maxDownloadSize, t, negativeTtl);
     }
 
+    /** These servers with not-found answers kept for {@code ttl}. */
     public Debuginfod withNegativeTtl(Duration ttl) {
       return new Debuginfod(servers, cacheDirectory, timeout, retries, maxDownloadSize, maxTime, ttl);
     }
@@ -212,6 +221,7 @@ public sealed interface Source {
    */
   record BreakpadSymbols(URI location, Duration timeout, int retries, long maxDownloadSize, Duration negativeTtl)
       implements Source {
+    /** Checks every setting. */
     public BreakpadSymbols {
       if (location == null) throw new IllegalArgumentException("no Breakpad symbol store location");
       String scheme = location.getScheme() == null ? "" : location.getScheme().toLowerCase(Locale.ROOT);
@@ -249,22 +259,27 @@ public sealed interface Source {
       return directory(Path.of(location));
     }
 
+    /** True for a local directory ({@code file:}), false for a server. */
     public boolean isDirectory() {
       return location.getScheme().equalsIgnoreCase("file");
     }
 
+    /** This store with another timeout. */
     public BreakpadSymbols withTimeout(Duration t) {
       return new BreakpadSymbols(location, t, retries, maxDownloadSize, negativeTtl);
     }
 
+    /** This store with another retry count. */
     public BreakpadSymbols withRetries(int n) {
       return new BreakpadSymbols(location, timeout, n, maxDownloadSize, negativeTtl);
     }
 
+    /** This store with another download size limit. */
     public BreakpadSymbols withMaxDownloadSize(long bytes) {
       return new BreakpadSymbols(location, timeout, retries, bytes, negativeTtl);
     }
 
+    /** This store with not-found answers kept for {@code ttl}. */
     public BreakpadSymbols withNegativeTtl(Duration ttl) {
       return new BreakpadSymbols(location, timeout, retries, maxDownloadSize, ttl);
     }

@@ -29,7 +29,7 @@ final class StackResolver {
    * @param source where the module's symbols came from ({@link Symbolized.Found#source})
    */
   record Located(ModuleRef module, long address, long fileAddress, long base, String moduleKey,
-      List<LookupResult> candidates, String source) implements Place {}
+      List<LookupResult> candidates, Origin source) implements Place {}
 
   /**
    * A frame whose answer is known without resolution: its module or address failed; null for a
@@ -55,9 +55,12 @@ final class StackResolver {
   private static final Pass PASS = new Pass();
 
   private final RegexCache regexes;
+  private final FunctionNames names;
 
-  StackResolver(RegexCache regexes) {
+  /** @param names how frames show function names (demangled or raw) */
+  StackResolver(RegexCache regexes, FunctionNames names) {
     this.regexes = regexes;
+    this.names = names;
   }
 
   /** The answers for a stack: frame 0 is the innermost, each following frame its caller. */
@@ -151,8 +154,8 @@ final class StackResolver {
     return java.util.Arrays.copyOf(out, k);
   }
 
-  static Symbolized.Found found(Located f, int candidate, Merged merged) {
+  private Symbolized.Found found(Located f, int candidate, Merged merged) {
     return new Symbolized.Found(f.module(), f.address(), f.fileAddress(), f.base(),
-        GsymCoreAdapter.frames(f.candidates().get(candidate)), merged, f.source());
+        GsymCoreAdapter.frames(f.candidates().get(candidate), names), java.util.Optional.ofNullable(merged), f.source());
   }
 }

@@ -10,8 +10,10 @@ import java.util.Objects;
 /**
  * Converts one debug file or Breakpad symbol file into the GSYM file a store keeps for it, exactly
  * as a {@link Symbolizer} converts and publishes it (docs/symbolize.md, "Store layout"), for tools
- * that fill a store ahead of the symbolizers (gsym-spark's bulk conversion). The caller publishes
- * the output itself (write elsewhere, then rename to {@link Module#storePath()}).
+ * that fill a store ahead of the symbolizers. {@link #publish} converts a file into a local store
+ * in one call; {@link #identify} and {@link #convert} are its parts, for callers that publish
+ * elsewhere themselves (gsym-spark's bulk conversion: write a temporary file, then rename it to
+ * {@link Module#storePath()}).
  */
 public final class StoreConversion {
   private StoreConversion() {}
@@ -23,7 +25,14 @@ public final class StoreConversion {
    * The input formats a store is fed from: the {@link dev.gsym.object.FileKind}s a store converts,
    * so that {@link #convert} cannot be handed any other.
    */
-  public enum Format { ELF, MACH_O, BREAKPAD }
+  public enum Format {
+    /** An ELF binary or debug file. */
+    ELF,
+    /** A thin Mach-O binary or dSYM companion. */
+    MACH_O,
+    /** A Breakpad symbol file. */
+    BREAKPAD
+  }
 
   /**
    * What a file is to a store.
@@ -42,6 +51,7 @@ public final class StoreConversion {
    */
   public record Module(Format format, String storePath, String buildId, String debugFile, String debugId,
       boolean hasDebugInfo) {
+    /** Checks that the format is not null. */
     public Module {
       Objects.requireNonNull(format, "format");
     }
@@ -54,41 +64,20 @@ public final class StoreConversion {
    *     file included: it carries no identity), or its headers are malformed
    */
   public static Module identify(Path file) throws IOException {
-    FileKind fileKind = FileKind.sniff(file);
-    switch (ConverterAdapter.kind(fileKind)) {
-      case OBJECT -> {
-        ConverterAdapter.ObjectFacts f = ConverterAdapter.probe(file);
-        Format format = fileKind == FileKind.MACH_O ? Format.MACH_O : Format.ELF;
-        String bpFile = null;
-        String bpId = null;
-        if (f.breakpadName() != null) {
-          try {
-            ModuleRef.Breakpad bp = ModuleRef.breakpad(f.breakpadName(), f.breakpadId());
-            bpFile = bp.debugFile();
-            bpId = bp.debugId();
-          } catch (IllegalArgumentException e) {
-            // a SONAME that is no usable file name: no Breakpad identity
-          }
-        }
-        String path = f.buildId() == null ? null : ModuleKey.ofBuildId(f.buildId()).path() + GsymStore.GSYM;
-        return new Module(format, path, f.buildId(), bpFile, bpId, f.hasDebugInfo());
-      }
-      case BREAKPAD -> {
-        ConverterAdapter.BreakpadModule m = ConverterAdapter.breakpadModule(file);
-        ModuleRef.Breakpad id = null;
-        if (m != null) {
-          try {
-            id = ModuleRef.breakpad(m.name(), m.debugId());
-          } catch (IllegalArgumentException e) {
-            // a MODULE record without a usable identity: the symbolizer converts such a file privately
-          }
-        }
-        return id == null ? new Module(Format.BREAKPAD, null, null, null, null, true)
-            : new Module(Format.BREAKPAD, storePath(id), null, id.debugFile(), id.debugId(), true);
-      }
+    return module(file, ModuleLoader.identify(file));
+  }
+
+  private static Module module(Path file, ModuleLoader.FileIdentity id) throws IOException {
+    String path = id.storeKey() == null ? null : id.storeKey().path() + GsymStore.GSYM;
+    String bpFile = id.breakpad() == null ? null : id.breakpad().debugFile();
+    String bpId = id.breakpad() == null ? null : id.breakpad().debugId();
+    return switch (id.kind()) {
+      case OBJECT -> new Module(FileKind.sniff(file) == FileKind.MACH_O
+          ? Format.MACH_O : Format.ELF, path, id.facts().buildId(), bpFile, bpId, id.facts().hasDebugInfo());
+      case BREAKPAD -> new Module(Format.BREAKPAD, path, null, bpFile, bpId, true);
       case GSYM -> throw new GsymFormatException(file.toString(), 0, "a GSYM file carries no build-id to store it under");
-      default -> throw new GsymFormatException(file.toString(), 0, "not an ELF file or a Breakpad symbol file");
-    }
+      case OTHER -> throw new GsymFormatException(file.toString(), 0, "not an ELF file or a Breakpad symbol file");
+    };
   }
 
   /**
@@ -106,6 +95,44 @@ public final class StoreConversion {
     switch (format) {
       case ELF, MACH_O -> ConverterAdapter.convertObject(file, out, mergedFunctions, threads);
       case BREAKPAD -> ConverterAdapter.convertBreakpad(file, out);
+    }
+  }
+
+  /**
+   * Converts {@code file} and publishes its GSYM into the store directory {@code store} (created if
+   * missing) as a symbolizer does: written to a temporary file beside its place (a {@code
+   * .gsym-*.tmp} file, which symbolizers never read), forced to disk, then renamed to {@code
+   * store/}{@link Module#storePath()} ({@code store/}{@link #MERGED_SUBDIRECTORY}{@code /...} if
+   * {@code mergedFunctions}), so that symbolizers using the store, in this process or others, see
+   * the whole file or none. A GSYM already there is replaced (with the same bytes), the module's
+   * negative-cache marker removed; a failure leaves no file behind.
+   *
+   * @return the published GSYM file, or empty when a store keeps no GSYM of this file: no store
+   *     identity (an ELF file without a build-id, a {@code .sym} file without a usable MODULE
+   *     record) or an ELF file with a symbol table only ({@link #identify} tells which)
+   * @throws GsymFormatException for input that is not an ELF, Mach-O or Breakpad symbol file, is
+   *     malformed, or has no function
+   * @throws IllegalArgumentException if the store directory cannot be created (naming the file in
+   *     the way)
+   */
+  public static java.util.Optional<Path> publish(Path file, Path store, boolean mergedFunctions) throws IOException {
+    ModuleLoader.FileIdentity id = ModuleLoader.identify(file);
+    Module m = module(file, id);
+    if (m.storePath() == null || !m.hasDebugInfo()) return java.util.Optional.empty();
+    Path root = mergedFunctions ? store.resolve(MERGED_SUBDIRECTORY) : store;
+    GsymStore.createRoot(root);
+    GsymStore s = new GsymStore(root, Long.MAX_VALUE);
+    Path temp = s.createTemp(id.storeKey());
+    try {
+      try (FileChannel ch = FileChannel.open(temp, java.nio.file.StandardOpenOption.READ,
+          java.nio.file.StandardOpenOption.WRITE)) {
+        convert(file, m.format(), ch, mergedFunctions, 0);
+        ch.force(true);
+      }
+      s.publish(temp, id.storeKey());
+      return java.util.Optional.of(s.gsym(id.storeKey()));
+    } finally {
+      java.nio.file.Files.deleteIfExists(temp);
     }
   }
 

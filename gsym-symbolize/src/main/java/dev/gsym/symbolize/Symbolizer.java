@@ -1,6 +1,7 @@
 package dev.gsym.symbolize;
 
 import dev.gsym.GsymFormatException;
+import dev.gsym.demangle.Demangler;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,8 +25,9 @@ import java.util.function.IntConsumer;
  * Symbolizes (module, address) pairs. Built once with {@link #builder()} and shared by any number
  * of threads: modules are found in the GSYM store or the configured sources, converted to GSYM
  * once (also across processes sharing the store), kept open in a bounded cache, and looked up
- * without locks. Names come back as the module stores them (mangled linkage names): demangling is
- * the caller's choice. See docs/symbolize.md.
+ * without locks. Function names are demangled as llvm-symbolizer shows them unless the builder
+ * says otherwise ({@link Frame#rawName()} keeps the module's). A miss is an answer, never an
+ * exception. See docs/symbolize.md.
  *
  * <pre>{@code
  * try (Symbolizer s = Symbolizer.builder()
@@ -36,7 +38,8 @@ import java.util.function.IntConsumer;
  *   switch (s.symbolize(ModuleRef.buildId("1d296d52..."), 0x1184)) {
  *     case Symbolized.Found f -> f.frames().forEach(System.out::println);
  *     case Symbolized.ModuleNotFound m -> System.err.println(m.message());
- *     default -> { }
+ *     case Symbolized.AddressNotCovered a -> System.err.println(a.message());
+ *     case Symbolized.ModuleUnreadable u -> System.err.println(u.message());
  *   }
  * }
  * }</pre>
@@ -44,8 +47,15 @@ import java.util.function.IntConsumer;
 public final class Symbolizer implements AutoCloseable {
   /** One (module, address) pair of a batch. */
   public record Request(ModuleRef module, long address) {
+    /** Checks that the module is not null. */
     public Request {
       Objects.requireNonNull(module, "module");
+    }
+
+    /** The components, with the address in hex. */
+    @Override
+    public String toString() {
+      return "Request[module=" + module + ", address=0x" + Long.toHexString(address) + "]";
     }
   }
 
@@ -56,7 +66,9 @@ public final class Symbolizer implements AutoCloseable {
    * @param storeHits modules opened from the store without converting
    * @param conversions modules converted to GSYM (by this process)
    * @param downloads files downloaded (debuginfod, Breakpad symbol servers)
-   * @param moduleFailures module searches that ended without symbols
+   * @param moduleFailures module resolutions that ended without symbols (answered {@link
+   *     Symbolized.ModuleNotFound} or {@link Symbolized.ModuleUnreadable}): one per call and distinct
+   *     module, remembered answers included
    * @param openModules modules open now
    */
   public record Stats(long lookups, long storeHits, long conversions, long downloads, long moduleFailures, int openModules) {}
@@ -81,12 +93,13 @@ public final class Symbolizer implements AutoCloseable {
   private final boolean ownsExecutor;
   private final int parallelism;
   private final LongAdder lookups = new LongAdder();
-  private final StackResolver resolver = new StackResolver(new RegexCache(REGEX_CACHE_SIZE));
+  private final StackResolver resolver;
   private volatile boolean closed;
   private final ModuleLoader.Counters counters = new ModuleLoader.Counters();
 
   private Symbolizer(Builder b) {
     this.addressMode = b.addressMode;
+    this.resolver = new StackResolver(new RegexCache(REGEX_CACHE_SIZE), b.demangler == null ? FunctionNames.RAW : new FunctionNames(b.demangler));
     // GSYMs with merged functions and call sites differ from plain ones: they have their own part
     // of the store, so symbolizers of both kinds can share one directory
     this.store = b.store == null ? null : new GsymStore(storeDirectory(b.store, b.mergedFunctions, b.unwind), b.maxStoreSize);
@@ -109,6 +122,7 @@ public final class Symbolizer implements AutoCloseable {
     }
   }
 
+  /** A builder with the defaults: no store, no sources, absolute addresses, names demangled. */
   public static Builder builder() {
     return new Builder();
   }
@@ -149,7 +163,7 @@ public final class Symbolizer implements AutoCloseable {
     }
 
     /** Where its symbols came from (as {@link Symbolized.Found#source()}), or null when not found. */
-    public String source() {
+    public Origin source() {
       return handle == null ? null : handle.entry.origin;
     }
 
@@ -175,8 +189,7 @@ public final class Symbolizer implements AutoCloseable {
     checkOpen();
     return switch (obtain(loader.target(module))) {
       case Outcome.Loaded l -> new OpenModule(l.handle(), "");
-      case Outcome.NotFound nf -> new OpenModule(null, nf.message());
-      case Outcome.Unreadable u -> new OpenModule(null, u.message());
+      case Outcome.Missed m -> new OpenModule(null, m.message());
     };
   }
 
@@ -329,7 +342,7 @@ public final class Symbolizer implements AutoCloseable {
       return loader.obtain(t);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return new Outcome.NotFound(t.ref() + ": interrupted", true);
+      return new Outcome.Missed(Miss.UNAVAILABLE, t.ref() + ": interrupted");
     }
   }
 
@@ -391,11 +404,21 @@ public final class Symbolizer implements AutoCloseable {
    * taken at the address itself.
    */
   private StackResolver.Place locate(Target t, Outcome o, long address, AddressMode mode, boolean returnAddress) {
+    return locate(t, o, address, mode, returnAddress, true);
+  }
+
+  /**
+   * As {@link #locate(Target, Outcome, long, AddressMode, boolean)}; a malformed record in a store
+   * entry has the entry replaced ({@link ModuleLoader#replaceCorrupt}) and, if {@code recover},
+   * the address looked up again in the replacement.
+   */
+  private StackResolver.Place locate(Target t, Outcome o, long address, AddressMode mode, boolean returnAddress,
+      boolean recover) {
     ModuleRef ref = t.ref();
     return switch (o) {
-      case Outcome.NotFound nf ->
-          new StackResolver.Answered(new Symbolized.ModuleNotFound(ref, address, nf.message(), nf.retryable()));
-      case Outcome.Unreadable u -> new StackResolver.Answered(new Symbolized.ModuleUnreadable(ref, address, u.message()));
+      case Outcome.Missed m -> new StackResolver.Answered(m.reason() == Miss.UNREADABLE
+          ? new Symbolized.ModuleUnreadable(ref, address, m.message())
+          : new Symbolized.ModuleNotFound(ref, address, m.message(), m.reason() == Miss.UNAVAILABLE));
       case Outcome.Loaded l -> {
         GsymCoreAdapter m = l.handle().module();
         long base = m.baseAddress();
@@ -411,18 +434,48 @@ public final class Symbolizer implements AutoCloseable {
         // a return address of 0 has no call before it: looked up as given
         long at = returnAddress && fileAddress != 0 ? fileAddress - 1 : fileAddress;
         try {
-          yield new StackResolver.Located(ref, address, fileAddress, base, t.cacheKey(), m.candidates(at, fileAddress),
-              l.handle().entry.origin);
+          yield new StackResolver.Located(ref, address, fileAddress, base, l.handle().entry.key,
+              m.candidates(at, fileAddress), l.handle().entry.origin);
         } catch (GsymCoreAdapter.NotCovered e) {
           String why = at == fileAddress ? e.getMessage()
               : "return address 0x" + Long.toHexString(fileAddress) + " (looked up at its call, 0x"
                   + Long.toHexString(at) + "): " + e.getMessage();
           yield new StackResolver.Answered(new Symbolized.AddressNotCovered(ref, address, fileAddress, why));
         } catch (GsymFormatException e) {
-          yield new StackResolver.Answered(new Symbolized.ModuleUnreadable(ref, address, e.getMessage()));
+          yield corrupt(t, l, address, mode, returnAddress, recover, e);
         }
       }
     };
+  }
+
+  /**
+   * The answer for an address whose record in the module {@code l} is malformed: corruption,
+   * {@link Symbolized.ModuleUnreadable} naming the file and the offset, unless the module was a
+   * store entry that could be converted again, in which case the replacement answers.
+   */
+  private StackResolver.Place corrupt(Target t, Outcome.Loaded l, long address, AddressMode mode, boolean returnAddress,
+      boolean recover, GsymFormatException e) {
+    if (!recover) return new StackResolver.Answered(new Symbolized.ModuleUnreadable(t.ref(), address, e.getMessage()));
+    Outcome again;
+    try {
+      again = loader.replaceCorrupt(t, l.handle(), e);
+    } catch (InterruptedException x) {
+      Thread.currentThread().interrupt();
+      again = new Outcome.Missed(Miss.UNAVAILABLE, t.ref() + ": interrupted");
+    }
+    String message = e.getMessage();
+    switch (again) {
+      case null -> { }
+      case Outcome.Loaded fresh -> {
+        try {
+          return locate(t, fresh, address, mode, returnAddress, false);
+        } finally {
+          fresh.handle().close();
+        }
+      }
+      case Outcome.Missed m -> message += "; removed from the store; converting it again: " + m.message();
+    }
+    return new StackResolver.Answered(new Symbolized.ModuleUnreadable(t.ref(), address, message));
   }
 
   /**
@@ -479,6 +532,7 @@ public final class Symbolizer implements AutoCloseable {
     private int maxConcurrentConversions = 2;
     private boolean mergedFunctions;
     private List<String> conversionJvmOptions;
+    private Demangler demangler = Demangler.llvm();
     private boolean unwind;
 
     private Builder() {}
@@ -610,17 +664,30 @@ public final class Symbolizer implements AutoCloseable {
     }
 
     /**
+     * Whether frames name functions demangled (default true: as llvm-symbolizer and blazesym show
+     * them, C++, Rust and D names through {@link Demangler#llvm()}) or as the module stores them.
+     * {@link Frame#rawName()} has the module's name either way; {@link Merged}'s names are always
+     * the module's (call sites match those).
+     */
+    public Builder demangle(boolean on) {
+      this.demangler = on ? Demangler.llvm() : null;
+      return this;
+    }
+
+    /** Demangles frames' function names with {@code demangler} (e.g. {@link Demangler#gnu()}'s). */
+    public Builder demangle(Demangler demangler) {
+      this.demangler = Objects.requireNonNull(demangler, "demangler");
+      return this;
+    }
+
+    /**
+     * The symbolizer.
+     *
      * @throws IllegalArgumentException if the store directory cannot be created, or two sources
      *     have the same identity
      */
     public Symbolizer build() {
-      if (store != null) {
-        try {
-          Files.createDirectories(store);
-        } catch (IOException e) {
-          throw new IllegalArgumentException("cannot create the store directory " + store + ": " + Texts.message(e), e);
-        }
-      }
+      if (store != null) GsymStore.createRoot(store);
       List<String> ids = new ArrayList<>();
       for (Source s : sources) {
         if (ids.contains(s.id())) throw new IllegalArgumentException("source added twice: " + s.id());

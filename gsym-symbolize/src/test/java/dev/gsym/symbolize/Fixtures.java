@@ -7,6 +7,7 @@ import dev.gsym.format.FunctionInfo;
 import dev.gsym.read.LookupException;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupResult;
+import dev.gsym.read.SourceLine;
 import dev.gsym.read.SourceLocation;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
@@ -72,7 +73,10 @@ final class Fixtures {
     return out;
   }
 
-  /** The frames a lookup in {@code ref} gives, built here from its LookupResult; null if not covered. */
+  /**
+   * The frames a lookup in {@code ref} gives, built here from its LookupResult, names demangled (a
+   * symbolizer's default); null if not covered.
+   */
   static List<Frame> expectedFrames(GsymReader ref, long addr) {
     LookupResult r;
     try {
@@ -86,9 +90,11 @@ final class Fixtures {
       SourceLocation l = locs.get(i);
       boolean last = i == locs.size() - 1;
       SourceLine here = new SourceLine(l.dir(), l.base(), Integer.toUnsignedLong(l.line()));
-      SourceLine caller = last ? null
-          : new SourceLine(locs.get(i + 1).dir(), locs.get(i + 1).base(), Integer.toUnsignedLong(locs.get(i + 1).line()));
-      out.add(new Frame(l.name(), here, last ? r.functionRange().start() : addr - l.offset(), caller));
+      java.util.Optional<SourceLine> caller = last ? java.util.Optional.empty() : java.util.Optional.of(
+          new SourceLine(locs.get(i + 1).dir(), locs.get(i + 1).base(), Integer.toUnsignedLong(locs.get(i + 1).line())));
+      // a symbolizer demangles by default, as llvm-symbolizer does
+      out.add(new Frame(dev.gsym.demangle.Demangler.llvm().demangle(l.name()), l.name(), here,
+          last ? r.functionRange().start() : addr - l.offset(), caller));
     }
     return out;
   }

@@ -35,10 +35,10 @@ class ReaderCacheTest {
     GsymCoreAdapter a = open("c-gcc-O2");
     GsymCoreAdapter b = open("c-clang-O2");
     GsymCoreAdapter d = open("cpp-gcc-O2");
-    c.add("a", a, pa, "file").close();
-    c.add("b", b, null, "file").close();
+    c.add("a", a, pa, null, Origin.FILE).close();
+    c.add("b", b, Origin.FILE).close();
     c.acquire("a").close(); // a is now more recent than b
-    c.add("d", d, null, "file").close();
+    c.add("d", d, Origin.FILE).close();
     assertNull(c.acquire("b"), "least recently used evicted");
     assertTrue(isClosed(b, addr("c-clang-O2")));
     assertFalse(isClosed(a, addr("c-gcc-O2")));
@@ -47,7 +47,7 @@ class ReaderCacheTest {
     c.close();
     assertTrue(isClosed(a, addr("c-gcc-O2")));
     assertFalse(c.maps(pa));
-    assertThrows(IllegalStateException.class, () -> c.add("e", open("rust-O2"), null, "file"));
+    assertThrows(IllegalStateException.class, () -> c.add("e", open("rust-O2"), Origin.FILE));
   }
 
   @Test
@@ -55,8 +55,8 @@ class ReaderCacheTest {
     ReaderCache c = new ReaderCache(1);
     GsymCoreAdapter a = open("c-gcc-O2");
     Path pa = Fixtures.llvmGsym("c-gcc-O2");
-    ReaderCache.Handle inFlight = c.add("a", a, pa, "file");
-    ReaderCache.Handle other = c.add("b", open("c-clang-O2"), null, "file"); // evicts a, which is in use
+    ReaderCache.Handle inFlight = c.add("a", a, pa, null, Origin.FILE);
+    ReaderCache.Handle other = c.add("b", open("c-clang-O2"), Origin.FILE); // evicts a, which is in use
     assertNull(c.acquire("a"));
     assertFalse(isClosed(a, addr("c-gcc-O2")), "still mapped for the lookup in flight");
     assertTrue(c.maps(pa), "eviction from the store must still keep its file");

@@ -133,10 +133,11 @@ class StackResolutionTest {
   /** Asserts frame {@code s}: its resolution, the names left, the deciding frame and the function named. */
   static void assertMerged(Symbolized s, Resolution r, List<String> chosen, int by, String function) {
     Symbolized.Found f = found(s);
-    assertThat(f.merged()).as("merged of %s", f).isNotNull();
-    assertThat(f.merged().resolution()).isEqualTo(r);
-    assertThat(f.merged().chosen()).isEqualTo(chosen);
-    assertThat(f.merged().callerFrame()).isEqualTo(by);
+    assertThat(f.merged()).as("merged of %s", f).isPresent();
+    Merged m = f.merged().orElseThrow();
+    assertThat(m.resolution()).isEqualTo(r);
+    assertThat(m.chosen()).isEqualTo(chosen);
+    assertThat(m.callerFrame()).isEqualTo(by);
     assertThat(f.function().function()).isEqualTo(function);
   }
 
@@ -146,9 +147,9 @@ class StackResolutionTest {
   void theCallerInTheSameModuleChooses() {
     List<Symbolized> s = stack(at(a, 0x1004), at(a, 0x2010));
     assertMerged(s.get(0), Resolution.CALL_SITE, List.of("leaf_b"), 1, "leaf_b");
-    assertThat(found(s.get(0)).merged().candidates()).isEqualTo(LEAVES);
+    assertThat(found(s.get(0)).merged().orElseThrow().candidates()).isEqualTo(LEAVES);
     assertThat(found(s.get(0)).frames().getFirst().location().line()).as("leaf_b's own line table").isEqualTo(2);
-    assertThat(found(s.get(1)).merged()).isNull();
+    assertThat(found(s.get(1)).merged()).isEmpty();
     assertThat(found(s.get(1)).function().function()).isEqualTo("local_caller");
   }
 
@@ -235,7 +236,7 @@ class StackResolutionTest {
     assertMerged(stack(at(a, 0x1004), at(t, 0x6008)).get(0), Resolution.AMBIGUOUS, LEAVES, -1, "leaf_a");
     Symbolized.Found u = found(stack(at(a, 0x7004), at(b, 0x3038)).get(0));
     assertMerged(u, Resolution.UNIQUE, List.of("same"), -1, "same");
-    assertThat(u.merged().candidates()).containsExactly("same", "same");
+    assertThat(u.merged().orElseThrow().candidates()).containsExactly("same", "same");
   }
 
   @Test
@@ -244,7 +245,7 @@ class StackResolutionTest {
       assertMerged(s.symbolize(a, 0x1004), Resolution.AMBIGUOUS, LEAVES, -1, "leaf_a");
       List<Symbolized> batch = s.symbolize(List.of(at(a, 0x1004), at(a, 0x2010), at(a, 0x7000)));
       assertMerged(batch.get(0), Resolution.AMBIGUOUS, LEAVES, -1, "leaf_a");
-      assertThat(found(batch.get(1)).merged()).isNull();
+      assertThat(found(batch.get(1)).merged()).isEmpty();
       assertMerged(batch.get(2), Resolution.UNIQUE, List.of("same"), -1, "same");
     }
   }

@@ -56,7 +56,7 @@ class UnwindModulesTest {
     try (Symbolizer s = Symbolizer.builder().store(store).unwind(true).addSource(Source.DebugDirectories.of(debugDir)).build();
         Symbolizer.OpenModule m = s.openModule(ref)) {
       assertTrue(m.found(), m.problem());
-      assertEquals("debug-dir", m.source());
+      assertEquals(Origin.DEBUG_DIRECTORIES, m.source());
       GsymReader r = m.reader();
       UnwindState got = new UnwindState();
       for (CfiTable t : tables) {

@@ -13,7 +13,7 @@ public interface FrameSink {
   /**
    * Adds the concrete function's frame at line-table row {@code file}:{@code line}.
    *
-   * @throws dev.gsym.read.LookupException "failed to extract file[N]" if there is no such file
+   * @throws dev.gsym.GsymFormatException "failed to extract file[N]" if there is no such file
    */
   void addRow(int name, long file, int line, long offset);
 

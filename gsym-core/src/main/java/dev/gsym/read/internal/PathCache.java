@@ -4,7 +4,6 @@ import dev.gsym.TextBuffer;
 import dev.gsym.format.FileEntry;
 import dev.gsym.format.FileTable;
 import dev.gsym.format.StringTable;
-import dev.gsym.read.LookupException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
@@ -37,13 +36,13 @@ public final class PathCache {
    * The path printed for file {@code index} ("dir/base", "&lt;invalid-file&gt;" for an empty base),
    * or null if both strings are empty (the location has no file).
    *
-   * @throws LookupException "failed to extract file[N]" (llvm's text) if there is no such entry
+   * @throws dev.gsym.GsymFormatException "failed to extract file[N]" (llvm's text) if there is no such entry
    */
   public byte[] pathBytes(long index) {
     byte[] p = index < paths.length ? (byte[]) PATHS.getAcquire(paths, (int) index) : null;
     if (p != null) return p == NO_PATH ? null : p;
     FileEntry f = files.get(index);
-    if (f == null) throw new LookupException("failed to extract file[" + index + "]");
+    if (f == null) throw files.noSuchFile(index);
     byte[] dir = strings.bytes(f.dir());
     byte[] base = strings.bytes(f.base());
     byte[] v;

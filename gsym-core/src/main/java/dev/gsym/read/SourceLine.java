@@ -1,7 +1,10 @@
-package dev.gsym.symbolize;
+package dev.gsym.read;
+
+import dev.gsym.format.FileTable;
 
 /**
- * A position in a source file. Names and paths are the module's bytes decoded by {@code
+ * A position in a source file: the one record of a source line for the reader ({@link
+ * SourceLocation#sourceLine()}), the symbolizer's frames, the service and Spark. Names and paths are the module's bytes decoded by {@code
  * dev.gsym.ByteStrings} (UTF-8; a byte that is not part of well-formed UTF-8 appears as U+DC80 +
  * byte).
  *
@@ -10,6 +13,7 @@ package dev.gsym.symbolize;
  * @param line the line, 1-based; 0 if unknown (an unsigned 32-bit value in GSYM)
  */
 public record SourceLine(String directory, String fileName, long line) {
+  /** Checks that the strings are not null. */
   public SourceLine {
     if (directory == null || fileName == null) throw new IllegalArgumentException("null directory or file name");
   }
@@ -26,7 +30,8 @@ public record SourceLine(String directory, String fileName, long line) {
    */
   public String path() {
     if (directory.isEmpty()) return fileName;
-    boolean windows = directory.indexOf('\\') >= 0 && directory.indexOf('/') < 0;
-    return directory + (windows ? '\\' : '/') + fileName;
+    StringBuilder sb = new StringBuilder(directory.length() + 1 + fileName.length());
+    FileTable.appendPath(sb, directory, fileName);
+    return sb.toString();
   }
 }

@@ -135,7 +135,7 @@ for n in $N $((N / 10)); do
     args+=("$d")
     [ "$n" = "$N" ] && cat "$corpus/expected/$(basename "${d%.dmp}").stackwalk-sym.txt" >> "$expect"
   done
-  "$GSYMUTIL" stackwalk --symbol-cache "$cache" "${args[0]}" corpus-syms > /dev/null   # warm
+  "$GSYMUTIL" stackwalk --symbol-cache "$cache" "${cd[@]}" corpus-syms > /dev/null   # warm: every module converted
   many corpus-$n.txt corpus-syms "${args[@]}"
   [ "$n" = "$N" ] && { cmp corpus-$n.txt "$expect" && echo "   output = the $N goldens of minidump_stackwalk, concatenated"; }
 done

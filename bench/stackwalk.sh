@@ -82,7 +82,7 @@ if [ ! -f jvm.dmp ]; then
     "$here/bench/stackwalk/jvmcrash.cc" -o jvmcrash client/libbreakpad_client.a -L"$JDK17/lib/server" -ljvm \
     -Wl,-rpath,"$JDK17/lib/server"
   rm -rf crash && mkdir crash
-  (ulimit -c 0; ./jvmcrash crash 2> jvmcrash.err) || true
+  (ulimit -c 0; exec ./jvmcrash crash 2> jvmcrash.err) 2> /dev/null || true   # dies of SIGSEGV, as meant
   mv crash/*.dmp jvm.dmp
 fi
 
@@ -112,19 +112,27 @@ else
   done
 fi
 
-# many N: prints "dumps seconds dumps/s peak_rss_mb" for gsymutil stackwalk over the given dumps
+echo "== the JVM's share: gsymutil --version (start-up, no work), $RUNS runs"
+if command -v farm-bench > /dev/null; then farm-bench -n "$RUNS" -- "$GSYMUTIL" --version | grep -E "^A (cpu|wall) s"; fi
+
+# many OUT SYMS DUMP...: one gsymutil stackwalk over the dumps; prints the dumps, wall and CPU
+# seconds, dumps per wall and per CPU second, peak RSS
 many() {
   local out=$1 syms=$2; shift 2
   local r
-  r=$( { /usr/bin/time -f "%e %M" "$GSYMUTIL" stackwalk --symbol-cache "$cache" "$@" "$syms" > "$out"; } 2>&1 | tail -n1 )
-  awk -v n="$#" -v r="$r" 'BEGIN {split(r, x, " "); printf "%5d dumps  %6.2f s  %6.0f dumps/s  peak RSS %4.0f MB\n", n, x[1], n / x[1], x[2] / 1024}'
+  r=$( { /usr/bin/time -f "%e %U %S %M" "$GSYMUTIL" stackwalk --symbol-cache "$cache" "$@" "$syms" > "$out"; } 2>&1 | tail -n1 )
+  awk -v n="$#" -v r="$r" 'BEGIN {split(r, x, " "); c = x[2] + x[3];
+    printf "%5d dumps  wall %6.2f s  cpu %6.2f s  %5.0f dumps/s (wall)  %5.0f dumps/cpu-s  peak RSS %4.0f MB\n",
+      n, x[1], c, n / x[1], n / c, x[4] / 1024}'
 }
 
 echo "== (b1) the corpus's dumps cycled to $N and $((N / 10)), one process each, warm"
 corpus="$here/src-test-data/minidump"
 rm -rf corpus-syms && mkdir corpus-syms
-(cd "$corpus/symbols" && find . -name '*.sym.xz' | while read -r f; do
-  mkdir -p "$work/corpus-syms/$(dirname "$f")"; xz -dc "$f" > "$work/corpus-syms/${f%.xz}"; done)
+(cd "$corpus/symbols" && find . -type f | while read -r f; do
+  mkdir -p "$work/corpus-syms/$(dirname "$f")"
+  case "$f" in *.xz) xz -dc "$f" > "$work/corpus-syms/${f%.xz}" ;; *) cp "$f" "$work/corpus-syms/$f" ;; esac
+done)
 mapfile -t cd < <(ls "$corpus"/dumps/*.dmp)
 for n in $N $((N / 10)); do
   args=()

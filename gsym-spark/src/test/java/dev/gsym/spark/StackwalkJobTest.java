@@ -133,6 +133,34 @@ class StackwalkJobTest {
   }
 
   @Test
+  void dumpsAndSymbolsOnAnotherFileSystemAreCopiedToTheExecutor() throws IOException {
+    SparkSession spark = LocalSpark.get();
+    spark.sparkContext().hadoopConfiguration().set("fs." + RemoteLikeFileSystem.SCHEME + ".impl",
+        RemoteLikeFileSystem.class.getName());
+    List<Path> some = dumps.stream().filter(d -> d.getFileName().toString().matches("(x86_64|i386)-nofp-(lib|thread)\\.dmp"))
+        .toList();
+    assertThat(some).hasSize(4);
+    List<String> uris = new ArrayList<>();
+    for (Path d : some) uris.add(RemoteLikeFileSystem.uri(d));
+    uris.add(RemoteLikeFileSystem.uri(truncated));
+    Path cache = work.resolve("remote-cache");
+    Map<String, Row> rows = byDump(GsymSpark.stackwalk(spark.createDataset(uris, Encoders.STRING()),
+        StackwalkOptions.ofBreakpadSymbols(List.of(RemoteLikeFileSystem.uri(symbols))).withCacheDir(cache.toString())
+            // a store without these modules: asked first, then the symbol directory
+            .withStore(RemoteLikeFileSystem.uri(Files.createDirectories(work.resolve("empty-store"))))));
+    assertThat(rows).hasSize(uris.size());
+    for (Path d : some) checkAgainstGoldens(d, rows.get(RemoteLikeFileSystem.uri(d)));
+    // the error names the dump as listed, not its local copy
+    assertThat(rows.get(RemoteLikeFileSystem.uri(truncated)).<String>getAs("error"))
+        .startsWith(RemoteLikeFileSystem.uri(truncated));
+    // the symbol files came through the file system API into the executor's mirror, then were converted
+    try (Stream<Path> s = Files.walk(cache.resolve("breakpad-mirror"))) {
+      assertThat(s.filter(p -> p.toString().endsWith(".sym")).map(p -> p.getFileName().toString()))
+          .contains("crasher.sym", "libcrashlib.so.sym");
+    }
+  }
+
+  @Test
   void storeFileOfADebugFileIsAskedByOffsetFromItsBase() throws IOException {
     // a non-PIE executable: its GSYM's BaseAddress is 0x400000, the walker asks by offset from the module's base
     Path exe = TestData.path("bin").resolve("symtab-gcc-O0-nopie");

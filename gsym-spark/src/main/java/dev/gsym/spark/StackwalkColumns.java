@@ -102,7 +102,7 @@ final class StackwalkColumns {
         address, m == null ? null : address - m.base(), hasFunction ? address - f.functionBase() : null);
   }
 
-  /** rust-minidump's names of the trust levels (its JSON's {@code trust}). */
+  /** The trust levels as rust-minidump names them in its JSON ({@code trust}); {@code leaf} is Breakpad's own. */
   static String trust(FrameTrust t) {
     return switch (t) {
       case NONE -> "none";

@@ -91,8 +91,11 @@ class StackwalkJobTest {
     Files.write(listing, lines);
     Path out = work.resolve("out");
     Path cache = work.resolve("cache");
+    // two symbol directories, searched in order: an empty one first (and both spellings of the option)
+    Path empty = Files.createDirectories(work.resolve("no-symbols"));
     int status = StackwalkJob.run(new String[] {"--input", listing.toString(), "--output", out.toString(),
-        "--breakpad-symbols", symbols.toString(), "--cache-dir", cache.toString(), "--partitions", "3"});
+        "--breakpad-symbols=" + empty, "--breakpad-symbols", symbols.toString(), "--cache-dir", cache.toString(),
+        "--partitions", "3"});
     assertThat(status).isZero();
     Map<String, Row> rows = byDump(LocalSpark.get().read().parquet(out.toString()));
     assertThat(rows).hasSize(lines.size());
@@ -186,6 +189,22 @@ class StackwalkJobTest {
     assertThat(s.lookup(0x4011e5L)).isNull();
     // a Windows module's code identifier is no build-id
     assertThat(source.find(module, new SystemDescription("Windows NT", "windows", "", "amd64", "", 1))).isNull();
+  }
+
+  @Test
+  void helpAndBadCommandLines() {
+    LocalSpark.get(); // the session a job run by the tests finds (and leaves running)
+    assertThat(StackwalkJob.HELP).contains("--input").contains("--store").contains("--breakpad-symbols");
+    assertThat(JobArgs.run("StackwalkJob", new String[] {"--help"}, StackwalkJob::run)).isZero();
+    // no symbols at all, a missing value, an unknown option: usage errors
+    assertThat(JobArgs.run("StackwalkJob", new String[] {"--input", "x", "--output", "y"}, StackwalkJob::run)).isEqualTo(2);
+    assertThat(JobArgs.run("StackwalkJob", new String[] {"--input", "x", "--output", "y", "--breakpad-symbols"},
+        StackwalkJob::run)).isEqualTo(2);
+    assertThat(JobArgs.run("StackwalkJob", new String[] {"--bogus"}, StackwalkJob::run)).isEqualTo(2);
+    // an input that cannot be listed: the job cannot run
+    assertThat(JobArgs.run("StackwalkJob", new String[] {"--input", work.resolve("nowhere").toString(), "--output",
+        work.resolve("never").toString(), "--store", work.toString()}, StackwalkJob::run)).isEqualTo(1);
+    assertThat(Files.exists(work.resolve("never"))).isFalse();
   }
 
   static Map<String, Row> byDump(Dataset<Row> out) {

@@ -1,5 +1,5 @@
 /**
- * Stack walking of crashed processes ({@code dev.gsym.stackwalk}): every thread of a minidump walked
+ * Stack walking of crashed processes ({@code dev.gsym.stackwalk}): every thread of a minidump or an ELF core file walked
  * with Breakpad's rules (context, CFI, STACK WIN, frame pointers, stack scanning) and symbolicated
  * from GSYM files, printed as Breakpad's {@code minidump_stackwalk} prints it.
  */
@@ -7,6 +7,8 @@ module dev.gsym.stackwalk {
   requires transitive dev.gsym.core;
   requires transitive dev.gsym.object;
   requires dev.gsym.breakpad;
+  requires dev.gsym.dwarf;
+  requires transitive dev.gsym.symbolize;
 
   exports dev.gsym.stackwalk;
 }

@@ -3,7 +3,7 @@
  * debuginfod servers and Breakpad symbol stores ({@code dev.gsym.symbolize}).
  */
 module dev.gsym.symbolize {
-  requires dev.gsym.core;
+  requires transitive dev.gsym.core;
   requires dev.gsym.object;
   requires dev.gsym.dwarf;
   requires dev.gsym.breakpad;

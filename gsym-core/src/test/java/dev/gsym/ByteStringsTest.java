@@ -2,6 +2,7 @@ package dev.gsym;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gsym.testing.StartsProcesses;
 import dev.gsym.testing.Tools;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStreamReader;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The byte-string codec: UTF-8 with every byte that is not part of well-formed UTF-8 escaped. */
+@StartsProcesses
 class ByteStringsTest {
   @TempDir Path tmp;
 

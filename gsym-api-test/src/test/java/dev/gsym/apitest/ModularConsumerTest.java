@@ -10,6 +10,7 @@ import dev.gsym.symbolize.Frame;
 import dev.gsym.symbolize.ModuleRef;
 import dev.gsym.symbolize.Symbolized;
 import dev.gsym.symbolize.Symbolizer;
+import dev.gsym.testing.StartsProcesses;
 import dev.gsym.testing.TestData;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
@@ -37,6 +38,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * modules compiles against their exported packages and runs (conversion, lookup, symbolization,
  * demangling), and the packages that are not API neither compile nor open to reflection.
  */
+@StartsProcesses
 class ModularConsumerTest {
   /** Library modules and their third-party requirements, as jars or class directories. */
   private static final Pattern MODULE_PATH_ENTRY = Pattern.compile(

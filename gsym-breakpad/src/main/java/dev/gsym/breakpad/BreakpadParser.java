@@ -2,7 +2,6 @@ package dev.gsym.breakpad;
 
 import dev.gsym.ByteStrings;
 import dev.gsym.GsymFormatException;
-import dev.gsym.format.AddressRange;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -34,17 +33,6 @@ public final class BreakpadParser implements Closeable {
   public static final int MAX_LINE = 1 << 24;
   static final int DEFAULT_BUFFER = 1 << 18;
 
-  // record kinds of advance()
-  static final int EOF = 0;
-  static final int LINE = 1;
-  static final int INLINE = 2;
-  /** Any other record: see {@link #record()}. */
-  static final int OTHER = 3;
-  /** A STACK record (built only by {@link #next()}). */
-  static final int STACK = 4;
-  /** The call file of an INLINE record that names none (the older form, or -1). */
-  static final long NO_CALL_FILE = BreakpadRecord.Inline.NO_CALL_FILE;
-
   private static final byte[] HEX = new byte[256];
   private static final java.lang.invoke.VarHandle LONGS =
       java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
@@ -74,24 +62,9 @@ public final class BreakpadParser implements Closeable {
   private int ls;
   private int le;
   private byte[] longHead;
-  // scan cursor and status of the fast paths
+  // the line being parsed: the cursor, and the first problem found in it in the grammar's order
   private int p;
-  private boolean ok;
-
-  // fields of the last LINE record
-  long lineAddress;
-  long lineSize;
-  long lineLine;
-  long lineFile;
-  // fields of the last INLINE record; ranges as [start, end) pairs
-  int inlineLevel;
-  long inlineCallLine;
-  long inlineCallFile;
-  long inlineOrigin;
-  long[] inlineRanges = new long[16];
-  int inlineRangeCount;
-  // the last record of kind OTHER
-  private BreakpadRecord record;
+  private String problem;
 
   /** Reads text, encoded back to bytes for the scanner by {@link ByteStrings#CHARSET}. */
   public BreakpadParser(Reader in, String source) {
@@ -318,72 +291,17 @@ public final class BreakpadParser implements Closeable {
   }
 
   /**
-   * The next record, or null at the end of the file.
+   * The next record, or null at the end of the file. A line that starts with a keyword this parser
+   * does not know (an upper-case word that is not a hex number) is an {@link BreakpadRecord.Other}.
    *
    * @throws GsymFormatException for a malformed line (which is then skipped)
    * @throws IOException if reading fails
    */
   public BreakpadRecord next() throws IOException {
-    return switch (advance()) {
-      case EOF -> null;
-      case LINE -> new BreakpadRecord.Line(lineAddress, lineSize, lineLine, lineFile);
-      case STACK -> parse(ByteStrings.decode(buf, ls, le - ls));
-      case INLINE -> {
-        List<AddressRange> ranges = new ArrayList<>(inlineRangeCount);
-        for (int i = 0; i < inlineRangeCount; i++) {
-          ranges.add(new AddressRange(inlineRanges[2 * i], inlineRanges[2 * i + 1]));
-        }
-        yield new BreakpadRecord.Inline(inlineLevel, inlineCallLine, inlineCallFile, inlineOrigin, ranges);
-      }
-      default -> record;
-    };
-  }
-
-  /** The STACK record of the last {@link #advance()} that returned STACK. */
-  BreakpadRecord.Stack stackRecord() {
-    return (BreakpadRecord.Stack) parse(ByteStrings.decode(buf, ls, le - ls));
-  }
-
-  /** The record of the last {@link #advance()} that returned OTHER. */
-  BreakpadRecord record() {
-    return record;
-  }
-
-  /**
-   * Reads the next record: EOF, LINE (fields in {@code line*}), INLINE (fields in {@code inline*})
-   * or OTHER ({@link #record()}).
-   */
-  int advance() throws IOException {
     while (readLine()) {
-      if (isBlank()) continue;
-      int k = fast();
-      if (k != EOF) return k;
-      // not well-formed, or a rare record type: the String parser gives the exact result or error
-      BreakpadRecord r = parse(ByteStrings.decode(buf, ls, le - ls));
-      switch (r) {
-        case BreakpadRecord.Line l -> {
-          lineAddress = l.address();
-          lineSize = l.size();
-          lineLine = l.line();
-          lineFile = l.file();
-          return LINE;
-        }
-        case BreakpadRecord.Inline n -> {
-          inlineLevel = n.level();
-          inlineCallLine = n.callLine();
-          inlineCallFile = n.callFile();
-          inlineOrigin = n.origin();
-          inlineRangeCount = 0;
-          for (AddressRange a : n.ranges()) addRange(a.start(), a.end());
-          return INLINE;
-        }
-        default -> {
-          record = r;
-          return OTHER;
-        }
-      }
+      if (!isBlank()) return record();
     }
-    return EOF;
+    return null;
   }
 
   private boolean isBlank() {
@@ -394,28 +312,52 @@ public final class BreakpadParser implements Closeable {
     return true;
   }
 
-  // ---- fast paths: well-formed records straight from the bytes; EOF means "use parse(String)"
+  // ---- the grammar: Breakpad's records as dump_syms writes them and its processor reads them.
+  // Fields are separated by single spaces; a record's last text field keeps the rest of the line.
+  // Each record's checks run in one order (the field count first, then field by field); the first
+  // that fails is the error, whatever follows.
 
-  private int fast() {
+  private static final String FUNC_USAGE = "FUNC record needs 'FUNC [m] address size parameter_size name'";
+  private static final String PUBLIC_USAGE = "PUBLIC record needs 'PUBLIC [m] address parameter_size name'";
+  private static final String FILE_USAGE = "FILE record needs 'FILE number name'";
+  private static final String ORIGIN_USAGE = "INLINE_ORIGIN record needs 'INLINE_ORIGIN number name'";
+  private static final String INLINE_USAGE =
+      "INLINE record needs 'INLINE nest_level call_line [call_file] origin [address size]+'";
+  private static final String LINE_USAGE = "invalid line record (expected 'address size line filenum')";
+  private static final long U32 = 0xFFFF_FFFFL;
+
+  /** The record on {@code buf[ls, le)}, a non-blank line. */
+  private BreakpadRecord record() {
     byte[] b = buf;
     int kwEnd = ls;
     while (kwEnd < le && b[kwEnd] != ' ') kwEnd++;
-    ok = true;
-    if (kwEnd == le) return EOF;
-    p = kwEnd + 1;
-    int n = kwEnd - ls;
+    p = kwEnd < le ? kwEnd + 1 : le;
+    problem = null;
     byte c0 = b[ls];
-    if (n == 4 && c0 == 'F' && is("FUNC")) return func();
-    if (n == 6 && c0 == 'I' && is("INLINE")) return inline();
-    if (n == 13 && c0 == 'I' && is("INLINE_ORIGIN")) return fileOrOrigin(false);
-    if (n == 4 && c0 == 'F' && is("FILE")) return fileOrOrigin(true);
-    if (n == 6 && c0 == 'P' && is("PUBLIC")) return pub();
-    if (n == 5 && c0 == 'S' && is("STACK")) return STACK;
-    if (HEX[c0 & 0xff] >= 0) {
-      p = ls;
-      return line();
+    switch (kwEnd - ls) {
+      case 4 -> {
+        if (c0 == 'F' && is("FUNC")) return func();
+        if (c0 == 'F' && is("FILE")) return fileOrOrigin(true);
+        if (c0 == 'I' && is("INFO")) return info();
+      }
+      case 5 -> {
+        if (c0 == 'S' && is("STACK")) return stack();
+      }
+      case 6 -> {
+        if (c0 == 'I' && is("INLINE")) return inline();
+        if (c0 == 'P' && is("PUBLIC")) return pub();
+        if (c0 == 'M' && is("MODULE")) return module();
+      }
+      case 13 -> {
+        if (c0 == 'I' && is("INLINE_ORIGIN")) return fileOrOrigin(false);
+      }
+      default -> {
+        // a line record, or an unknown keyword below
+      }
     }
-    return EOF;
+    if (kwEnd > ls && isUpperWord(ls, kwEnd)) return new BreakpadRecord.Other(decode(ls, kwEnd), decode(p, le));
+    p = ls;
+    return lineRecord();
   }
 
   private boolean is(String kw) {
@@ -425,30 +367,219 @@ public final class BreakpadParser implements Closeable {
     return true;
   }
 
-  /** A hex field of 1..16 digits ending at a space or the line end; clears ok otherwise. */
-  private long hex() {
+  /** Upper-case letters, digits and '_' with a letter past F: a keyword, not a hex address. */
+  private boolean isUpperWord(int from, int to) {
+    boolean letter = false;
+    for (int i = from; i < to; i++) {
+      byte c = buf[i];
+      if (c >= 'G' && c <= 'Z') letter = true;
+      else if (!(c >= 'A' && c <= 'Z') && c != '_' && !(c >= '0' && c <= '9')) return false;
+    }
+    return letter;
+  }
+
+  /** {@code address size line filenum}: exactly four fields. */
+  private BreakpadRecord lineRecord() {
+    long addr = hex("line record address");
+    if (!space()) throw error(LINE_USAGE);
+    long size = hex("line record size");
+    if (!space()) throw error(LINE_USAGE);
+    long line = decimal("line number");
+    if (line > U32) fail("line number " + line + " does not fit in 32 bits");
+    if (!space()) throw error(LINE_USAGE);
+    long file = decimal("line record file number");
+    if (p < le) throw error(LINE_USAGE);
+    checkRange(addr, size, "line record");
+    if (problem != null) throw error(problem);
+    return new BreakpadRecord.Line(addr, size, line, file);
+  }
+
+  /**
+   * {@code INLINE nest_level call_line [call_file] origin [address size]+}: the older form has no
+   * call file; as in Breakpad's parser, the parity of the field count tells the two apart.
+   */
+  private BreakpadRecord inline() {
+    int fields = 1;
+    for (int i = p; i < le; i++) if (buf[i] == ' ') fields++;
+    boolean hasCallFile = fields % 2 == 0;
+    int first = hasCallFile ? 4 : 3;
+    if (fields < 5) throw error(INLINE_USAGE);
+    long level = decimal("INLINE nest level");
+    // the top node (the FUNC) is depth 0, so level L is decoded at depth L + 1
+    long maxLevel = dev.gsym.format.InlineInfo.MAX_DEPTH - 1;
+    if (level > maxLevel) fail("INLINE nest level " + level + " is deeper than " + maxLevel);
+    space();
+    long callLine = decimal("INLINE call line");
+    if (callLine > U32) fail("INLINE call line " + callLine + " does not fit in 32 bits");
+    space();
+    long callFile = BreakpadRecord.Inline.NO_CALL_FILE;
+    if (hasCallFile) {
+      if (p + 2 < le && buf[p] == '-' && buf[p + 1] == '1' && buf[p + 2] == ' ') p += 2; // -1: no call file
+      else callFile = decimal("INLINE call file");
+      space();
+    }
+    long origin = decimal("INLINE origin");
+    long[] pairs = new long[fields - first];
+    for (int i = 0; i < pairs.length; i += 2) {
+      space();
+      long a = hex("INLINE address");
+      space();
+      long z = hex("INLINE size");
+      checkRange(a, z, "INLINE");
+      pairs[i] = a;
+      pairs[i + 1] = a + z;
+    }
+    if (problem != null) throw error(problem);
+    return new BreakpadRecord.Inline((int) level, callLine, callFile, origin, new AddressPairs(pairs));
+  }
+
+  /** {@code FUNC [m] address size parameter_size name}. */
+  private BreakpadRecord func() {
+    boolean m = multiple();
+    long addr = hex("FUNC address");
+    if (!space()) throw error(FUNC_USAGE);
+    long size = hex("FUNC size");
+    if (!space()) throw error(FUNC_USAGE);
+    long param = hex("FUNC parameter_size");
+    if (!space()) throw error(FUNC_USAGE);
+    if (p == le) fail("FUNC has an empty name");
+    if (Long.compareUnsigned(size, U32) > 0) {
+      fail("FUNC size 0x" + Long.toHexString(size) + " does not fit GSYM's 32-bit function size");
+    }
+    checkRange(addr, size, "FUNC");
+    if (problem != null) throw error(problem);
+    return new BreakpadRecord.Func(m, addr, size, param, decode(p, le));
+  }
+
+  /** {@code PUBLIC [m] address parameter_size name}. */
+  private BreakpadRecord pub() {
+    boolean m = multiple();
+    long addr = hex("PUBLIC address");
+    if (!space()) throw error(PUBLIC_USAGE);
+    long param = hex("PUBLIC parameter_size");
+    if (!space()) throw error(PUBLIC_USAGE);
+    if (p == le) fail("PUBLIC has an empty name");
+    if (problem != null) throw error(problem);
+    return new BreakpadRecord.Public(m, addr, param, decode(p, le));
+  }
+
+  /**
+   * {@code FILE number name}, {@code INLINE_ORIGIN number name}, or the older {@code INLINE_ORIGIN
+   * number file name} (told apart as Breakpad's parser does: the word after the number is a
+   * decimal, or '-' and digits), whose file Breakpad's processor ignores.
+   */
+  private BreakpadRecord fileOrOrigin(boolean file) {
+    String what = file ? "FILE" : "INLINE_ORIGIN";
+    long n = decimal(what + " number");
+    if (!space()) throw error(file ? FILE_USAGE : ORIGIN_USAGE);
+    if (!file && originHasFileField()) {
+      int fileStart = p;
+      while (p < le && buf[p] != ' ') p++;
+      if (p + 1 >= le) {
+        fail("INLINE_ORIGIN " + n + " has a file number but no name ('INLINE_ORIGIN number [file] name')");
+      } else if (!(p - fileStart == 2 && buf[fileStart] == '-' && buf[fileStart + 1] == '1')) {
+        int nameStart = p;
+        p = fileStart;
+        decimal("INLINE_ORIGIN file number");
+        p = nameStart;
+      }
+      p = Math.min(p + 1, le);
+    }
+    if (p == le) fail(what + " " + n + " has an empty name");
+    if (problem != null) throw error(problem);
+    String name = decode(p, le);
+    return file ? new BreakpadRecord.File(n, name) : new BreakpadRecord.InlineOrigin(n, name);
+  }
+
+  /** At the cursor: a word of digits, or of '-' and digits (the older INLINE_ORIGIN's file field). */
+  private boolean originHasFileField() {
+    if (p == le) return false;
+    for (int i = p; i < le && buf[i] != ' '; i++) {
+      byte c = buf[i];
+      if (!(c >= '0' && c <= '9') && !(c == '-' && i == p)) return false;
+    }
+    return true;
+  }
+
+  /** {@code MODULE os arch id name}. */
+  private BreakpadRecord module() {
+    String[] f = texts(4);
+    if (f.length < 4 || f[0].isEmpty() || f[1].isEmpty() || f[2].isEmpty()) {
+      throw error("MODULE record needs 'MODULE os arch id name'");
+    }
+    return new BreakpadRecord.Module(f[0], f[1], f[2], f[3]);
+  }
+
+  /** {@code INFO key value}. */
+  private BreakpadRecord info() {
+    String[] f = texts(2);
+    if (f[0].isEmpty()) throw error("INFO record without a type");
+    return new BreakpadRecord.Info(f[0], f.length > 1 ? f[1] : "");
+  }
+
+  /** {@code STACK kind text}: the text is read by {@link StackRecords}. */
+  private BreakpadRecord stack() {
+    String[] f = texts(2);
+    return new BreakpadRecord.Stack(f[0], f.length > 1 ? f[1] : "");
+  }
+
+  /** The fields from the cursor as text, at most {@code max}, the last keeping the rest of the line. */
+  private String[] texts(int max) {
+    List<String> out = new ArrayList<>(max);
+    while (out.size() < max - 1) {
+      int end = p;
+      while (end < le && buf[end] != ' ') end++;
+      if (end == le) break;
+      out.add(decode(p, end));
+      p = end + 1;
+    }
+    out.add(decode(p, le));
+    return out.toArray(String[]::new);
+  }
+
+  /** Steps over an {@code m} field. */
+  private boolean multiple() {
+    if (p + 1 < le && buf[p] == 'm' && buf[p + 1] == ' ') {
+      p += 2;
+      return true;
+    }
+    return false;
+  }
+
+  /** Steps over the space after a field; false at the line end (the record has fewer fields). */
+  private boolean space() {
+    if (p < le) {
+      p++;
+      return true;
+    }
+    return false;
+  }
+
+  /** Notes a problem of the line being parsed unless an earlier check found one. */
+  private void fail(String detail) {
+    if (problem == null) problem = detail;
+  }
+
+  /** A hex field of 1 to 16 digits (either case) up to the next space or the line end. */
+  private long hex(String what) {
     byte[] b = buf;
-    int i = p;
-    int start = i;
+    int start = p;
+    int i = start;
     int end = le;
     long v = 0;
-    while (i < end) {
-      int d = HEX[b[i] & 0xff];
-      if (d < 0) break;
+    int d;
+    while (i < end && (d = HEX[b[i] & 0xff]) >= 0) {
       v = (v << 4) | d;
       i++;
     }
-    int n = i - start;
-    if (n == 0 || n > 16 || (i < end && b[i] != ' ')) ok = false;
-    p = i;
-    return v;
+    return field(start, i, 16, what, v);
   }
 
-  /** A decimal field of 1..18 digits ending at a space or the line end; clears ok otherwise. */
-  private long decimal() {
+  /** A decimal field of 1 to 18 digits up to the next space or the line end. */
+  private long decimal(String what) {
     byte[] b = buf;
-    int i = p;
-    int start = i;
+    int start = p;
+    int i = start;
     int end = le;
     long v = 0;
     while (i < end) {
@@ -457,349 +588,33 @@ public final class BreakpadParser implements Closeable {
       v = v * 10 + d;
       i++;
     }
-    int n = i - start;
-    if (n == 0 || n > 18 || (i < end && b[i] != ' ')) ok = false;
-    p = i;
+    return field(start, i, 18, what, v);
+  }
+
+  /** Ends a numeric field whose digits are {@code [start, digitsEnd)}: at a space or the line end, 1 to max digits. */
+  private long field(int start, int digitsEnd, int max, String what, long v) {
+    int end = digitsEnd;
+    if (end < le && buf[end] != ' ') {
+      while (end < le && buf[end] != ' ') end++;
+    }
+    p = end;
+    int n = end - start;
+    if (digitsEnd != end || n == 0 || n > max) {
+      String t = decode(start, end);
+      fail("invalid " + what + " '" + (t.length() <= 40 ? t : t.substring(0, 40) + "...") + "'");
+    }
     return v;
   }
 
-  /** Steps over the space after a field; false (and ok cleared) at the line end. */
-  private boolean space() {
-    if (p < le) {
-      p++;
-      return true;
-    }
-    ok = false;
-    return false;
-  }
-
-  private boolean mFlag() {
-    if (p + 1 < le && buf[p] == 'm' && buf[p + 1] == ' ') {
-      p += 2;
-      return true;
-    }
-    return false;
-  }
-
-  /** The rest of the line as a name; null if empty. */
-  private String rest() {
-    return p < le ? ByteStrings.decode(buf, p, le - p) : null;
-  }
-
-  private static boolean wraps(long addr, long size) {
-    return Long.compareUnsigned(addr + size, addr) < 0;
-  }
-
-  private int line() {
-    long a = hex();
-    if (!ok || !space()) return EOF;
-    long s = hex();
-    if (!ok || !space()) return EOF;
-    long l = decimal();
-    if (!ok || !space()) return EOF;
-    long f = decimal();
-    if (!ok || p != le || l > 0xFFFF_FFFFL || wraps(a, s)) return EOF;
-    lineAddress = a;
-    lineSize = s;
-    lineLine = l;
-    lineFile = f;
-    return LINE;
-  }
-
-  private int inline() {
-    // the older form has no call file: "INLINE level call_line origin [address size]+"; as in
-    // Breakpad's parser, the parity of the field count tells the two apart
-    int fields = 1;
-    for (int i = p; i < le; i++) if (buf[i] == ' ') fields++;
-    boolean hasCallFile = fields % 2 == 0;
-    long level = decimal();
-    if (!ok || !space()) return EOF;
-    long callLine = decimal();
-    if (!ok || !space()) return EOF;
-    long callFile = NO_CALL_FILE;
-    if (hasCallFile) {
-      if (p + 2 < le && buf[p] == '-' && buf[p + 1] == '1' && buf[p + 2] == ' ') {
-        p += 2; // -1: "no call file", as Breakpad reads it
-      } else {
-        callFile = decimal();
-        if (!ok) return EOF;
-      }
-      if (!space()) return EOF;
-    }
-    long origin = decimal();
-    if (!ok || level > dev.gsym.format.InlineInfo.MAX_DEPTH - 1 || callLine > 0xFFFF_FFFFL) return EOF;
-    inlineRangeCount = 0;
-    while (p < le) {
-      p++;
-      long a = hex();
-      if (!ok || !space()) return EOF;
-      long z = hex();
-      if (!ok || wraps(a, z)) return EOF;
-      addRange(a, a + z);
-    }
-    if (inlineRangeCount == 0) return EOF;
-    inlineLevel = (int) level;
-    inlineCallLine = callLine;
-    inlineCallFile = callFile;
-    inlineOrigin = origin;
-    return INLINE;
-  }
-
-  private void addRange(long start, long end) {
-    if (2 * inlineRangeCount + 2 > inlineRanges.length) {
-      inlineRanges = Arrays.copyOf(inlineRanges, inlineRanges.length * 2);
-    }
-    inlineRanges[2 * inlineRangeCount] = start;
-    inlineRanges[2 * inlineRangeCount + 1] = end;
-    inlineRangeCount++;
-  }
-
-  private int func() {
-    boolean m = mFlag();
-    long addr = hex();
-    if (!ok || !space()) return EOF;
-    long size = hex();
-    if (!ok || !space()) return EOF;
-    long param = hex();
-    if (!ok || !space()) return EOF;
-    String name = rest();
-    if (name == null || Long.compareUnsigned(size, 0xFFFF_FFFFL) > 0 || wraps(addr, size)) return EOF;
-    record = new BreakpadRecord.Func(m, addr, size, param, name);
-    return OTHER;
-  }
-
-  private int pub() {
-    boolean m = mFlag();
-    long addr = hex();
-    if (!ok || !space()) return EOF;
-    long param = hex();
-    if (!ok || !space()) return EOF;
-    String name = rest();
-    if (name == null) return EOF;
-    record = new BreakpadRecord.Public(m, addr, param, name);
-    return OTHER;
-  }
-
-  private int fileOrOrigin(boolean file) {
-    long n = decimal();
-    if (!ok || !space()) return EOF;
-    if (!file && originHasFileField(p)) return EOF; // the older form: the String parser
-    String name = rest();
-    if (name == null) return EOF;
-    record = file ? new BreakpadRecord.File(n, name) : new BreakpadRecord.InlineOrigin(n, name);
-    return OTHER;
-  }
-
-  /**
-   * Breakpad's test for the older {@code INLINE_ORIGIN number file name} form: the word after the
-   * number is a decimal (or starts with '-' followed by digits).
-   */
-  private boolean originHasFileField(int from) {
-    for (int i = from; i < le && buf[i] != ' '; i++) {
-      byte c = buf[i];
-      if (!(c >= '0' && c <= '9') && !(c == '-' && i == from)) return false;
-    }
-    return true;
-  }
-
-  // ---- the String parser: rare records and exact error messages
-
-  /** Splits on single spaces, at most {@code max} fields; the last field keeps the rest. */
-  private static List<String> split(String s, int from, int max) {
-    List<String> out = new ArrayList<>(Math.min(max, 8));
-    int i = from;
-    while (out.size() < max - 1) {
-      int sp = s.indexOf(' ', i);
-      if (sp < 0) break;
-      out.add(s.substring(i, sp));
-      i = sp + 1;
-    }
-    out.add(s.substring(i));
-    return out;
-  }
-
-  BreakpadRecord parse(String s) {
-    int sp = s.indexOf(' ');
-    String kw = sp < 0 ? s : s.substring(0, sp);
-    int rest = sp < 0 ? s.length() : sp + 1;
-    return switch (kw) {
-      case "MODULE" -> module(s, rest);
-      case "INFO" -> info(s, rest);
-      case "FILE" -> file(s, rest);
-      case "INLINE_ORIGIN" -> origin(s, rest);
-      case "FUNC" -> func(s, rest);
-      case "INLINE" -> inline(s, rest);
-      case "PUBLIC" -> pub(s, rest);
-      case "STACK" -> stack(s, rest);
-      default -> lineRecord(s, kw);
-    };
-  }
-
-  private BreakpadRecord module(String s, int from) {
-    List<String> f = split(s, from, 4);
-    if (f.size() < 4 || f.get(0).isEmpty() || f.get(1).isEmpty() || f.get(2).isEmpty()) {
-      throw error("MODULE record needs 'MODULE os arch id name'");
-    }
-    return new BreakpadRecord.Module(f.get(0), f.get(1), f.get(2), f.get(3));
-  }
-
-  private BreakpadRecord info(String s, int from) {
-    List<String> f = split(s, from, 2);
-    if (f.get(0).isEmpty()) throw error("INFO record without a type");
-    return new BreakpadRecord.Info(f.get(0), f.size() > 1 ? f.get(1) : "");
-  }
-
-  private BreakpadRecord file(String s, int from) {
-    List<String> f = split(s, from, 2);
-    if (f.size() < 2) throw error("FILE record needs 'FILE number name'");
-    long n = decimal(f.get(0), "FILE number");
-    if (f.get(1).isEmpty()) throw error("FILE " + n + " has an empty name");
-    return new BreakpadRecord.File(n, f.get(1));
-  }
-
-  private BreakpadRecord origin(String s, int from) {
-    List<String> f = split(s, from, 2);
-    if (f.size() < 2) throw error("INLINE_ORIGIN record needs 'INLINE_ORIGIN number name'");
-    long n = decimal(f.get(0), "INLINE_ORIGIN number");
-    String name = f.get(1);
-    if (isOriginFileField(name)) {
-      // the older form, INLINE_ORIGIN number file name: Breakpad's processor ignores the file
-      List<String> g = split(name, 0, 2);
-      if (g.size() < 2 || g.get(1).isEmpty()) {
-        throw error("INLINE_ORIGIN " + n + " has a file number but no name ('INLINE_ORIGIN number [file] name')");
-      }
-      if (!g.get(0).equals("-1")) decimal(g.get(0), "INLINE_ORIGIN file number");
-      name = g.get(1);
-    }
-    if (name.isEmpty()) throw error("INLINE_ORIGIN " + n + " has an empty name");
-    return new BreakpadRecord.InlineOrigin(n, name);
-  }
-
-  /** As {@link #originHasFileField(int)} on a String: the first word is digits (or '-' digits). */
-  private static boolean isOriginFileField(String t) {
-    if (t.isEmpty()) return false;
-    for (int i = 0; i < t.length() && t.charAt(i) != ' '; i++) {
-      char c = t.charAt(i);
-      if (!(c >= '0' && c <= '9') && !(c == '-' && i == 0)) return false;
-    }
-    return true;
-  }
-
-  private BreakpadRecord func(String s, int from) {
-    boolean m = s.startsWith("m ", from);
-    if (m) from += 2;
-    List<String> f = split(s, from, 4);
-    if (f.size() < 4) throw error("FUNC record needs 'FUNC [m] address size parameter_size name'");
-    long addr = hex(f.get(0), "FUNC address");
-    long size = hex(f.get(1), "FUNC size");
-    long param = hex(f.get(2), "FUNC parameter_size");
-    if (f.get(3).isEmpty()) throw error("FUNC has an empty name");
-    if (Long.compareUnsigned(size, 0xFFFF_FFFFL) > 0) {
-      throw error("FUNC size 0x" + Long.toHexString(size) + " does not fit GSYM's 32-bit function size");
-    }
-    checkRange(addr, size, "FUNC");
-    return new BreakpadRecord.Func(m, addr, size, param, f.get(3));
-  }
-
-  private BreakpadRecord pub(String s, int from) {
-    boolean m = s.startsWith("m ", from);
-    if (m) from += 2;
-    List<String> f = split(s, from, 3);
-    if (f.size() < 3) throw error("PUBLIC record needs 'PUBLIC [m] address parameter_size name'");
-    long addr = hex(f.get(0), "PUBLIC address");
-    long param = hex(f.get(1), "PUBLIC parameter_size");
-    if (f.get(2).isEmpty()) throw error("PUBLIC has an empty name");
-    return new BreakpadRecord.Public(m, addr, param, f.get(2));
-  }
-
-  private BreakpadRecord inline(String s, int from) {
-    List<String> f = split(s, from, Integer.MAX_VALUE);
-    // the older form has no call file; as in Breakpad's parser, the parity of the count tells
-    boolean hasCallFile = f.size() % 2 == 0;
-    int first = hasCallFile ? 4 : 3;
-    if (f.size() < 5 || (f.size() - first) % 2 != 0) {
-      throw error("INLINE record needs 'INLINE nest_level call_line [call_file] origin [address size]+'");
-    }
-    long level = decimal(f.get(0), "INLINE nest level");
-    // the top node (the FUNC) is depth 0, so level L is decoded at depth L + 1
-    long maxLevel = dev.gsym.format.InlineInfo.MAX_DEPTH - 1;
-    if (level > maxLevel) throw error("INLINE nest level " + level + " is deeper than " + maxLevel);
-    long callLine = decimal(f.get(1), "INLINE call line");
-    if (callLine > 0xFFFF_FFFFL) throw error("INLINE call line " + callLine + " does not fit in 32 bits");
-    long callFile = NO_CALL_FILE;
-    if (hasCallFile && !f.get(2).equals("-1")) callFile = decimal(f.get(2), "INLINE call file");
-    long origin = decimal(f.get(first - 1), "INLINE origin");
-    List<AddressRange> ranges = new ArrayList<>((f.size() - first) / 2);
-    for (int i = first; i < f.size(); i += 2) {
-      long a = hex(f.get(i), "INLINE address");
-      long z = hex(f.get(i + 1), "INLINE size");
-      checkRange(a, z, "INLINE");
-      ranges.add(new AddressRange(a, a + z));
-    }
-    return new BreakpadRecord.Inline((int) level, callLine, callFile, origin, ranges);
-  }
-
-  private BreakpadRecord stack(String s, int from) {
-    List<String> f = split(s, from, 2);
-    return new BreakpadRecord.Stack(f.get(0), f.size() > 1 ? f.get(1) : "");
-  }
-
-  private BreakpadRecord lineRecord(String s, String kw) {
-    if (!kw.isEmpty() && isUpperWord(kw)) throw error("unknown record type '" + kw + "'");
-    List<String> f = split(s, 0, 5);
-    if (f.size() != 4) throw error("invalid line record (expected 'address size line filenum')");
-    long addr = hex(f.get(0), "line record address");
-    long size = hex(f.get(1), "line record size");
-    long line = decimal(f.get(2), "line number");
-    if (line > 0xFFFF_FFFFL) throw error("line number " + line + " does not fit in 32 bits");
-    long file = decimal(f.get(3), "line record file number");
-    checkRange(addr, size, "line record");
-    return new BreakpadRecord.Line(addr, size, line, file);
-  }
-
-  private static boolean isUpperWord(String s) {
-    boolean letter = false;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c >= 'G' && c <= 'Z') letter = true; // not a hex digit
-      else if (!(c >= 'A' && c <= 'Z') && c != '_' && !(c >= '0' && c <= '9')) return false;
-    }
-    return letter;
-  }
-
   private void checkRange(long addr, long size, String what) {
-    if (wraps(addr, size)) {
-      throw error(what + " range 0x" + Long.toHexString(addr) + " + 0x" + Long.toHexString(size)
+    if (Long.compareUnsigned(addr + size, addr) < 0) {
+      fail(what + " range 0x" + Long.toHexString(addr) + " + 0x" + Long.toHexString(size)
           + " wraps past the end of the 64-bit address space");
     }
   }
 
-  /** An unsigned hex number of 1 to 16 digits without 0x (either case). */
-  long hex(String t, String what) {
-    if (t.isEmpty() || t.length() > 16) throw error("invalid " + what + " '" + clip(t) + "'");
-    long v = 0;
-    for (int i = 0; i < t.length(); i++) {
-      int d = Character.digit(t.charAt(i), 16);
-      if (d < 0 || t.charAt(i) > 'f') throw error("invalid " + what + " '" + clip(t) + "'");
-      v = (v << 4) | d;
-    }
-    return v;
-  }
-
-  /** A non-negative decimal that fits in a signed 64-bit value. */
-  long decimal(String t, String what) {
-    if (t.isEmpty() || t.length() > 18) throw error("invalid " + what + " '" + clip(t) + "'");
-    long v = 0;
-    for (int i = 0; i < t.length(); i++) {
-      char c = t.charAt(i);
-      if (c < '0' || c > '9') throw error("invalid " + what + " '" + clip(t) + "'");
-      v = v * 10 + (c - '0');
-    }
-    return v;
-  }
-
-  private static String clip(String t) {
-    return t.length() <= 40 ? t : t.substring(0, 40) + "...";
+  private String decode(int from, int to) {
+    return ByteStrings.decode(buf, from, to - from);
   }
 
   /** A Reader as bytes (escaped bytes as themselves, other unpaired surrogates as '?'). */

@@ -46,13 +46,24 @@ public sealed interface BreakpadRecord {
     public static final long NO_CALL_FILE = -1;
 
     public Inline {
-      ranges = List.copyOf(ranges);
+      ranges = AddressPairs.copyOf(ranges);
+    }
+
+    /** The ranges as [start, end) pairs (not to be modified). */
+    long[] pairs() {
+      return ((AddressPairs) ranges).pairs;
     }
   }
 
   /** {@code PUBLIC [m] address parameter_size name}. */
   record Public(boolean multiple, long address, long parameterSize, String name) implements BreakpadRecord {}
 
-  /** {@code STACK WIN ...} / {@code STACK CFI ...}: kept as text, not used for GSYM. */
+  /** {@code STACK WIN ...} / {@code STACK CFI ...}: the kind and the rest as text ({@link StackRecords} reads them). */
   record Stack(String kind, String text) implements BreakpadRecord {}
+
+  /**
+   * A record whose keyword (an upper-case word that is not a hex number) the parser does not know:
+   * {@code keyword} and the rest of the line after it and a space.
+   */
+  record Other(String keyword, String text) implements BreakpadRecord {}
 }

@@ -182,15 +182,6 @@ public final class BreakpadTransformer {
         shift(f.address() + f.size());
         yield new BreakpadRecord.Func(f.multiple(), a, f.size(), f.parameterSize(), f.name());
       }
-      case BreakpadRecord.Line l -> {
-        shift(l.address() + l.size());
-        yield new BreakpadRecord.Line(shift(l.address()), l.size(), l.line(), l.file());
-      }
-      case BreakpadRecord.Inline i -> {
-        List<AddressRange> rs = new ArrayList<>(i.ranges().size());
-        for (AddressRange x : i.ranges()) rs.add(new AddressRange(shift(x.start()), shift(x.end())));
-        yield new BreakpadRecord.Inline(i.level(), i.callLine(), i.callFile(), i.origin(), rs);
-      }
       case BreakpadRecord.Public p -> new BreakpadRecord.Public(p.multiple(), shift(p.address()),
           p.parameterSize(), p.name());
       default -> r;
@@ -223,42 +214,39 @@ public final class BreakpadTransformer {
     boolean first = true;
     while (true) {
       try {
-        int kind = p.advance();
-        if (kind == BreakpadParser.EOF) break;
+        BreakpadRecord r = p.next();
+        if (r == null) break;
         if (first) {
-          if (kind == BreakpadParser.LINE) checkFirstLine(p);
+          if (r instanceof BreakpadRecord.Line || r instanceof BreakpadRecord.Other) checkFirstLine(p);
           first = false;
         }
-        switch (kind) {
-          case BreakpadParser.LINE -> { // relocated before the orphan check, as every record
-            long address = p.lineAddress;
+        switch (r) {
+          case BreakpadRecord.Line l -> { // relocated before the orphan check, as every record
+            long address = l.address();
             if (loadAddress != 0) {
-              shift(address + p.lineSize);
+              shift(address + l.size());
               address = shift(address);
             }
             if (orphaned) orphanRecords++;
-            else line(address, p.lineSize, p.lineLine, p.lineFile);
+            else line(address, l.size(), l.line(), l.file());
           }
-          case BreakpadParser.INLINE -> {
-            long[] ranges = inlineRanges(p);
+          case BreakpadRecord.Inline n -> {
+            long[] ranges = inlineRanges(n);
             if (orphaned) orphanRecords++;
-            else inline(p.inlineLevel, p.inlineCallLine, p.inlineCallFile, p.inlineOrigin, ranges);
+            else inline(n.level(), n.callLine(), n.callFile(), n.origin(), ranges);
           }
-          case BreakpadParser.STACK -> {
+          case BreakpadRecord.Stack st -> {
             stackRecords++;
-            if (unwind) stack(p.stackRecord());
+            if (unwind) stack(st);
           }
-          default -> {
-            BreakpadRecord r = p.record();
-            if (r instanceof BreakpadRecord.Public pub && pub.address() == 0) {
-              // Breakpad's processor ignores PUBLICs at 0 (seen in ntdll.pdb), but they end the FUNC
-              orphaned = false;
-              flushFunction();
-              ignored++;
-            } else {
-              accept(relocate(r));
-            }
+          case BreakpadRecord.Other o -> throw p.error("unknown record type '" + o.keyword() + "'");
+          case BreakpadRecord.Public pub when pub.address() == 0 -> {
+            // Breakpad's processor ignores PUBLICs at 0 (seen in ntdll.pdb), but they end the FUNC
+            orphaned = false;
+            flushFunction();
+            ignored++;
           }
+          default -> accept(relocate(r));
         }
       } catch (GsymFormatException e) {
         if (first) {
@@ -341,15 +329,9 @@ public final class BreakpadTransformer {
         "not a Breakpad symbol file: line " + p.lineNumber() + " is not a MODULE record");
   }
 
-  /** A record other than a line or INLINE record read by the fast paths. */
+  /** A record other than a line, INLINE, STACK or unknown record. */
   private void accept(BreakpadRecord r) {
-    if (orphaned) {
-      if (r instanceof BreakpadRecord.Line || r instanceof BreakpadRecord.Inline) {
-        orphanRecords++;
-        return;
-      }
-      if (r instanceof BreakpadRecord.Func || r instanceof BreakpadRecord.Public) orphaned = false;
-    }
+    if (orphaned && (r instanceof BreakpadRecord.Func || r instanceof BreakpadRecord.Public)) orphaned = false;
     switch (r) {
       case BreakpadRecord.Module m -> {
         moduleUuid = BreakpadIds.fromModuleId(m.os(), m.id());
@@ -384,15 +366,6 @@ public final class BreakpadTransformer {
         funcEnd[nFunc] = end;
         nFunc++;
       }
-      case BreakpadRecord.Line l -> line(l.address(), l.size(), l.line(), l.file());
-      case BreakpadRecord.Inline i -> {
-        long[] rs = new long[2 * i.ranges().size()];
-        for (int k = 0; k < i.ranges().size(); k++) {
-          rs[2 * k] = i.ranges().get(k).start();
-          rs[2 * k + 1] = i.ranges().get(k).end();
-        }
-        inline(i.level(), i.callLine(), i.callFile(), i.origin(), rs);
-      }
       case BreakpadRecord.Public p -> {
         flushFunction();
         if (nPub == pubAddr.length) {
@@ -403,10 +376,10 @@ public final class BreakpadTransformer {
         pubName[nPub] = creator.insertString(p.name());
         nPub++;
       }
-      case BreakpadRecord.Stack s -> {
-        stackRecords++;
-        if (unwind) stack(s);
-      }
+      case BreakpadRecord.Line l -> throw new AssertionError(l); // the loop takes these
+      case BreakpadRecord.Inline i -> throw new AssertionError(i);
+      case BreakpadRecord.Stack st -> throw new AssertionError(st);
+      case BreakpadRecord.Other o -> throw new AssertionError(o);
     }
   }
 
@@ -585,11 +558,12 @@ public final class BreakpadTransformer {
    */
   private record InlineRecord(int level, long callLine, long callFile, long origin, long[] ranges, long lineNo) {}
 
-  /** The ranges of the INLINE record just read, relocated, as [start, end) pairs. */
-  private long[] inlineRanges(BreakpadParser p) {
-    long[] r = p.inlineRanges;
-    long[] out = new long[2 * p.inlineRangeCount];
-    for (int i = 0; i < 2 * p.inlineRangeCount; i++) out[i] = loadAddress == 0 ? r[i] : shift(r[i]);
+  /** The ranges of an INLINE record, relocated, as [start, end) pairs (its own array when not moved). */
+  private long[] inlineRanges(BreakpadRecord.Inline n) {
+    long[] r = n.pairs();
+    if (loadAddress == 0) return r;
+    long[] out = new long[r.length];
+    for (int i = 0; i < r.length; i++) out[i] = shift(r[i]);
     return out;
   }
 
@@ -612,12 +586,15 @@ public final class BreakpadTransformer {
     func.lastLevel = level;
     int n = 0;
     for (int i = 0; i < ranges.length; i += 2) if (ranges[i] != ranges[i + 1]) n++;
-    long[] kept = new long[2 * n];
-    n = 0;
-    for (int i = 0; i < ranges.length; i += 2) {
-      if (ranges[i] == ranges[i + 1]) continue; // empty: Breakpad's range map refuses it
-      kept[n++] = ranges[i];
-      kept[n++] = ranges[i + 1];
+    long[] kept = ranges; // read only from here on: the record's own pairs when none is empty
+    if (2 * n != ranges.length) {
+      kept = new long[2 * n];
+      n = 0;
+      for (int i = 0; i < ranges.length; i += 2) {
+        if (ranges[i] == ranges[i + 1]) continue; // empty: Breakpad's range map refuses it
+        kept[n++] = ranges[i];
+        kept[n++] = ranges[i + 1];
+      }
     }
     if (origins.get(origin) == null) earlyUse(earlyOrigin, origin);
     if (callFile != BreakpadRecord.Inline.NO_CALL_FILE && files.get(callFile) == null) {

@@ -1,6 +1,7 @@
 package dev.gsym.breakpad;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.gsym.testing.Slow;
 import org.junit.jupiter.api.Test;
 import dev.gsym.GsymFormatException;
 import dev.gsym.read.GsymReader;
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * STACK records. Anything else, and an input taking longer than {@link #LIMIT}, is a finding. Seeds:
  * the Breakpad goldens in src-test-data/breakpad (also dump_syms' own .sym files with STACK CFI).
  */
+@Slow
 class BreakpadFuzzTest {
   static final Duration LIMIT = Duration.ofSeconds(2);
 

@@ -6,6 +6,7 @@ import dev.gsym.breakpad.ResolverOracle.Difference;
 import dev.gsym.breakpad.ResolverOracle.Frame;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.Breakpad;
+import dev.gsym.testing.StartsProcesses;
 import dev.gsym.testing.TestData;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
@@ -28,6 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * differences, counted here per file; and live, when the resolver can be built, on those files and
  * on the {@code .sym} files of {@code breakpad/elf} (dump_syms' form of real binaries).
  */
+@StartsProcesses
 class BreakpadResolverTest {
   /** The documented differences each committed file has (docs/breakpad.md). */
   static Stream<Arguments> committed() {

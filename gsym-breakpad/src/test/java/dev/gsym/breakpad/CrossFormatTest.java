@@ -6,6 +6,7 @@ import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.LineEntry;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.IOException;
@@ -25,6 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * GSYM (llvm-gsymutil-22 from DWARF) → Breakpad → GSYM answers every lookup like the original,
  * and .sym → GSYM → .sym → GSYM is stable.
  */
+@NeedsLlvm
 class CrossFormatTest {
 
   static Stream<Path> llvm22Files() throws IOException {

@@ -9,6 +9,7 @@ import dev.gsym.elf.ElfFile;
 import dev.gsym.io.ByteView;
 import dev.gsym.testing.Breakpad;
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.ReadelfFacts;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
@@ -33,6 +34,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * breakpad/elf/X.dump_syms.txt} and {@code X.readelf.txt}, and compared with the live tools) and
  * Mozilla dump_syms' own test data.
  */
+@NeedsLlvm
 class ElfModuleTest {
   static final HexFormat HEX = HexFormat.of().withUpperCase();
 

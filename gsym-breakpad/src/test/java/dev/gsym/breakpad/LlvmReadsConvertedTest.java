@@ -6,6 +6,7 @@ import dev.gsym.ByteStrings;
 import dev.gsym.breakpad.ResolverOracle.Difference;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import dev.gsym.write.Diagnostics;
@@ -30,6 +31,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * is checked the same way, and against the resolver's answers by a test that needs no tool. The
  * comparisons with llvm are skipped without it (failed under -Dgsym.requireTools=true).
  */
+@NeedsLlvm
 class LlvmReadsConvertedTest {
   @TempDir
   Path dir;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.gsym.ByteStrings;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import dev.gsym.unwind.Arch;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * "FunctionInfo:0x...: unsupported InfoType 65536" in place of the function (exit status 0). Our
  * reader answers unwind lookups from the same file.
  */
+@NeedsLlvm
 class LlvmReadsUnwindTest {
   @TempDir
   Path dir;

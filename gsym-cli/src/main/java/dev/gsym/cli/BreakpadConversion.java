@@ -34,7 +34,7 @@ final class BreakpadConversion {
     String in = o.value(Opt.BREAKPAD);
     boolean stdin = in.equals("-");
     if (stdin && o.value(Opt.OUT_FILE) == null) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --breakpad - (stdin) needs -o OUT");
+      throw CliException.tool("--breakpad - (stdin) needs -o OUT");
     }
     String out = o.value(Opt.OUT_FILE) != null ? o.value(Opt.OUT_FILE) : defaultOutput(in, ".sym", ".gsym");
     boolean toStdout = out.equals(STDOUT);

@@ -5,6 +5,12 @@ package dev.gsym.cli;
  * on stderr, or on stdout where llvm-gsymutil prints that error on stdout.
  */
 final class CliException extends RuntimeException {
+  /**
+   * The name printed where llvm-gsymutil prints its argv[0]: the first word of gsymutil's errors,
+   * of its help and of its version.
+   */
+  static final String TOOL_NAME = "gsymutil";
+
   final int exitCode;
   final boolean toStdout;
 
@@ -17,6 +23,11 @@ final class CliException extends RuntimeException {
   /** An error reported on stderr with exit status 1. */
   static CliException stderr(String message) {
     return new CliException(message, 1, false, null);
+  }
+
+  /** {@link #stderr} of {@code "gsymutil: " + message}, as llvm-gsymutil words a usage error. */
+  static CliException tool(String message) {
+    return stderr(TOOL_NAME + ": " + message);
   }
 
   /** An error llvm-gsymutil reports on stdout, with exit status 1. */

@@ -32,7 +32,7 @@ final class CommandModel {
   static CommandLine commandLine(Session session) {
     GsymUtilCommand top = new GsymUtilCommand(session);
     CommandSpec spec = CommandSpec.wrapWithoutInspection(top);
-    spec.name(GsymUtil.TOOL_NAME).version(Version.lines());
+    spec.name(CliException.TOOL_NAME).version(Version.lines());
     UsageMessageSpec usage = spec.usageMessage();
     usage.sortOptions(false).autoWidth(true)
         .header("gsymutil - symbolicate addresses with GSYM files, dump them, and create them")
@@ -56,7 +56,7 @@ final class CommandModel {
             "  gsymutil --dwarf FILE --embed -o OUT [--in-place] (the ELF file with its GSYM in a .gsym section)",
             "  gsymutil embed BINARY GSYM -o OUT [--force] [--in-place]",
             "  gsymutil symbolize [llvm-symbolizer options] [--store DIR] [ADDR...] (see gsymutil symbolize --help)",
-            "  gsymutil stackwalk [-m] [-s] [-c] [-b] MINIDUMP... [SYMBOL_PATH...] [--symbol-cache DIR]"
+            "  gsymutil stackwalk [-m] [-s] [-c] [-b] MINIDUMP|CORE... [SYMBOL_PATH...] [--symbol-cache DIR]"
                 + " (see gsymutil stackwalk --help)",
             "  gsymutil serve --store DIR [--listen HOST:PORT] [--debuginfod URL...] [--breakpad-symbols DIR|URL...]"
                 + " [options] (see gsymutil serve --help)",

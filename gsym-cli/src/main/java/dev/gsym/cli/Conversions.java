@@ -17,7 +17,7 @@ final class Conversions {
   private Conversions() {}
 
   /** The message when two modes are given (picocli's exclusive group refused them). */
-  static final String ONE_MODE = GsymUtil.TOOL_NAME
+  static final String ONE_MODE = CliException.TOOL_NAME
       + ": only one of --dwarf/--convert, --breakpad and --to-breakpad can be used at a time";
 
   /** Runs the mode given in {@code a}. */
@@ -25,32 +25,32 @@ final class Conversions {
     outputVersion(a); // llvm checks it with the other arguments, before anything is read
     if (a.has(Opt.DWARF)) return DwarfConversion.run(s, a);
     if (a.has(Opt.SYMTAB_FILE) || a.has(Opt.LLVM_COMPAT)) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --symtab-file and --llvm-compat only apply to --dwarf");
+      throw CliException.tool("--symtab-file and --llvm-compat only apply to --dwarf");
     }
     if (!a.has(Opt.BREAKPAD) && !a.has(Opt.TO_BREAKPAD) && !a.values(Opt.FILES).isEmpty()) {
       return TranscodeConversion.run(s, a);
     }
     if (a.has(Opt.TO_BREAKPAD) && a.has(Opt.OUTPUT_VERSION)) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --output-version only applies to conversions that write GSYM");
+      throw CliException.tool("--output-version only applies to conversions that write GSYM");
     }
     if (!a.has(Opt.BREAKPAD) && !a.has(Opt.TO_BREAKPAD)) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME
-          + ": no input: use --dwarf FILE, --breakpad SYM or --to-breakpad GSYM");
+      throw CliException.tool(
+          "no input: use --dwarf FILE, --breakpad SYM or --to-breakpad GSYM");
     }
     if (a.flag(Opt.MERGED_FUNCTIONS) || a.flag(Opt.DWARF_CALLSITES) || a.flag(Opt.VERIFY) || a.has(Opt.NUM_THREADS)
         || a.has(Opt.JSON_SUMMARY) || a.has(Opt.CALLSITES_YAML) || a.has(Opt.ARCH)) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --merged-functions, --dwarf-callsites, --verify, --num-threads,"
+      throw CliException.tool("--merged-functions, --dwarf-callsites, --verify, --num-threads,"
           + " --json-summary-file, --callsites-yaml-file and --arch only apply to --dwarf");
     }
     if (a.flag(Opt.UNWIND) && a.has(Opt.TO_BREAKPAD)) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --unwind applies to conversions that write GSYM (--to-breakpad"
+      throw CliException.tool("--unwind applies to conversions that write GSYM (--to-breakpad"
           + " of an object file writes STACK CFI records unless --no-cfi)");
     }
     if (a.flag(Opt.NO_CFI) && !a.has(Opt.TO_BREAKPAD)) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --no-cfi only applies to --to-breakpad");
+      throw CliException.tool("--no-cfi only applies to --to-breakpad");
     }
     if (a.flag(Opt.EMBED) || a.flag(Opt.IN_PLACE)) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --embed and --in-place only apply to --dwarf (and to gsymutil embed)");
+      throw CliException.tool("--embed and --in-place only apply to --dwarf (and to gsymutil embed)");
     }
     return a.has(Opt.BREAKPAD) ? BreakpadConversion.run(s, a) : ToBreakpadConversion.run(s, a);
   }
@@ -62,7 +62,7 @@ final class Conversions {
     String text = o.value(Opt.OUTPUT_VERSION);
     if (text == null) return 1;
     if (!text.equals("1") && !text.equals("2")) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": for the --output-version option: '" + text
+      throw CliException.tool("for the --output-version option: '" + text
           + "' is invalid. Use '1' or '2'.");
     }
     return Integer.parseInt(text);
@@ -74,7 +74,7 @@ final class Conversions {
     if (text == null) return 0;
     Long v = Addresses.parse(text);
     if (v == null || v <= 0) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": for the --segment-size option: '" + text
+      throw CliException.tool("for the --segment-size option: '" + text
           + "' value invalid for uint argument!");
     }
     return v;
@@ -86,7 +86,7 @@ final class Conversions {
     if (text == null) return 0;
     Long v = Addresses.parse(text);
     if (v == null) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": for the --load-address option: '" + text
+      throw CliException.tool("for the --load-address option: '" + text
           + "' value invalid for uint argument!");
     }
     return v;

@@ -20,6 +20,7 @@ import dev.gsym.macho.DsymBundle;
 import dev.gsym.macho.FatArch;
 import dev.gsym.macho.MachOFile;
 import dev.gsym.macho.MachOUniversal;
+import dev.gsym.object.FileKind;
 import dev.gsym.object.ObjectFile;
 import dev.gsym.object.ObjectFiles;
 import dev.gsym.io.AtomicFile;
@@ -55,7 +56,7 @@ final class DwarfConversion {
   /** Runs the mode: options checked first, then "Input file", "Output file (ARCH)", the converter's log, the save. */
   static int run(Session s, Args o) {
     if (o.flag(Opt.LENIENT) || o.value(Opt.LOAD_ADDRESS) != null) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --lenient and --load-address only apply to --breakpad");
+      throw CliException.tool("--lenient and --load-address only apply to --breakpad");
     }
     long segment = segmentSize(o);
     llvmCompat(o); // checked with the other options, before anything is printed
@@ -63,27 +64,27 @@ final class DwarfConversion {
     if (o.value(Opt.NUM_THREADS) != null) {
       Long v = Addresses.parse(o.value(Opt.NUM_THREADS));
       if (v == null || v < 0 || v > 0xffffffffL) {
-        throw CliException.stderr(GsymUtil.TOOL_NAME + ": for the --num-threads option: '" + o.value(Opt.NUM_THREADS)
+        throw CliException.tool("for the --num-threads option: '" + o.value(Opt.NUM_THREADS)
             + "' value invalid for uint argument!");
       }
       threads = (int) Math.min(v, 1024);
     }
     if (o.value(Opt.CALLSITES_YAML) != null && o.value(Opt.CALLSITES_YAML).isEmpty()) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --callsites-yaml-file option requires a non-empty argument.");
+      throw CliException.tool("--callsites-yaml-file option requires a non-empty argument.");
     }
     if (o.flag(Opt.VERIFY) && segment > 0) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --verify cannot be used with --segment-size");
+      throw CliException.tool("--verify cannot be used with --segment-size");
     }
     String in = o.value(Opt.DWARF);
     boolean embed = o.flag(Opt.EMBED);
-    if (!embed && o.flag(Opt.IN_PLACE)) throw CliException.stderr(GsymUtil.TOOL_NAME + ": --in-place only applies to --embed");
-    if (embed && segment > 0) throw CliException.stderr(GsymUtil.TOOL_NAME + ": --embed cannot be used with --segment-size");
+    if (!embed && o.flag(Opt.IN_PLACE)) throw CliException.tool("--in-place only applies to --embed");
+    if (embed && segment > 0) throw CliException.tool("--embed cannot be used with --segment-size");
     String out = embed ? EmbedConversion.output(o, in) : o.value(Opt.OUT_FILE) != null ? o.value(Opt.OUT_FILE) : in + ".gsym";
     boolean toStdout = out.equals(STDOUT);
     if (toStdout && segment > 0) throw notToStdout("--segment-size (it writes several files)");
     if (toStdout && o.flag(Opt.VERIFY)) throw notToStdout("--verify (it reads the output back)");
     if (toStdout && STDOUT.equals(o.value(Opt.JSON_SUMMARY))) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": -o - and --json-summary-file - cannot both write to"
+      throw CliException.tool("-o - and --json-summary-file - cannot both write to"
           + " standard output");
     }
     if (!embed) refuseOverwriting(out, segment > 0, "input file", in);
@@ -143,9 +144,9 @@ final class DwarfConversion {
       int threads, Diagnostics diag) {
     Path inPath = inputPath(in);
     try {
-      ObjectFiles.Kind kind = ObjectFiles.kind(inPath);
+      FileKind kind = FileKind.sniff(inPath);
       try (SymtabFile symtab = openSymtab(s, o)) {
-        if (kind != ObjectFiles.Kind.UNIVERSAL) {
+        if (kind != FileKind.MACH_O_UNIVERSAL) {
           try (ObjectFile file = ObjectFiles.open(inPath)) {
             String arch = SymtabFile.archName(file);
             ObjectFile symbols = symbols(s, symtab, arch);
@@ -213,7 +214,7 @@ final class DwarfConversion {
     sb.append("Output file (").append(arch).append("): ").append(out).append('\n');
     s.emit();
     if (embed && !(file instanceof ElfFile)) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --embed only applies to ELF files");
+      throw CliException.tool("--embed only applies to ELF files");
     }
     GsymCreator creator = new GsymCreator();
     creator.setOutputVersion(Conversions.outputVersion(o));
@@ -277,7 +278,7 @@ final class DwarfConversion {
    * symbols: a stripped file) and what has them.
    */
   private static String nothingToConvert(ObjectFile file, Args o) {
-    StringBuilder sb = new StringBuilder("\n").append(GsymUtil.TOOL_NAME).append(": no functions in the debug info or")
+    StringBuilder sb = new StringBuilder("\n").append(CliException.TOOL_NAME).append(": no functions in the debug info or")
         .append(" the symbol table of ").append(file.source());
     if (o.value(Opt.SYMTAB_FILE) != null) sb.append(" or of the --symtab-file");
     sb.append(" (stripped?): convert the unstripped binary or its separate debug file");
@@ -304,7 +305,7 @@ final class DwarfConversion {
     String text = o.value(Opt.LLVM_COMPAT);
     if (text == null) return 23;
     if (!text.equals("22") && !text.equals("23")) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": for the --llvm-compat option: '" + text
+      throw CliException.tool("for the --llvm-compat option: '" + text
           + "' is invalid. Use '22' or '23'.");
     }
     return Integer.parseInt(text);

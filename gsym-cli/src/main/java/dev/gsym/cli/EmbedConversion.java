@@ -13,6 +13,7 @@ import dev.gsym.elf.ElfSectionWriter;
 import dev.gsym.elf.EmbeddedGsym;
 import dev.gsym.format.Hex;
 import dev.gsym.io.AtomicFile;
+import dev.gsym.object.FileKind;
 import dev.gsym.read.GsymReader;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -42,7 +43,7 @@ final class EmbedConversion {
   static int run(Session s, Args o) {
     List<String> args = o.values(Opt.EMBED_ARGS);
     if (args.size() != 2) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": embed takes a BINARY and a GSYM file (gsymutil embed BINARY GSYM"
+      throw CliException.tool("embed takes a BINARY and a GSYM file (gsymutil embed BINARY GSYM"
           + " -o OUT); got " + args.size() + " argument" + (args.size() == 1 ? "" : "s"));
     }
     String bin = args.get(0);
@@ -73,7 +74,7 @@ final class EmbedConversion {
     String out = o.value(Opt.OUT_FILE);
     if (out == null) {
       if (!o.flag(Opt.IN_PLACE)) {
-        throw CliException.stderr(GsymUtil.TOOL_NAME + ": embedding needs an output: -o OUT (or --in-place to replace "
+        throw CliException.tool("embedding needs an output: -o OUT (or --in-place to replace "
             + in + ")");
       }
       return in;
@@ -135,12 +136,12 @@ final class EmbedConversion {
 
   /** The ELF file to copy; a Mach-O or any other file is refused with what it is. */
   static ElfFile openElf(String in, Path p) {
-    ForeignFile kind = ForeignFile.of(p);
-    if (kind == ForeignFile.MACH_O || kind == ForeignFile.MACH_O_UNIVERSAL) {
-      throw Session.fileError(in, "is " + kind.description() + ": gsymutil embeds GSYM in ELF files only (a Mach-O"
+    FileKind kind = ForeignFile.of(p);
+    if (kind == FileKind.MACH_O || kind == FileKind.MACH_O_UNIVERSAL) {
+      throw Session.fileError(in, "is " + ForeignFile.description(kind) + ": gsymutil embeds GSYM in ELF files only (a Mach-O"
           + " __gsym section needs a Mach-O writer, which gsymutil does not have yet)", null);
     }
-    if (kind != ForeignFile.ELF) throw Session.fileError(in, "not an ELF file: GSYM can only be embedded in ELF files", null);
+    if (kind != FileKind.ELF) throw Session.fileError(in, "not an ELF file: GSYM can only be embedded in ELF files", null);
     try {
       return ElfFile.open(p);
     } catch (IOException e) {
@@ -187,12 +188,12 @@ final class EmbedConversion {
     byte[] id = elf.buildId();
     if (Arrays.equals(uuid, id == null ? new byte[0] : id)) return;
     HexFormat hex = HexFormat.of();
-    String message = GsymUtil.TOOL_NAME + ": the UUID of " + gsym + " (" + (uuid.length == 0 ? "none" : hex.formatHex(uuid))
+    String message = CliException.TOOL_NAME + ": the UUID of " + gsym + " (" + (uuid.length == 0 ? "none" : hex.formatHex(uuid))
         + ") is not the GNU build-id of " + bin + " (" + (id == null ? "none" : hex.formatHex(id)) + ")";
     if (!o.flag(Opt.FORCE)) throw CliException.stderr(message + "; --force embeds it anyway");
     if (!o.flag(Opt.QUIET)) {
       s.flush();
-      s.err.println("warning: " + message.substring(GsymUtil.TOOL_NAME.length() + 2) + "; embedding it anyway (--force)");
+      s.err.println("warning: " + message.substring(CliException.TOOL_NAME.length() + 2) + "; embedding it anyway (--force)");
     }
   }
 }

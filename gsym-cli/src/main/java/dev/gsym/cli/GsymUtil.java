@@ -27,9 +27,6 @@ import picocli.CommandLine;
  * in-process; {@link #main} only connects it to the process streams.
  */
 public final class GsymUtil {
-  /** The name printed where llvm-gsymutil prints its argv[0]. */
-  static final String TOOL_NAME = "gsymutil";
-
   private GsymUtil() {}
 
   public static void main(String[] args) {
@@ -84,7 +81,7 @@ public final class GsymUtil {
         String grouped = badShortOptionGroup(args);
         if (grouped != null) {
           err.println(grouped);
-          err.println(seeHelp(TOOL_NAME));
+          err.println(seeHelp(CliException.TOOL_NAME));
           return 1;
         }
         CommandLine cl = commandLine(session);
@@ -98,7 +95,7 @@ public final class GsymUtil {
     try {
       session.flush();
     } catch (UncheckedIOException e) {
-      err.println(TOOL_NAME + ": error writing output: " + e.getCause().getMessage());
+      err.println(CliException.TOOL_NAME + ": error writing output: " + e.getCause().getMessage());
       status = 1;
     }
     return status;
@@ -198,7 +195,7 @@ public final class GsymUtil {
     } catch (RuntimeException ignored) {
       // report the original problem
     }
-    session.err.println(TOOL_NAME + ": error: " + e);
+    session.err.println(CliException.TOOL_NAME + ": error: " + e);
     if (session.verbose) e.printStackTrace(session.err);
     else LoggerFactory.getLogger(GsymUtil.class).debug("internal error", e);
     return 1;
@@ -225,7 +222,7 @@ public final class GsymUtil {
       }
       msg = Conversions.ONE_MODE;
     } else {
-      msg = TOOL_NAME + ": " + ex.getMessage();
+      msg = CliException.TOOL_NAME + ": " + ex.getMessage();
     }
     session.flush();
     session.err.println(msg);
@@ -243,7 +240,7 @@ public final class GsymUtil {
     String usage = sections.get(UsageMessageSpec.SECTION_KEY_SYNOPSIS_HEADING).render(help)
         + sections.get(UsageMessageSpec.SECTION_KEY_SYNOPSIS).render(help);
     session.err.print(usage.stripLeading());
-    session.err.println(seeHelp(TOOL_NAME));
+    session.err.println(seeHelp(CliException.TOOL_NAME));
     return 1;
   }
 

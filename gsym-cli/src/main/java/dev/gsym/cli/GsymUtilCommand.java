@@ -38,20 +38,20 @@ final class GsymUtilCommand implements CliCommand {
         throw CliException.stdout("error: no input files or addresses can be specified when using"
             + " the --addresses-from-stdin option.");
       }
-      if (args.flag(Opt.DUMP)) throw CliException.stderr(GsymUtil.TOOL_NAME
-          + ": --dump cannot be used with --addresses-from-stdin");
+      if (args.flag(Opt.DUMP)) throw CliException.tool(
+          "--dump cannot be used with --addresses-from-stdin");
       return new StdinLookups(session, new Symbolicator(args), Modes.threads(args)).run();
     }
     if (!inputs.isEmpty()) checkNotAMistypedCommand(inputs.getFirst());
     if (args.has(Opt.STATISTICS)) {
       if (!addrs.isEmpty() || args.flag(Opt.FROM_STDIN) || args.flag(Opt.DUMP)) {
-        throw CliException.stderr(GsymUtil.TOOL_NAME + ": --statistics cannot be used with --dump, --address or"
+        throw CliException.tool("--statistics cannot be used with --dump, --address or"
             + " --addresses-from-stdin");
       }
       return Modes.statistics(session, inputs, args.value(Opt.STATISTICS));
     }
     if (args.flag(Opt.DUMP) && !addrs.isEmpty()) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --dump cannot be used with --address/--lookup");
+      throw CliException.tool("--dump cannot be used with --address/--lookup");
     }
     if (addrs.isEmpty()) return Modes.dump(session, inputs);
     return Modes.lookup(session, inputs, addrs, new Symbolicator(args), Modes.threads(args));
@@ -70,7 +70,7 @@ final class GsymUtilCommand implements CliCommand {
     Modes.checkFilters(args, !addrs.isEmpty() || args.flag(Opt.FROM_STDIN));
     if (conversionRequested() && (!addrs.isEmpty() || args.flag(Opt.FROM_STDIN) || args.flag(Opt.DUMP)
         || !inputs().isEmpty())) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": conversion options cannot be combined with"
+      throw CliException.tool("conversion options cannot be combined with"
           + " dump or lookup arguments");
     }
     return addrs;
@@ -88,7 +88,7 @@ final class GsymUtilCommand implements CliCommand {
     } catch (InvalidPathException e) {
       return; // reported when it is opened
     }
-    throw CliException.stderr(file + ": No such file or directory (did you mean '" + GsymUtil.TOOL_NAME + " " + command
+    throw CliException.stderr(file + ": No such file or directory (did you mean '" + CliException.TOOL_NAME + " " + command
         + "'?)");
   }
 

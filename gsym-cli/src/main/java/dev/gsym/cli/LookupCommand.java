@@ -39,13 +39,13 @@ final class LookupCommand implements CliCommand {
     }
     for (String g : gsyms.subList(args.values(Opt.FILE).size(), gsyms.size())) {
       if (looksLikeAddress(g) && (addrs.isEmpty() || !exists(g))) {
-        throw CliException.stderr(GsymUtil.TOOL_NAME + " lookup: '" + g + "' is not a valid address (0x/0X hex, 0b"
+        throw CliException.stderr(CliException.TOOL_NAME + " lookup: '" + g + "' is not a valid address (0x/0X hex, 0b"
             + " binary, leading 0 octal, otherwise decimal; at most 64 bits); a file named so is given as ./" + g
             + " or with -f");
       }
     }
     if (gsyms.isEmpty() || addrs.isEmpty()) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + " lookup: no " + (gsyms.isEmpty() ? "GSYM file" : "address")
+      throw CliException.stderr(CliException.TOOL_NAME + " lookup: no " + (gsyms.isEmpty() ? "GSYM file" : "address")
           + " given; usage: gsymutil lookup FILE... ADDR... (see 'gsymutil lookup --help')");
     }
     Modes.checkFilters(args, true);

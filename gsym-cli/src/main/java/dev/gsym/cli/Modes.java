@@ -15,7 +15,7 @@ final class Modes {
     for (String s : values) {
       Long a = Addresses.parse(s);
       if (a == null) {
-        throw CliException.stderr(GsymUtil.TOOL_NAME + ": for the " + optionName + " option: '" + s
+        throw CliException.tool("for the " + optionName + " option: '" + s
             + "' value invalid for uint argument!");
       }
       out.add(a);
@@ -27,12 +27,12 @@ final class Modes {
   static void checkFilters(Args a, boolean looksUp) {
     if (!a.has(Opt.MERGED_FILTER)) return;
     if (!looksUp) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME
-          + ": --merged-functions-filter can only be used with --address/--addresses-from-stdin");
+      throw CliException.tool(
+          "--merged-functions-filter can only be used with --address/--addresses-from-stdin");
     }
     if (!a.flag(Opt.MERGED_FUNCTIONS)) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME
-          + ": --merged-functions-filter requires --merged-functions");
+      throw CliException.tool(
+          "--merged-functions-filter requires --merged-functions");
     }
   }
 
@@ -40,7 +40,7 @@ final class Modes {
   static int threads(Args a) {
     Integer n = a.intValue(Opt.THREADS);
     if (n == null) return Runtime.getRuntime().availableProcessors();
-    if (n < 1) throw CliException.stderr(GsymUtil.TOOL_NAME + ": --threads must be at least 1, got " + n);
+    if (n < 1) throw CliException.tool("--threads must be at least 1, got " + n);
     return n;
   }
 
@@ -66,7 +66,7 @@ final class Modes {
     dev.gsym.read.GsymStatistics.Format f =
         format.isEmpty() ? dev.gsym.read.GsymStatistics.Format.TEXT : dev.gsym.read.GsymStatistics.Format.parse(format);
     if (f == null) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": for the --statistics option: '" + format
+      throw CliException.tool("for the --statistics option: '" + format
           + "' is invalid. Use 'text', 'json' or 'pretty-json'.");
     }
     for (String path : files) {

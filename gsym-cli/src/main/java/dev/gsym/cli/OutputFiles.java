@@ -45,7 +45,7 @@ final class OutputFiles {
   }
 
   static CliException notToStdout(String option) {
-    return CliException.stderr(GsymUtil.TOOL_NAME + ": -o - (standard output) cannot be used with " + option);
+    return CliException.tool("-o - (standard output) cannot be used with " + option);
   }
 
   /** PrintStream (our stdout) records write errors instead of throwing them. */
@@ -80,7 +80,7 @@ final class OutputFiles {
     if (!Files.exists(in)) {
       // two outputs, neither written yet: the same name, however spelled
       if (!segments && out.toAbsolutePath().normalize().equals(in.toAbsolutePath().normalize())) {
-        throw CliException.stderr(GsymUtil.TOOL_NAME + ": output file '" + output + "' is the " + role + " '"
+        throw CliException.tool("output file '" + output + "' is the " + role + " '"
             + other + "'; refusing to overwrite it");
       }
       return;
@@ -103,7 +103,7 @@ final class OutputFiles {
         same = false;
       }
       if (same) {
-        throw CliException.stderr(GsymUtil.TOOL_NAME + ": output file '" + (segments ? c : output) + "' is the "
+        throw CliException.tool("output file '" + (segments ? c : output) + "' is the "
             + role + " '" + other + "'; refusing to overwrite it");
       }
     }

@@ -4,6 +4,7 @@ import dev.gsym.GsymFormatException;
 import dev.gsym.TextBuffer;
 import dev.gsym.elf.ElfFile;
 import dev.gsym.elf.EmbeddedGsym;
+import dev.gsym.object.FileKind;
 import dev.gsym.read.GsymReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -189,8 +190,8 @@ final class Session {
     } catch (IOException e) {
       throw fileError(path, e.getMessage() != null ? e.getMessage() : e.toString(), e);
     } catch (GsymFormatException e) {
-      ForeignFile kind = stdin != null ? ForeignFile.of(stdin) : p != null ? ForeignFile.of(p) : null;
-      if (kind == ForeignFile.ELF && p != null) {
+      FileKind kind = stdin != null ? ForeignFile.of(stdin) : p != null ? ForeignFile.of(p) : FileKind.OTHER;
+      if (kind == FileKind.ELF && p != null) {
         GsymReader embedded = openEmbedded(path, p);
         if (embedded != null) return embedded;
         String broken = elfProblem(p);
@@ -199,7 +200,8 @@ final class Session {
               false, e);
         }
       }
-      if (kind != null) throw new CliException(kind.message(path), 1, false, e);
+      String foreign = ForeignFile.message(kind, path);
+      if (foreign != null) throw new CliException(foreign, 1, false, e);
       throw fileError(path, e.detail(), e);
     }
   }

@@ -2,7 +2,16 @@ package dev.gsym.cli;
 
 import dev.gsym.GsymFormatException;
 import dev.gsym.minidump.Minidump;
+import dev.gsym.elf.ElfCore;
 import dev.gsym.stackwalk.BreakpadSymbolDirectories;
+import dev.gsym.stackwalk.ElfCoreProcess;
+import dev.gsym.stackwalk.ModuleSymbols;
+import dev.gsym.stackwalk.SymbolSource;
+import dev.gsym.stackwalk.SymbolizerSymbols;
+import dev.gsym.symbolize.Source;
+import dev.gsym.symbolize.Symbolizer;
+import java.net.URI;
+import java.util.Optional;
 import dev.gsym.stackwalk.ProcessState;
 import dev.gsym.stackwalk.StackwalkPrinter;
 import dev.gsym.stackwalk.Stackwalker;
@@ -18,16 +27,23 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code gsymutil stackwalk [-m] [-s] [-c] [-b] MINIDUMP... [SYMBOL_PATH...]}: Breakpad's
+ * {@code gsymutil stackwalk [-m] [-s] [-c] [-b] DUMP... [SYMBOL_PATH...]}: Breakpad's
  * {@code minidump_stackwalk} (its options, parsed as its {@code getopt} parses them, and its
- * output byte for byte), over the {@link Stackwalker}. The first argument is a minidump, as for
- * minidump_stackwalk; each later one that is a file beginning with a minidump signature is another
- * dump, every other one a symbol path (a Breakpad symbol directory). Dumps are walked in order, in
- * one process, and each one's output is exactly minidump_stackwalk's for it alone. Symbol files are
- * converted once into GSYM files under the symbol cache ({@code --symbol-cache DIR}, default
- * {@code $XDG_CACHE_HOME/gsymutil/stackwalk} or {@code ~/.cache/gsymutil/stackwalk}). A dump that
- * cannot be read prints nothing on stdout and one line on stderr (the file, the offset, what is
- * wrong); the others are still walked, and the exit status is then 1. Never loads picocli.
+ * output byte for byte), over the {@link Stackwalker}. The first argument is a dump, as for
+ * minidump_stackwalk; each later one that is a file beginning with a minidump signature, or an ELF
+ * core file, is another dump, every other one a symbol path (a Breakpad symbol directory; for core
+ * files also a directory where the core's binaries and libraries are looked for by name and
+ * build-id). A minidump is walked as minidump_stackwalk walks it; an ELF core file ({@link
+ * ElfCoreProcess}) as minidump_stackwalk would walk the minidump Breakpad's core2md makes of it,
+ * with the symbols and CFI of its modules from GSYMs the {@link Symbolizer} makes of them. The
+ * symbolizer's sources ({@code --store}, {@code --debug-file-directory}, {@code --debuginfod},
+ * {@code --breakpad-symbols}, as for {@code gsymutil symbolize}) serve cores always and minidumps
+ * when one of them is given (after the symbol paths). Dumps are walked in order, in one process,
+ * and each one's output is exactly minidump_stackwalk's for it alone. Symbol files are converted
+ * once into GSYM files under the symbol cache ({@code --symbol-cache DIR}, default {@code
+ * $XDG_CACHE_HOME/gsymutil/stackwalk} or {@code ~/.cache/gsymutil/stackwalk}). A dump that cannot
+ * be read prints nothing on stdout and one line on stderr (the file, the offset, what is wrong);
+ * the others are still walked, and the exit status is then 1. Never loads picocli.
  */
 final class StackwalkCommand {
   static final String NAME = "stackwalk";
@@ -45,9 +61,10 @@ final class StackwalkCommand {
   /** The usage text (minidump_stackwalk's, with our additions). */
   static String usage() {
     return """
-        Usage: gsymutil stackwalk [options] <minidump-file>... [symbol-path ...]
+        Usage: gsymutil stackwalk [options] <minidump-or-core-file>... [symbol-path ...]
 
-        Output a stack trace for the provided minidump, as Breakpad's minidump_stackwalk does
+        Output a stack trace for the provided minidump or ELF core file, as Breakpad's
+        minidump_stackwalk does (for a core: as it does for the minidump core2md makes of it)
 
         Options:
 
@@ -59,12 +76,24 @@ final class StackwalkCommand {
 
           --symbol-cache DIR  Where the symbol files (.sym) are kept as GSYM files once converted
                      (default: $XDG_CACHE_HOME/gsymutil/stackwalk, else ~/.cache/gsymutil/stackwalk)
+          --store DIR  GSYM store: modules converted (with their CFI) once are kept there
+          --debug-file-directory DIR  Where debug files are looked for by build-id
+                     (repeatable; default /usr/lib/debug)
+          --debuginfod URL  A debuginfod server (repeatable; default: $DEBUGINFOD_URLS)
+          --no-debuginfod  Ask no debuginfod server
+          --breakpad-symbols DIR|URL  A Breakpad symbol store, a directory or a symbol server
+                     (repeatable)
           --verbose  Print the stack trace of an error
 
-        The first argument is a minidump; each later argument that is a file beginning with a
-        minidump signature is another minidump, every other one a symbol path: a directory of
-        Breakpad symbols laid out as NAME/DEBUG_ID/NAME.sym. Several minidumps print one after
-        the other, each exactly as minidump_stackwalk prints it.
+        The first argument is a minidump or an ELF core file; each later argument that is a
+        file beginning with a minidump signature, or an ELF core file, is another dump, every
+        other one a symbol path: a directory of Breakpad symbols laid out as
+        NAME/DEBUG_ID/NAME.sym, and for core files also a directory holding the core's
+        binaries and libraries (found by name and build-id). A core's modules are symbolized
+        from their own files (at the paths the core names, or in the symbol paths), the debug
+        files and stores of the options above; a minidump's from the symbol paths, then from
+        those options when one is given. Several dumps print one after the other, each exactly
+        as minidump_stackwalk prints it.
         """;
   }
 
@@ -75,6 +104,7 @@ final class StackwalkCommand {
     boolean crashedOnly = false;
     boolean brief = false;
     String cache = null;
+    Sources sources = new Sources();
     List<String> positional = new ArrayList<>();
     for (int i = 0; i < args.size(); i++) {
       String a = args.get(i);
@@ -91,6 +121,22 @@ final class StackwalkCommand {
           cache = args.get(++i);
         } else {
           cache = a.substring("--symbol-cache=".length());
+        }
+      } else if (a.equals("--no-debuginfod")) {
+        sources.noDebuginfod = true;
+      } else if (a.startsWith("--") && Sources.OPTIONS.contains(a.contains("=") ? a.substring(0, a.indexOf('=')) : a)) {
+        String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+        String value;
+        if (a.contains("=")) {
+          value = a.substring(a.indexOf('=') + 1);
+        } else {
+          if (i + 1 == args.size()) return usageError("option '" + name + "' requires an argument");
+          value = args.get(++i);
+        }
+        try {
+          sources.add(name, value);
+        } catch (IllegalArgumentException e) {
+          return usageError(name + ": " + value + ": " + e.getMessage());
         }
       } else if (a.startsWith("--")) {
         return usageError("unrecognized option '" + a + "'");
@@ -122,27 +168,47 @@ final class StackwalkCommand {
       try {
         p = Path.of(positional.get(i));
       } catch (InvalidPathException e) {
-        err.println(GsymUtil.TOOL_NAME + " " + NAME + ": " + positional.get(i) + ": not a valid path");
+        err.println(CliException.TOOL_NAME + " " + NAME + ": " + positional.get(i) + ": not a valid path");
         return 1;
       }
-      if (i == 0 || isMinidump(p)) dumps.add(p);
+      if (i == 0 || isMinidump(p) || isCore(p)) dumps.add(p);
       else symbolPaths.add(p);
     }
     Path cacheDir = cache != null ? Path.of(cache) : defaultCache();
+    boolean anyCore = dumps.stream().anyMatch(StackwalkCommand::isCore);
+    Symbolizer built;
+    try {
+      built = anyCore || sources.given() ? sources.symbolizer(env).build() : null;
+    } catch (IllegalArgumentException e) {
+      return fail(e.getMessage(), e);
+    }
     int status = 0;
     try (BreakpadSymbolDirectories symbols = symbolPaths.isEmpty() ? null
-        : new BreakpadSymbolDirectories(symbolPaths, cacheDir)) {
-      Stackwalker.Builder b = Stackwalker.builder();
-      if (symbols != null) b.symbols(symbols);
-      Stackwalker walker = b.build();
+        : new BreakpadSymbolDirectories(symbolPaths, cacheDir);
+        Symbolizer symbolizer = built;
+        SymbolizerSymbols modules = symbolizer == null ? null : new SymbolizerSymbols(symbolizer, symbolPaths);
+        // a minidump's modules by their identifiers only: the paths it names are another machine's
+        SymbolizerSymbols byId = symbolizer == null ? null : new SymbolizerSymbols(symbolizer, List.of(), false)) {
+      // the symbol paths first, as minidump_stackwalk; then the symbolizer's sources
+      SymbolSource minidumpSymbols = sources.given() ? firstOf(symbols, byId) : symbols;
+      SymbolSource coreSymbols = firstOf(symbols, modules);
       for (Path dump : dumps) {
-        try (Minidump d = Minidump.open(dump)) {
-          ProcessState state = walker.walk(d);
-          if (machine) session.sb.append(StackwalkPrinter.machineReadable(state));
-          else if (brief) session.sb.append(StackwalkPrinter.brief(state));
-          // printed as it is made: stack contents (-s) span whole stacks
-          else StackwalkPrinter.text(state, contents, crashedOnly, session.stdoutText());
-          session.emit();
+        try {
+          ProcessState state;
+          if (isCore(dump)) {
+            try (ElfCore core = ElfCore.open(dump)) {
+              ElfCoreProcess process = ElfCoreProcess.of(core);
+              state = Stackwalker.builder().symbols(process.withMemoryImages(coreSymbols)).build().walk(process);
+              print(state, machine, brief, contents, crashedOnly);
+            }
+          } else {
+            try (Minidump d = Minidump.open(dump)) {
+              Stackwalker.Builder b = Stackwalker.builder();
+              if (minidumpSymbols != null) b.symbols(minidumpSymbols);
+              state = b.build().walk(d);
+              print(state, machine, brief, contents, crashedOnly);
+            }
+          }
         } catch (GsymFormatException e) {
           status = fail(e.getMessage(), e);
         } catch (NoSuchFileException e) {
@@ -155,9 +221,95 @@ final class StackwalkCommand {
     return status;
   }
 
+  private void print(ProcessState state, boolean machine, boolean brief, boolean contents, boolean crashedOnly)
+      throws IOException {
+    if (machine) session.sb.append(StackwalkPrinter.machineReadable(state));
+    else if (brief) session.sb.append(StackwalkPrinter.brief(state));
+    // printed as it is made: stack contents (-s) span whole stacks
+    else StackwalkPrinter.text(state, contents, crashedOnly, session.stdoutText());
+    session.emit();
+  }
+
+  /** {@code a}'s symbols, else {@code b}'s (either may be null). */
+  private static SymbolSource firstOf(SymbolSource a, SymbolSource b) {
+    if (a == null) return b;
+    if (b == null) return a;
+    return (module, system) -> {
+      ModuleSymbols s = a.find(module, system);
+      return s != null ? s : b.find(module, system);
+    };
+  }
+
+  /**
+   * The symbolizer's sources as {@code gsymutil symbolize} and {@code serve} take them: the store,
+   * the debug directories (default /usr/lib/debug), debuginfod servers (default
+   * {@code $DEBUGINFOD_URLS}), Breakpad symbol stores, in that order.
+   */
+  private static final class Sources {
+    static final List<String> OPTIONS = List.of("--store", "--debug-file-directory", "--debuginfod", "--breakpad-symbols");
+
+    String store;
+    final List<Path> debugDirectories = new ArrayList<>();
+    final List<URI> debuginfod = new ArrayList<>();
+    final List<String> breakpad = new ArrayList<>();
+    boolean noDebuginfod;
+
+    void add(String option, String value) {
+      switch (option) {
+        case "--store" -> store = value;
+        case "--debug-file-directory" -> debugDirectories.add(Path.of(value));
+        case "--debuginfod" -> debuginfod.add(URI.create(value));
+        default -> breakpad.add(value);
+      }
+    }
+
+    /** Whether a source option was given (then minidumps use the symbolizer too). */
+    boolean given() {
+      return store != null || !debugDirectories.isEmpty() || !debuginfod.isEmpty() || !breakpad.isEmpty();
+    }
+
+    /** @throws IllegalArgumentException naming the option of a bad value */
+    Symbolizer.Builder symbolizer(Map<String, String> env) {
+      Symbolizer.Builder b = Symbolizer.builder().unwind(true);
+      if (store != null) b.store(Path.of(store));
+      List<Path> dirs = debugDirectories.isEmpty() ? List.of(Source.DebugDirectories.DEFAULT_DIRECTORY) : debugDirectories;
+      b.addSource(Source.DebugDirectories.of(dirs.toArray(Path[]::new)));
+      if (!noDebuginfod) {
+        try {
+          Optional<Source.Debuginfod> d = debuginfod.isEmpty() ? Source.Debuginfod.fromEnvironment(env)
+              : Optional.of(Source.Debuginfod.of(debuginfod));
+          d.ifPresent(b::addSource);
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("--debuginfod: " + e.getMessage(), e);
+        }
+      }
+      for (String loc : breakpad) {
+        try {
+          b.addSource(Source.BreakpadSymbols.parse(loc));
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("--breakpad-symbols: " + e.getMessage(), e);
+        }
+      }
+      return b;
+    }
+  }
+
+  /** Whether {@code p} is a regular file holding an ELF core file ({@code ET_CORE}, either byte order). */
+  static boolean isCore(Path p) {
+    if (!Files.isRegularFile(p)) return false;
+    try (InputStream in = Files.newInputStream(p)) {
+      byte[] h = in.readNBytes(18);
+      if (h.length < 18 || h[0] != 0x7f || h[1] != 'E' || h[2] != 'L' || h[3] != 'F') return false;
+      int type = h[5] == 2 ? (h[16] & 0xff) << 8 | (h[17] & 0xff) : (h[17] & 0xff) << 8 | (h[16] & 0xff);
+      return type == ElfCore.ET_CORE;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   private int fail(String message, Exception e) {
     session.flush();
-    err.println(GsymUtil.TOOL_NAME + " " + NAME + ": " + message);
+    err.println(CliException.TOOL_NAME + " " + NAME + ": " + message);
     if (session.verbose) e.printStackTrace(err);
     return 1;
   }
@@ -189,7 +341,7 @@ final class StackwalkCommand {
   /** getopt's complaint, then the usage on stderr, exit status 1 (as minidump_stackwalk). */
   private int usageError(String message) {
     session.flush();
-    err.println(GsymUtil.TOOL_NAME + " " + NAME + ": " + message);
+    err.println(CliException.TOOL_NAME + " " + NAME + ": " + message);
     err.print(usage());
     return 1;
   }

@@ -44,7 +44,7 @@ final class SymbolizeCommand {
   }
 
   SymbolizeCommand(Session session, Map<String, String> env, Function<PrintStream, Progress> progress) {
-    this.tool = GsymUtil.TOOL_NAME;
+    this.tool = CliException.TOOL_NAME;
     this.session = session;
     this.err = session.err;
     this.env = env;
@@ -64,7 +64,7 @@ final class SymbolizeCommand {
       return 0;
     }
     if (a.has(SymbolizeOpt.VERSION)) {
-      session.sb.append(GsymUtil.TOOL_NAME).append(" symbolize\n").append(Version.lines()[1]).append('\n');
+      session.sb.append(CliException.TOOL_NAME).append(" symbolize\n").append(Version.lines()[1]).append('\n');
       session.emit();
       return 0;
     }

@@ -2,20 +2,17 @@ package dev.gsym.cli;
 
 import dev.gsym.GsymFormatException;
 import dev.gsym.elf.ElfFile;
+import dev.gsym.object.FileKind;
 import dev.gsym.read.GsymReader;
 import dev.gsym.symbolize.ModuleRef;
 import java.io.IOException;
 import java.lang.ref.SoftReference;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -158,7 +155,7 @@ final class SymbolizeModules {
         continue;
       }
       if (!Files.isRegularFile(p)) continue;
-      if (ForeignFile.of(p) != ForeignFile.ELF) return null;
+      if (ForeignFile.of(p) != FileKind.ELF) return null;
       return disableGsym || gsymFor(p.toString(), p) == null ? p : null;
     }
     return null;
@@ -188,7 +185,7 @@ final class SymbolizeModules {
     Path gsym = disableGsym ? null : gsymFor(name, path);
     try {
       // llvm names the outermost frame from the file's symbols when it reads DWARF, not a GSYM file
-      Path symbolFile = gsym == null && ForeignFile.of(path) == ForeignFile.ELF ? path : null;
+      Path symbolFile = gsym == null && ForeignFile.of(path) == FileKind.ELF ? path : null;
       return new Module(name, false, ModuleRef.file(gsym != null ? gsym : path), null, symbolFile);
     } catch (IllegalArgumentException e) {
       return new Module(name, false, null, "No such file or directory");
@@ -210,38 +207,31 @@ final class SymbolizeModules {
       return "Input/output error";
     }
     if (a.isDirectory()) return "Is a directory";
-    ByteBuffer head = ByteBuffer.allocate(64);
-    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-      while (head.hasRemaining() && ch.read(head) > 0) {
-        // the first bytes, as many as there are
-      }
+    FileKind kind;
+    try {
+      kind = FileKind.sniff(path);
     } catch (AccessDeniedException e) {
       return "Permission denied";
     } catch (IOException e) {
       return e instanceof FileSystemException f && f.getReason() != null ? f.getReason() : "Input/output error";
     }
-    head.flip();
-    if (head.remaining() >= 4) {
-      int magic = head.order(ByteOrder.LITTLE_ENDIAN).getInt(0);
-      if (magic == GSYM_MAGIC || Integer.reverseBytes(magic) == GSYM_MAGIC) {
-        try (GsymReader r = GsymReader.open(path)) {
-          // the tables open; a file cut short loses its last FunctionInfo records: decode the one
-          // stored last (one record, whatever the file's size)
-          int last = -1;
-          for (int i = 0; i < r.numFunctions(); i++) {
-            if (last < 0 || Long.compareUnsigned(r.functionInfoOffset(i), r.functionInfoOffset(last)) > 0) last = i;
-          }
-          if (last >= 0) r.functionInfoAtIndex(last);
-          return null;
-        } catch (GsymFormatException e) {
-          return problem(e);
-        } catch (IOException e) {
-          return "Input/output error";
+    if (kind.isGsym()) {
+      try (GsymReader r = GsymReader.open(path)) {
+        // the tables open; a file cut short loses its last FunctionInfo records: decode the one
+        // stored last (one record, whatever the file's size)
+        int last = -1;
+        for (int i = 0; i < r.numFunctions(); i++) {
+          if (last < 0 || Long.compareUnsigned(r.functionInfoOffset(i), r.functionInfoOffset(last)) > 0) last = i;
         }
+        if (last >= 0) r.functionInfoAtIndex(last);
+        return null;
+      } catch (GsymFormatException e) {
+        return problem(e);
+      } catch (IOException e) {
+        return "Input/output error";
       }
     }
-    ForeignFile kind = ForeignFile.identify(head);
-    if (kind == ForeignFile.ELF) {
+    if (kind == FileKind.ELF) {
       // llvm's createBinary reads the headers and the section table: a truncated or corrupt file
       // cannot be opened (its debug info is read, and may fail, request by request)
       try (ElfFile elf = ElfFile.open(path)) {
@@ -252,9 +242,10 @@ final class SymbolizeModules {
         return "Input/output error";
       }
     }
-    if (kind == ForeignFile.BREAKPAD) return null;
-    if (kind != null) return NOT_OBJECT + " by gsymutil (it reads ELF, GSYM and Breakpad symbol files; this is "
-        + kind.description() + ")";
+    if (kind == FileKind.BREAKPAD) return null;
+    String description = ForeignFile.description(kind);
+    if (description != null) return NOT_OBJECT + " by gsymutil (it reads ELF, GSYM and Breakpad symbol files; this is "
+        + description + ")";
     return NOT_OBJECT;
   }
 
@@ -263,7 +254,6 @@ final class SymbolizeModules {
     return (e.offset() >= 0 ? String.format("offset 0x%08x: ", e.offset()) : "") + e.detail();
   }
 
-  private static final int GSYM_MAGIC = 0x4753594d;
   private static final String BREAKPAD = "BREAKPAD:";
 
   /** llvm-symbolizer-22's {@code lookUpGsymFile}, keeping only a GSYM file that opens. */

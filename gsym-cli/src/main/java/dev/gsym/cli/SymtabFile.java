@@ -4,6 +4,7 @@ import dev.gsym.GsymFormatException;
 import dev.gsym.macho.FatArch;
 import dev.gsym.macho.MachOFile;
 import dev.gsym.macho.MachOUniversal;
+import dev.gsym.object.FileKind;
 import dev.gsym.object.ObjectFile;
 import dev.gsym.object.ObjectFiles;
 import java.io.IOException;
@@ -124,9 +125,9 @@ sealed interface SymtabFile extends AutoCloseable {
     }
     if (!Files.isRegularFile(p) || !Files.isReadable(p)) throw new Failure("failed to open symbol table file '" + path + "'");
     try {
-      byte[] head = head(p);
-      if (isArchive(head)) throw new Failure("symbol table file '" + path + "' is not a valid object file");
-      if (ObjectFiles.kind(head) == ObjectFiles.Kind.UNIVERSAL) {
+      FileKind kind = FileKind.sniff(p);
+      if (kind == FileKind.ARCHIVE) throw new Failure("symbol table file '" + path + "' is not a valid object file");
+      if (kind == FileKind.MACH_O_UNIVERSAL) {
         return new Universal(path, MachOUniversal.open(p));
       }
       return new Thin(path, ObjectFiles.open(p));
@@ -135,17 +136,5 @@ sealed interface SymtabFile extends AutoCloseable {
     } catch (IOException e) {
       throw new Failure("failed to open symbol table file '" + path + "'");
     }
-  }
-
-  private static byte[] head(Path p) throws IOException {
-    try (InputStream in = Files.newInputStream(p)) {
-      return in.readNBytes(8);
-    }
-  }
-
-  /** llvm's identify_magic for a (thin) archive. */
-  private static boolean isArchive(byte[] head) {
-    return Arrays.equals(head, "!<arch>\n".getBytes(StandardCharsets.US_ASCII))
-        || Arrays.equals(head, "!<thin>\n".getBytes(StandardCharsets.US_ASCII));
   }
 }

@@ -18,6 +18,7 @@ import dev.gsym.format.Hex;
 import dev.gsym.io.AtomicFile;
 import dev.gsym.GsymFormatException;
 import dev.gsym.Progress;
+import dev.gsym.object.FileKind;
 import dev.gsym.read.GsymReader;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
@@ -38,17 +39,17 @@ import java.util.List;
 final class ToBreakpadConversion {
   private ToBreakpadConversion() {}
 
-  /** Runs the mode: a GSYM file, or an ELF file by its magic ({@link InputKind}). */
+  /** Runs the mode: a GSYM file, or an ELF file by its magic ({@link #isElf}). */
   static int run(Session s, Args o) {
     if (o.value(Opt.SEGMENT_SIZE) != null) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": --segment-size can only be used with --breakpad");
+      throw CliException.tool("--segment-size can only be used with --breakpad");
     }
     long load = loadAddress(o);
     String in = o.value(Opt.TO_BREAKPAD);
     String out = o.value(Opt.OUT_FILE) != null ? o.value(Opt.OUT_FILE) : defaultOutput(in, ".gsym", ".sym");
     refuseOverwriting(out, false, "input file", in);
     OutputFiles.checkWritable(out, false, in);
-    boolean elf = !in.equals("-") && InputKind.of(in, inputPath(in)) == InputKind.ELF;
+    boolean elf = !in.equals("-") && isElf(in, inputPath(in));
     OutputStream data = out.equals(STDOUT) ? s.stdoutForData() : null;
     if (elf) return elfToBreakpad(s, o, in, out, data);
     // GSYM records neither OS nor architecture nor module name: say which MODULE fields are guesses
@@ -277,23 +278,17 @@ final class ToBreakpadConversion {
     return 0;
   }
 
-  /** What {@code --to-breakpad} was given, by the file's first bytes (not its name). */
-  enum InputKind {
-    ELF, GSYM;
-
-    static InputKind of(String in, Path p) {
-      byte[] m;
-      try (java.io.InputStream is = Files.newInputStream(p)) {
-        m = is.readNBytes(4);
-      } catch (IOException e) {
-        throw ioError(in, e);
-      }
-      String magic = new String(m, StandardCharsets.ISO_8859_1);
-      if (magic.equals("\u007fELF")) return ELF;
-      // GSYM's magic 0x4753594d in either byte order
-      if (magic.equals("GSYM") || magic.equals("MYSG")) return GSYM;
-      throw Session.fileError(in, "not a GSYM file or an ELF file"
-          + (magic.equals("MODU") ? " (a Breakpad symbol file? --breakpad converts those to GSYM)" : ""), null);
+  /** True if {@code --to-breakpad} was given an ELF file, false for a GSYM file, by its first bytes (not its name). */
+  private static boolean isElf(String in, Path p) {
+    FileKind kind;
+    try {
+      kind = FileKind.sniff(p);
+    } catch (IOException e) {
+      throw ioError(in, e);
     }
+    if (kind == FileKind.ELF) return true;
+    if (kind.isGsym()) return false;
+    throw Session.fileError(in, "not a GSYM file or an ELF file"
+        + (kind == FileKind.BREAKPAD ? " (a Breakpad symbol file? --breakpad converts those to GSYM)" : ""), null);
   }
 }

@@ -26,24 +26,24 @@ final class TranscodeConversion {
   static int run(Session s, Args o) {
     List<String> inputs = o.values(Opt.FILES);
     if (inputs.size() != 1) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": convert takes one GSYM file to rewrite (got "
+      throw CliException.tool("convert takes one GSYM file to rewrite (got "
           + inputs.size() + ")");
     }
     if (!o.has(Opt.OUTPUT_VERSION)) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": convert of a GSYM file needs --output-version N");
+      throw CliException.tool("convert of a GSYM file needs --output-version N");
     }
     for (Opt other : List.of(Opt.SEGMENT_SIZE, Opt.LENIENT, Opt.LOAD_ADDRESS, Opt.MODULE_OS, Opt.MODULE_ARCH,
         Opt.MODULE_NAME, Opt.DWARF_CALLSITES, Opt.CALLSITES_YAML, Opt.SYMTAB_FILE, Opt.LLVM_COMPAT, Opt.VERIFY,
         Opt.NUM_THREADS, Opt.JSON_SUMMARY, Opt.EMBED, Opt.IN_PLACE, Opt.UNWIND, Opt.NO_CFI)) {
       if (o.has(other)) {
-        throw CliException.stderr(GsymUtil.TOOL_NAME + ": " + other.names.getLast()
+        throw CliException.tool("" + other.names.getLast()
             + " does not apply to rewriting a GSYM file");
       }
     }
     int version = Conversions.outputVersion(o);
     String in = inputs.getFirst();
     String out = o.value(Opt.OUT_FILE);
-    if (out == null) throw CliException.stderr(GsymUtil.TOOL_NAME + ": convert of a GSYM file needs -o OUT");
+    if (out == null) throw CliException.tool("convert of a GSYM file needs -o OUT");
     boolean toStdout = out.equals(STDOUT);
     refuseOverwriting(out, false, "input file", in);
     OutputFiles.checkWritable(out, false, in);
@@ -70,7 +70,7 @@ final class TranscodeConversion {
         creator.save(outputPath(out), order);
       }
     } catch (GsymFormatException e) {
-      throw CliException.stderr(GsymUtil.TOOL_NAME + ": " + out + ": " + e.detail());
+      throw CliException.tool("" + out + ": " + e.detail());
     } catch (IOException e) {
       throw ioError(out, e);
     }

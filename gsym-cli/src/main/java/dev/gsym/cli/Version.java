@@ -23,6 +23,6 @@ final class Version {
 
   /** The lines {@code --version} prints. */
   static String[] lines() {
-    return new String[] {GsymUtil.TOOL_NAME, "gsym-java version " + version()};
+    return new String[] {CliException.TOOL_NAME, "gsym-java version " + version()};
   }
 }

@@ -3,6 +3,7 @@ package dev.gsym.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.gsym.testing.StartsProcesses;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * compares it with: the output of POSIX {@code cksum gsymutil.jar lib/*.jar} in the target
  * directory, names in bytewise order (the launcher globs under {@code LC_ALL=C}).
  */
+@StartsProcesses
 class AotJarsTest {
   @TempDir Path target;
 

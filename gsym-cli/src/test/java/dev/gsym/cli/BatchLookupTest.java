@@ -3,6 +3,7 @@ package dev.gsym.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.ByteStrings;
+import dev.gsym.testing.StartsProcesses;
 import dev.gsym.testing.TestData;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * lines mixing files, failing lookups, CRs and a fatal error at the end; compared with
  * llvm-gsymutil-22 too when it is installed.
  */
+@StartsProcesses
 class BatchLookupTest {
   @TempDir
   Path tmp;

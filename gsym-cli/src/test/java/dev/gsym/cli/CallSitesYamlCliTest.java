@@ -3,6 +3,7 @@ package dev.gsym.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.IOException;
@@ -25,6 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code --merged-functions} and {@code --dwarf-callsites}; bad files fail with llvm's messages and
  * exit status, writing nothing.
  */
+@NeedsLlvm
 class CallSitesYamlCliTest {
   private static final String MERGED = "--merged-functions";
   private static final String DWARF_CS = "--dwarf-callsites";

@@ -3,6 +3,7 @@ package dev.gsym.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.IOException;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * What a new user's first mistakes print: each a clear message on stderr with exit status 1 that
  * says what went wrong and what to do, never a silent success or a misleading hint.
  */
+@NeedsLlvm
 class CliMessagesTest {
   private static final String F = TestData.path("gsym", "c-clang-O2.gsym").toString();
 

@@ -3,6 +3,7 @@ package dev.gsym.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.IOException;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Command lines beyond llvm-gsymutil's: positional {@code lookup} forms, object files handed to a
  * dump or lookup, and {@code --verify} combined with a dump or lookup (as llvm-gsymutil-22 takes it).
  */
+@NeedsLlvm
 class CommandLineFormsTest {
   private static final String F = TestData.path("gsym", "c-clang-O2.gsym").toString();
   private static final String G = TestData.path("gsym", "c-gcc-O2.gsym").toString();

@@ -5,6 +5,7 @@ import dev.gsym.GsymFormatException;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.FuzzLimits;
 import dev.gsym.testing.FuzzSeeds;
+import dev.gsym.testing.Slow;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * stack trace, and leave no file at OUT nor beside it; a successful one must leave a GSYM that
  * opens. An input taking longer than {@link #LIMIT} is a finding.
  */
+@Slow
 class ConversionCliFuzzTest {
   static final Duration LIMIT = Duration.ofSeconds(2);
   /** What an internal error looks like: a Java exception or error class, or a stack frame. */

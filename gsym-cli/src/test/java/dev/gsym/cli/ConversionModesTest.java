@@ -3,6 +3,7 @@ package dev.gsym.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.nio.file.Files;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * llvm's last-one-wins for a repeated mode option, and the messages and their order as before the
  * group existed (through picocli, not {@link QuickArgs}, which leaves these lines to picocli).
  */
+@NeedsLlvm
 class ConversionModesTest {
   private static final String BIN = TestData.path("bin", "c-clang-O2").toString();
   private static final String SYM = TestData.path("breakpad", "basic.sym").toString();

@@ -10,6 +10,7 @@ import dev.gsym.read.LookupException;
 import dev.gsym.read.LookupResult;
 import dev.gsym.read.SourceLocation;
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.ReadelfFacts;
 import dev.gsym.testing.Breakpad;
 import dev.gsym.testing.TestData;
@@ -37,6 +38,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * llvm-readelf's facts by gsym-breakpad's ElfModuleTest, their functions here against
  * llvm-gsymutil-22's lookups.
  */
+@NeedsLlvm
 class ElfToBreakpadCliTest {
   @TempDir
   Path dir;

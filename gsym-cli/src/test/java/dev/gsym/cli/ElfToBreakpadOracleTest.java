@@ -11,6 +11,7 @@ import dev.gsym.read.LookupResult;
 import dev.gsym.read.SourceLocation;
 import dev.gsym.testing.Breakpad;
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.IOException;
@@ -57,6 +58,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       -Dgsym.requireTools=true}).
  * </ul>
  */
+@NeedsLlvm
 class ElfToBreakpadOracleTest {
   @TempDir
   static Path dir;

@@ -6,6 +6,7 @@ import dev.gsym.elf.ElfFile;
 import dev.gsym.elf.EmbeddedGsym;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.IOException;
@@ -34,6 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * by {@code llvm-objcopy-22 --add-section} read the same, and bad sections and arguments fail with
  * one clear message.
  */
+@NeedsLlvm
 class EmbedCliTest {
   @TempDir Path tmp;
 

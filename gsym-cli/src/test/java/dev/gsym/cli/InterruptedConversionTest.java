@@ -2,6 +2,7 @@ package dev.gsym.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gsym.testing.StartsProcesses;
 import dev.gsym.testing.SyntheticGsym;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * partial output, and the previous output file is intact: the real CLI runs in its own JVM and is
  * signalled once its temporary file has appeared.
  */
+@StartsProcesses
 class InterruptedConversionTest {
   /** Enough functions that writing the Breakpad text takes seconds, not milliseconds. */
   private static final int FUNCTIONS = 100_000;

@@ -2,6 +2,7 @@ package dev.gsym.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gsym.testing.StartsProcesses;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.IOException;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and installs a prebuilt one-class jar, so the launcher's own logic (locking, symlinks, messages)
  * is what is tested, in seconds, without a recursive Maven build.
  */
+@StartsProcesses
 class LauncherTest {
   @TempDir Path tmp;
   Path project;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 import dev.gsym.ByteStrings;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.IOException;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (and stderr, once llvm's argv[0] is replaced by our name). Skipped when llvm-gsymutil-22 is not
  * on PATH (or -Dgsym.llvm.gsymutil=none).
  */
+@NeedsLlvm
 class LlvmDifferentialTest {
   private static final String LLVM = Llvm.GSYMUTIL;
 
@@ -97,7 +99,7 @@ class LlvmDifferentialTest {
     Process p = new ProcessBuilder(cmd).redirectInput(in.toFile()).redirectOutput(out.toFile())
         .redirectError(err.toFile()).start();
     int status = p.waitFor();
-    String errText = TestData.text(err).replace(exe + ": ", GsymUtil.TOOL_NAME + ": ");
+    String errText = TestData.text(err).replace(exe + ": ", CliException.TOOL_NAME + ": ");
     return new Outcome(status, TestData.text(out), errText);
   }
 

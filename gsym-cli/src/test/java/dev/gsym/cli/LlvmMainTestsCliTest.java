@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.GsymStatistics;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * in llvmtests/ with yaml2obj-22, converted by us. Where a test checks lines with FileCheck, the
  * same lines are checked here (as whole lines where the test uses CHECK-NEXT).
  */
+@NeedsLlvm
 class LlvmMainTestsCliTest {
   @TempDir Path tmp;
 

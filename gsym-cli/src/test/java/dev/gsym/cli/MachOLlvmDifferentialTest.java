@@ -3,6 +3,7 @@ package dev.gsym.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.IOException;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * input must build. A reported skip without llvm-gsymutil-22, clang-22, ld64.lld-22, ld.lld-22,
  * dsymutil-22, llvm-lipo-22 or llvm-strip-22, a failure then under -Dgsym.requireTools=true.
  */
+@NeedsLlvm
 class MachOLlvmDifferentialTest {
   @TempDir Path tmp;
 

@@ -3,6 +3,7 @@ package dev.gsym.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.IOException;
@@ -25,6 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * own description of the problem (as llvm-size-22 words it); otherwise the same stderr, the same
  * GSYM file, dump and lookups. And the same against llvm-gsymutil-22 live (skipped without it).
  */
+@NeedsLlvm
 class MachOYamlTest {
   @TempDir Path tmp;
 

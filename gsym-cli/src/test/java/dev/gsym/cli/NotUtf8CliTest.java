@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.gsym.ByteStrings;
 import dev.gsym.demangle.Demangler;
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.ByteArrayInputStream;
@@ -28,6 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * malformed UTF-8) through the command line, compared as raw bytes with what llvm-gsymutil-22
  * wrote and printed: conversion, dump, lookups, and GSYM → Breakpad → GSYM.
  */
+@NeedsLlvm
 class NotUtf8CliTest {
   @TempDir Path dir;
 

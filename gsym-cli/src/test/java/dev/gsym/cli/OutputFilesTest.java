@@ -3,6 +3,7 @@ package dev.gsym.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.gsym.testing.StartsProcesses;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.ByteArrayInputStream;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * is stdout, an output that is an input is refused, and output errors name the output. Inputs are
  * copies in a temporary directory, so a regression cannot damage the checked-in test data.
  */
+@StartsProcesses
 class OutputFilesTest {
   private static final int S_IFMT = 0170000;
   private static final int S_IFCHR = 0020000;

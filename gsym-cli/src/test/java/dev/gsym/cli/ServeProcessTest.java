@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.gsym.testing.StartsProcesses;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.net.URI;
@@ -33,6 +34,7 @@ import tools.jackson.databind.ObjectMapper;
  * both answer right; a replica killed (SIGKILL) in the middle of a conversion leaves nothing a
  * restarted one would serve, and the restarted one converts and answers.
  */
+@StartsProcesses
 class ServeProcessTest {
   static final String ID = "0123456789ABCDEF0123456789ABCDEF0";
   static final long FIRST = 0x1000;

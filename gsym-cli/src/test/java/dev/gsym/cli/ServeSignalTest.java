@@ -3,6 +3,7 @@ package dev.gsym.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.gsym.testing.StartsProcesses;
 import dev.gsym.testing.TestData;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * status for SIGTERM, whatever the requests); a request that does not finish within the stop timeout
  * (5 s) is cut off and the status is 1.
  */
+@StartsProcesses
 class ServeSignalTest {
   @TempDir Path tmp;
   final List<Process> processes = new ArrayList<>();

@@ -108,7 +108,7 @@ class StackwalkCliTest {
   void helpAndUsageErrors() {
     CliRun help = run("stackwalk", "-h");
     assertThat(help.status()).isZero();
-    assertThat(help.out()).startsWith("Usage: gsymutil stackwalk [options] <minidump-file>... [symbol-path ...]\n")
+    assertThat(help.out()).startsWith("Usage: gsymutil stackwalk [options] <minidump-or-core-file>... [symbol-path ...]\n")
         .contains("  -m         Output in machine-readable format\n");
     assertThat(run("help", "stackwalk").out()).isEqualTo(help.out());
     assertThat(run("stackwalk", "--help").out()).isEqualTo(help.out());

@@ -2,6 +2,7 @@ package dev.gsym.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gsym.testing.StartsProcesses;
 import dev.gsym.testing.TestData;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * What a one-shot lookup or dump loads, seen in a fresh JVM through {@code -Xlog:class+load}: no
  * logging framework (slf4j, logback) and no picocli, which only the other command lines need.
  */
+@StartsProcesses
 class StartupClassesTest {
   private static final String F = TestData.path("gsym", "c-clang-O2.gsym").toString();
 

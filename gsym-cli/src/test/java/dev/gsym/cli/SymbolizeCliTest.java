@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.gsym.ByteStrings;
 import dev.gsym.elf.ElfFile;
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.ByteArrayOutputStream;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * llvm-symbolizer-22 prints for the same input over llvm-gsymutil-22's GSYM of the binary
  * (SymbolizeLlvmDifferentialTest compares with it live).
  */
+@NeedsLlvm
 class SymbolizeCliTest {
   private static final Path BIN = TestData.path("bin", "c-gcc-O2");
   private static final String F = BIN.toString();

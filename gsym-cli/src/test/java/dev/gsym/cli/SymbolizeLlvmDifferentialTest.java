@@ -8,6 +8,7 @@ import dev.gsym.elf.ElfFile;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.IOException;
@@ -62,6 +63,7 @@ import org.junit.jupiter.api.io.TempDir;
  *       symbol table's).
  * </ul>
  */
+@NeedsLlvm
 class SymbolizeLlvmDifferentialTest {
   @TempDir
   static Path work;
@@ -176,7 +178,7 @@ class SymbolizeLlvmDifferentialTest {
     int status = pb.start().waitFor();
     assertThat(status).as("llvm-symbolizer-22 %s", args).isZero();
     // llvm names itself by its argv[0]
-    String e = TestData.text(err).replace(llvm + ": error: ", GsymUtil.TOOL_NAME + ": error: ");
+    String e = TestData.text(err).replace(llvm + ": error: ", CliException.TOOL_NAME + ": error: ");
     return new Out(TestData.text(out), e);
   }
 

@@ -7,6 +7,7 @@ import dev.gsym.symbolize.ModuleRef;
 import dev.gsym.symbolize.Symbolized;
 import dev.gsym.symbolize.Symbolizer;
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.IOException;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * ones name what llvm's manual two-pass resolution names ({@code expected/stacks.llvm.txt}, and live
  * when the tool is installed).
  */
+@NeedsLlvm
 class SymbolizeStackTest {
   private static final Path DIR = TestData.path("stack");
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.gsym.ByteStrings;
 import dev.gsym.elf.ElfFile;
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.IOException;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The goldens are llvm-symbolizer-22's answers, made by {@code src-test-data/regenerate-symnames.sh}
  * from {@code src/symnames.c}; a live test does the same on the system's libc with its debug file.
  */
+@NeedsLlvm
 class SymbolizeSymbolNamesTest {
   private static final Path DIR = TestData.path("symnames");
 

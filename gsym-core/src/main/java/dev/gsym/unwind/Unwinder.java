@@ -162,6 +162,20 @@ public final class Unwinder {
   }
 
   /**
+   * Evaluates a CFI DWARF expression ({@link UnwindState#EXPRESSION} CFA and register rules) as
+   * {@link #step} does, for walkers that apply rows themselves: over {@code regs} (DWARF numbers) and
+   * {@code memory}, with the CFA pushed first when {@code pushCfa} (register rules); the value on top
+   * of the stack goes to {@code result[0]}.
+   *
+   * @return false when the expression reads an unknown register or unreadable memory, uses an
+   *     operation not allowed in CFI, overflows its stack or runs too long
+   */
+  public boolean evaluateExpression(byte[] expression, Registers regs, MemoryReader memory, long cfa, boolean pushCfa,
+      long[] result) {
+    return evaluate(expression, regs, memory, cfa, pushCfa, result);
+  }
+
+  /**
    * Evaluates a DWARF expression (DWARF 5, section 2.5) over {@code regs} and {@code memory}; with
    * {@code pushCfa} the CFA is pushed first, as for register rules. The result is the value on top
    * of the stack.

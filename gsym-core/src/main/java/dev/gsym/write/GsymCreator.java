@@ -1,18 +1,11 @@
 package dev.gsym.write;
 
 import dev.gsym.GsymFormatException;
-import dev.gsym.format.AddressInfoTable;
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.AddressRanges;
-import dev.gsym.format.AddressTable;
-import dev.gsym.format.CallSiteInfo;
-import dev.gsym.format.CallSiteInfoCollection;
 import dev.gsym.format.FileEntry;
 import dev.gsym.format.FileTable;
 import dev.gsym.format.FunctionInfo;
-import dev.gsym.format.GlobalData;
-import dev.gsym.format.GlobalDataDirectory;
-import dev.gsym.format.GsymHeader;
 import dev.gsym.format.Header;
 import dev.gsym.format.HeaderV2;
 import dev.gsym.format.Hex;
@@ -20,17 +13,11 @@ import dev.gsym.format.IndexMap;
 import dev.gsym.format.MergedFunctionsInfo;
 import dev.gsym.format.StringTable;
 import dev.gsym.io.AtomicFile;
-import dev.gsym.io.GsymWriter;
 import dev.gsym.read.GsymReader;
-import java.io.BufferedOutputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -51,10 +38,7 @@ import java.util.function.IntUnaryOperator;
 public final class GsymCreator implements AutoCloseable {
   private final Object lock = new Object();
   private final StringTableBuilder strings;
-  private final HashMap<FileEntry, Integer> fileIndex = new HashMap<>();
-  private final List<FileEntry> files = new ArrayList<>();
-  /** Index of the {0, 0} entry {@link #insertNoFile()} added, or -1. */
-  private int noFile = -1;
+  private final FileTableBuilder files = new FileTableBuilder();
   /**
    * Encoded FunctionInfos. A scratch creator's are encoded against its own tables (string "offsets"
    * are 1 + positions, see {@link StringTableBuilder}); {@link #addAll} relocates their bytes.
@@ -67,7 +51,6 @@ public final class GsymCreator implements AutoCloseable {
   private volatile AddressRanges validTextRanges;
   private boolean finished;
   private boolean unwindAttached;
-  private boolean isSegment;
   /** GSYM version written by encode and save: 1 (LLVM 22's format, the default) or 2. */
   private int outputVersion = Header.VERSION;
   /**
@@ -90,7 +73,6 @@ public final class GsymCreator implements AutoCloseable {
   private GsymCreator(boolean scratch) {
     this.scratch = scratch;
     this.strings = new StringTableBuilder(scratch);
-    insertFile("", PathStyle.POSIX);
   }
 
   /** Adds {@code s}'s bytes to the string table (if new) and returns their offset; "" is 0. */
@@ -114,7 +96,7 @@ public final class GsymCreator implements AutoCloseable {
     synchronized (lock) {
       int d = strings.add(dir);
       int b = strings.add(base);
-      return insertFileEntry(new FileEntry(d, b));
+      return files.insert(new FileEntry(d, b));
     }
   }
 
@@ -137,7 +119,7 @@ public final class GsymCreator implements AutoCloseable {
     synchronized (lock) {
       int d = strings.add(dir);
       int b = strings.add(base);
-      return insertFileEntry(new FileEntry(d, b));
+      return files.insert(new FileEntry(d, b));
     }
   }
 
@@ -154,30 +136,8 @@ public final class GsymCreator implements AutoCloseable {
    */
   public int insertNoFile() {
     synchronized (lock) {
-      return noFileIndex();
+      return files.noFile();
     }
-  }
-
-  private int noFileIndex() {
-    if (noFile < 0) {
-      noFile = files.size();
-      files.add(FileEntry.NONE);
-    }
-    return noFile;
-  }
-
-  /** The index in this creator for {@code fe}, found at {@code index} of another table. */
-  private int insertCopiedFileEntry(int index, FileEntry fe) {
-    return index != 0 && fe.equals(FileEntry.NONE) ? noFileIndex() : insertFileEntry(fe);
-  }
-
-  private int insertFileEntry(FileEntry fe) {
-    Integer idx = fileIndex.get(fe);
-    if (idx != null) return idx;
-    int i = files.size();
-    fileIndex.put(fe, i);
-    files.add(fe);
-    return i;
   }
 
   /**
@@ -207,7 +167,7 @@ public final class GsymCreator implements AutoCloseable {
         int[] fileMap = new int[part.files.size()];
         for (int i = 1; i < fileMap.length; i++) {
           FileEntry fe = part.files.get(i);
-          fileMap[i] = insertCopiedFileEntry(i, new FileEntry(strMap.applyAsInt(fe.dir()), strMap.applyAsInt(fe.base())));
+          fileMap[i] = files.insertCopied(i, new FileEntry(strMap.applyAsInt(fe.dir()), strMap.applyAsInt(fe.base())));
         }
         IndexMap m = new IndexMap(strMap, i -> fileMap[i]);
         for (StoredFunction sf : part.funcs) {
@@ -405,50 +365,7 @@ public final class GsymCreator implements AutoCloseable {
   public void loadCallSites(List<FunctionCallSites> functions) {
     synchronized (lock) {
       if (finished) throw new IllegalStateException("GsymCreator already finished");
-      record Target(int func, int child) {}
-      HashMap<String, Target> byName = new HashMap<>();
-      for (int i = 0; i < funcs.size(); i++) {
-        StoredFunction sf = funcs.get(i);
-        byName.putIfAbsent(strings.get(sf.name), new Target(i, -1));
-        if (sf.hasMerged) {
-          List<FunctionInfo> kids = sf.info().mergedFunctions().mergedFunctions();
-          for (int k = 0; k < kids.size(); k++) byName.putIfAbsent(strings.get(kids.get(k).name()), new Target(i, k));
-        }
-      }
-      java.util.LinkedHashMap<Target, List<CallSiteInfo>> sites = new java.util.LinkedHashMap<>();
-      for (FunctionCallSites f : functions) {
-        Target t = byName.get(f.name());
-        if (t == null) {
-          throw new IllegalArgumentException("Can't find function '" + f.name() + "' specified in callsite YAML");
-        }
-        List<CallSiteInfo> list = sites.computeIfAbsent(t, k -> {
-          FunctionInfo fi = funcs.get(k.func()).info();
-          if (k.child() >= 0) fi = fi.mergedFunctions().mergedFunctions().get(k.child());
-          return fi.callSites() == null ? new ArrayList<>() : new ArrayList<>(fi.callSites().callSites());
-        });
-        for (FunctionCallSites.CallSite cs : f.callSites()) {
-          List<Integer> regex = new ArrayList<>(cs.matchRegex().size());
-          for (String r : cs.matchRegex()) regex.add(strings.add(r));
-          list.add(new CallSiteInfo(cs.returnOffset(), cs.flags(), regex));
-        }
-      }
-      HashMap<Integer, FunctionInfo> edited = new HashMap<>();
-      for (java.util.Map.Entry<Target, List<CallSiteInfo>> e : sites.entrySet()) {
-        Target t = e.getKey();
-        CallSiteInfoCollection c = new CallSiteInfoCollection(e.getValue());
-        FunctionInfo fi = edited.computeIfAbsent(t.func(), i -> funcs.get(i).info());
-        if (t.child() < 0) {
-          fi = fi.withCallSites(c);
-        } else {
-          List<FunctionInfo> kids = new ArrayList<>(fi.mergedFunctions().mergedFunctions());
-          kids.set(t.child(), kids.get(t.child()).withCallSites(c));
-          fi = fi.withMergedFunctions(new MergedFunctionsInfo(kids));
-        }
-        edited.put(t.func(), fi);
-      }
-      for (java.util.Map.Entry<Integer, FunctionInfo> e : edited.entrySet()) {
-        funcs.set(e.getKey(), StoredFunction.of(e.getValue()));
-      }
+      CallSiteInfoLoader.load(funcs, strings, functions);
     }
   }
 
@@ -465,7 +382,6 @@ public final class GsymCreator implements AutoCloseable {
     synchronized (lock) {
       if (finished) throw new IllegalStateException("GsymCreator already finished");
       finished = true;
-      if (isSegment) return;
       int before = funcs.size();
       if (before > 1) {
         funcs.sort(StoredFunction::compare);
@@ -579,22 +495,6 @@ public final class GsymCreator implements AutoCloseable {
     }
   }
 
-  /** The header's BaseAddress: the one set, else the first function's start. */
-  private Long effectiveBaseAddress() {
-    if (baseAddress != null) return baseAddress;
-    return funcs.isEmpty() ? null : funcs.getFirst().start();
-  }
-
-  private int addressOffsetSize() {
-    Long base = effectiveBaseAddress();
-    if (base == null || funcs.isEmpty()) return 1;
-    long delta = funcs.getLast().start() - base;
-    if (Long.compareUnsigned(delta, 0xffL) <= 0) return 1;
-    if (Long.compareUnsigned(delta, 0xffffL) <= 0) return 2;
-    if (Long.compareUnsigned(delta, 0xffffffffL) <= 0) return 4;
-    return 8;
-  }
-
   /** Encodes the finished GSYM to bytes, little endian. */
   public byte[] encode() {
     return encode(ByteOrder.LITTLE_ENDIAN);
@@ -602,20 +502,8 @@ public final class GsymCreator implements AutoCloseable {
 
   /** Encodes the finished GSYM to bytes. */
   public byte[] encode(ByteOrder order) {
-    try {
-      ByteArrayOutputStream records = new ByteArrayOutputStream();
-      byte[] prefix;
-      synchronized (lock) {
-        Layout layout = layout();
-        long[] infoOffsets = writeRecords(records, layout, order);
-        prefix = prefix(layout, infoOffsets, order);
-      }
-      byte[] out = new byte[prefix.length + records.size()];
-      System.arraycopy(prefix, 0, out, 0, prefix.length);
-      System.arraycopy(records.toByteArray(), 0, out, prefix.length, records.size());
-      return out;
-    } catch (IOException e) {
-      throw new AssertionError(e); // in-memory streams do not fail
+    synchronized (lock) {
+      return contents().encode(order);
     }
   }
 
@@ -631,8 +519,7 @@ public final class GsymCreator implements AutoCloseable {
    */
   public void save(Path path, ByteOrder order) throws IOException {
     synchronized (lock) {
-      Layout layout = layout();
-      AtomicFile.write(path, ch -> writeTo(ch, layout, order));
+      write(path, contents(), order);
     }
   }
 
@@ -643,8 +530,12 @@ public final class GsymCreator implements AutoCloseable {
    */
   public void save(OutputStream out, ByteOrder order) throws IOException {
     synchronized (lock) {
-      Layout layout = layout();
-      AtomicFile.write(out, ch -> writeTo(ch, layout, order));
+      Contents c = contents();
+      FileLayout layout = FileLayout.of(c);
+      AtomicFile.write(out, ch -> {
+        c.writeTo(ch, layout, order);
+        return null;
+      });
     }
   }
 
@@ -654,20 +545,25 @@ public final class GsymCreator implements AutoCloseable {
    */
   public void save(FileChannel ch, ByteOrder order) throws IOException {
     synchronized (lock) {
-      writeTo(ch, layout(), order);
+      Contents c = contents();
+      c.writeTo(ch, FileLayout.of(c), order);
     }
   }
 
-  /** Streams the records from their final offset, then writes the header and tables in front. */
-  private Void writeTo(FileChannel ch, Layout layout, ByteOrder order) throws IOException {
-    ch.position(layout.recordsStart());
-    OutputStream os = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16);
-    long[] infoOffsets = writeRecords(os, layout, order);
-    os.flush();
-    ByteBuffer bb = ByteBuffer.wrap(prefix(layout, infoOffsets, order));
-    long at = 0;
-    while (bb.hasRemaining()) at += ch.write(bb, at);
-    return null;
+  /** The finished contents to write (the caller holds the lock). */
+  private Contents contents() {
+    Contents c = new Contents(funcs, files.entries(), strings, baseAddress, uuid, outputVersion, version1Limit);
+    if (!finished) throw notFinished();
+    return c;
+  }
+
+  /** Writes {@code c} to {@code path} with {@link AtomicFile}, its layout checked first. */
+  private static void write(Path path, Contents c, ByteOrder order) throws IOException {
+    FileLayout layout = FileLayout.of(c);
+    AtomicFile.write(path, ch -> {
+      c.writeTo(ch, layout, order);
+      return null;
+    });
   }
 
   /**
@@ -679,19 +575,15 @@ public final class GsymCreator implements AutoCloseable {
    */
   public List<Path> saveSegments(Path path, ByteOrder order, long segmentSize) throws IOException {
     if (segmentSize <= 0) throw new IllegalArgumentException("invalid segment size zero");
-    List<GsymCreator> segments = new ArrayList<>();
+    List<Segment> segments = new ArrayList<>();
     synchronized (lock) {
       if (!finished) throw notFinished();
       int idx = 0;
       while (idx < funcs.size()) {
-        GsymCreator seg = new GsymCreator();
-        seg.isSegment = true;
-        seg.outputVersion = outputVersion;
-        seg.baseAddress = baseAddress;
-        seg.uuid = uuid;
+        Segment seg = new Segment(strings, files);
         long funcBytes = 0;
         for (; idx < funcs.size(); idx++) {
-          long est = seg.headerAndTableSize();
+          long est = seg.headerAndTableSize(baseAddress, uuid, outputVersion);
           if (est + funcBytes >= segmentSize) {
             if (funcBytes == 0) {
               throw new IllegalArgumentException("a segment size of " + segmentSize
@@ -699,60 +591,19 @@ public final class GsymCreator implements AutoCloseable {
             }
             break;
           }
-          funcBytes += align4(seg.copyFunctionInfo(this, funcs.get(idx).info()));
+          funcBytes += FileLayout.alignTo(seg.add(funcs.get(idx).info()), 4);
         }
-        seg.finish(Diagnostics.silent());
         segments.add(seg);
       }
     }
     List<Path> written = new ArrayList<>();
-    try {
-      for (GsymCreator seg : segments) {
-        Path p = path.resolveSibling(path.getFileName() + "-" + Hex.hex(seg.funcs.getFirst().start()));
-        seg.save(p, order);
-        written.add(p);
-      }
-    } finally {
-      for (GsymCreator seg : segments) seg.close();
+    for (Segment seg : segments) {
+      Contents c = seg.contents(baseAddress, uuid, outputVersion, version1Limit);
+      Path p = path.resolveSibling(path.getFileName() + "-" + Hex.hex(c.funcs().getFirst().start()));
+      write(p, c, order);
+      written.add(p);
     }
     return written;
-  }
-
-  private static long align4(long v) {
-    return (v + 3) & ~3L;
-  }
-
-  /** LLVM's calculateHeaderAndTableSize for the output version (segment sizing). */
-  private long headerAndTableSize() {
-    long n = funcs.size();
-    if (outputVersion == HeaderV2.VERSION) {
-      int off = addressOffsetSize();
-      long size = HeaderV2.SIZE + (6L + (uuid.length == 0 ? 0 : 1)) * GlobalData.SIZE;
-      size = alignTo(size, off) + n * off;
-      size = alignTo(size, 8) + n * 8;
-      size = alignTo(size, 4) + FileTable.encodedSize(files.size(), HeaderV2.STRING_OFFSET_SIZE);
-      return size + strings.size() + uuid.length;
-    }
-    return Header.SIZE + n * addressOffsetSize() + n * 4 + files.size() * 8L + strings.size();
-  }
-
-  /**
-   * Copies name, line table and inline info of {@code fi} from {@code src} (strings and files
-   * re-inserted in llvm's order); returns its encoded size.
-   */
-  private long copyFunctionInfo(GsymCreator src, FunctionInfo fi) {
-    FunctionInfo copy = new FunctionInfo(fi.range(), fi.name(), fi.lineTable(), fi.inlineInfo(), null, null, fi.unwind())
-        .remap(o -> strings.add(src.strings.get(o)), i -> copyFile(src, i));
-    StoredFunction sf = StoredFunction.of(copy);
-    funcs.add(sf);
-    return sf.encodedSize();
-  }
-
-  private int copyFile(GsymCreator src, int index) {
-    FileEntry fe = src.files.get(index);
-    int dir = fe.dir() == 0 ? 0 : strings.add(src.strings.get(fe.dir()));
-    int base = strings.add(src.strings.get(fe.base()));
-    return insertCopiedFileEntry(index, new FileEntry(dir, base));
   }
 
   /**
@@ -787,7 +638,7 @@ public final class GsymCreator implements AutoCloseable {
     for (int i = 1; i < fileMap.length; i++) {
       FileEntry fe = r.file(i);
       synchronized (c.lock) {
-        fileMap[i] = c.insertCopiedFileEntry(i, new FileEntry(str.applyAsInt(fe.dir()), str.applyAsInt(fe.base())));
+        fileMap[i] = c.files.insertCopied(i, new FileEntry(str.applyAsInt(fe.dir()), str.applyAsInt(fe.base())));
       }
     }
     IntUnaryOperator file = i -> {
@@ -804,146 +655,8 @@ public final class GsymCreator implements AutoCloseable {
     return c;
   }
 
-  // ------------------------------------------------------------------ encoding
-
-  /**
-   * Where everything goes. Version 1: {@code header} is a {@link Header}, {@code directory} null.
-   * Version 2: a {@link HeaderV2} and the section directory, whose FunctionInfo section size is
-   * known only after the records are written ({@link #prefix} completes it).
-   */
-  private record Layout(GsymHeader header, long prefixSize, long recordsStart, V2Sections v2) {}
-
-  /** Offsets of the version 2 sections before the FunctionInfo section. */
-  private record V2Sections(long uuid, long addrOffsets, long addrInfoOffsets, long fileTable,
-      long fileTableSize, long stringTable, long stringTableSize) {}
-
   /** Encoding or saving before {@link #finish}: a misuse (LLVM words it as an encoding error). */
   private static IllegalStateException notFinished() {
     return new IllegalStateException("GsymCreator wasn't finished (finish()) prior to encoding");
-  }
-
-  private Layout layout() {
-    if (funcs.isEmpty()) throw new GsymFormatException("GsymCreator", -1, "no functions to encode");
-    if (!finished) throw notFinished();
-    boolean v2 = outputVersion == HeaderV2.VERSION;
-    if (!v2 && uuid.length > Header.MAX_UUID_SIZE) {
-      throw new GsymFormatException("GsymCreator", -1, "invalid UUID size " + uuid.length);
-    }
-    long base = effectiveBaseAddress();
-    int offSize = addressOffsetSize();
-    long n = funcs.size();
-    for (StoredFunction fi : funcs) {
-      if (Long.compareUnsigned(fi.start(), base) < 0) {
-        throw new GsymFormatException("GsymCreator", -1, "function at " + Hex.hex(fi.start())
-            + " is below the base address " + Hex.hex(base));
-      }
-    }
-    long strtabSize = strings.size();
-    if (v2) {
-      // GsymCreatorV2::encode: header, directory, UUID, then each section at its alignment
-      long cur = HeaderV2.SIZE + (6L + (uuid.length == 0 ? 0 : 1)) * GlobalData.SIZE;
-      long uuidAt = cur;
-      cur += uuid.length;
-      long addrAt = alignTo(cur, offSize);
-      cur = addrAt + n * offSize;
-      long infoAt = alignTo(cur, HeaderV2.ADDRESS_INFO_OFFSET_SIZE);
-      cur = infoAt + n * HeaderV2.ADDRESS_INFO_OFFSET_SIZE;
-      long fileAt = alignTo(cur, 4);
-      long fileSize = FileTable.encodedSize(files.size(), HeaderV2.STRING_OFFSET_SIZE);
-      long strAt = fileAt + fileSize;
-      long prefixSize = strAt + strtabSize;
-      HeaderV2 h = new HeaderV2(offSize, HeaderV2.STRING_TABLE_ENCODING_DEFAULT, base, n);
-      V2Sections sections = new V2Sections(uuidAt, addrAt, infoAt, fileAt, fileSize, strAt, strtabSize);
-      return new Layout(h, prefixSize, alignTo(prefixSize, 4), sections);
-    }
-    long addrEnd = Header.SIZE + n * offSize;
-    long infoEnd = alignTo(addrEnd, 4) + n * 4;
-    long strtabOffset = alignTo(infoEnd, 4) + 4 + files.size() * 8L;
-    long prefixSize = strtabOffset + strtabSize;
-    // LLVM main's GsymCreatorV1 refuses a string table past 32 bits; an offset past 32 bits
-    // would be cut by its fixup as well
-    if (strtabSize > version1Limit) throw version1Overflow("string table size");
-    if (prefixSize > version1Limit) throw version1Overflow("string table offset");
-    Header h = new Header(Header.VERSION, offSize, base, n, strtabOffset, strtabSize, uuid);
-    return new Layout(h, prefixSize, alignTo(prefixSize, 4), null);
-  }
-
-  /** LLVM main's message, and what to do about it. */
-  private static GsymFormatException version1Overflow(String what) {
-    return new GsymFormatException("GsymCreator", -1, what + " exceeded 32-bit max: GSYM version 1"
-        + " stores 32-bit offsets; write GSYM version 2 instead (--output-version=2)");
-  }
-
-  private static long alignTo(long v, long a) {
-    return (v + a - 1) / a * a;
-  }
-
-  /**
-   * Streams the 4-aligned FunctionInfo records from absolute position {@code layout.recordsStart},
-   * with the output version's string-offset size; returns their absolute offsets and, last, the
-   * end of the last record.
-   */
-  private long[] writeRecords(OutputStream os, Layout layout, ByteOrder order) throws IOException {
-    long[] offsets = new long[funcs.size() + 1];
-    boolean v1 = layout.v2() == null;
-    GsymWriter w = new GsymWriter(order, 0, 256, layout.header().stringOffsetSize());
-    long pos = layout.recordsStart();
-    byte[] zeros = new byte[4];
-    for (int i = 0; i < funcs.size(); i++) {
-      int pad = (int) ((4 - (pos & 3)) & 3);
-      os.write(zeros, 0, pad);
-      pos += pad;
-      if (v1 && pos > version1Limit) throw version1Overflow("address info offset");
-      offsets[i] = pos;
-      pos += funcs.get(i).writeTo(os, w);
-    }
-    offsets[funcs.size()] = pos;
-    return offsets;
-  }
-
-  /**
-   * Everything before the records: header (and in version 2 the directory and UUID), address
-   * table, address-info table, file table and string table, padded to 4.
-   */
-  private byte[] prefix(Layout layout, long[] recordOffsets, ByteOrder order) {
-    long[] infoOffsets = java.util.Arrays.copyOf(recordOffsets, funcs.size());
-    GsymHeader h = layout.header();
-    GsymWriter w = new GsymWriter(order, 0, (int) Math.min(Integer.MAX_VALUE - 8, layout.recordsStart()),
-        h.stringOffsetSize());
-    long[] addrOffsets = new long[funcs.size()];
-    for (int i = 0; i < addrOffsets.length; i++) addrOffsets[i] = funcs.get(i).start() - h.baseAddress();
-    V2Sections v2 = layout.v2();
-    if (v2 == null) {
-      Header h1 = (Header) h;
-      h1.encode(w);
-      AddressTable.encode(w, addrOffsets, h1.addrOffSize());
-      AddressInfoTable.encode(w, infoOffsets);
-      FileTable.encode(w, files);
-      if (w.position() != h1.strtabOffset()) throw new AssertionError("layout mismatch");
-      strings.encode(w);
-      w.alignTo(4);
-      return w.toByteArray();
-    }
-    long fiAt = layout.recordsStart();
-    long recordsEnd = recordOffsets[funcs.size()];
-    List<GlobalData> dir = new ArrayList<>();
-    if (uuid.length > 0) dir.add(new GlobalData(GlobalData.UUID, v2.uuid(), uuid.length));
-    long n = funcs.size();
-    dir.add(new GlobalData(GlobalData.ADDR_OFFSETS, v2.addrOffsets(), n * h.addrOffSize()));
-    dir.add(new GlobalData(GlobalData.ADDR_INFO_OFFSETS, v2.addrInfoOffsets(), n * HeaderV2.ADDRESS_INFO_OFFSET_SIZE));
-    dir.add(new GlobalData(GlobalData.FILE_TABLE, v2.fileTable(), v2.fileTableSize()));
-    dir.add(new GlobalData(GlobalData.STRING_TABLE, v2.stringTable(), v2.stringTableSize()));
-    dir.add(new GlobalData(GlobalData.FUNCTION_INFO, fiAt, recordsEnd - fiAt));
-    ((HeaderV2) h).encode(w);
-    new GlobalDataDirectory(dir, 0).encode(w);
-    w.bytes(uuid);
-    AddressTable.encode(w, addrOffsets, h.addrOffSize());
-    w.alignTo(HeaderV2.ADDRESS_INFO_OFFSET_SIZE);
-    for (long o : infoOffsets) w.u64(o - fiAt); // relative to the FunctionInfo section
-    FileTable.encode(w, files);
-    if (w.position() != v2.stringTable()) throw new AssertionError("layout mismatch");
-    strings.encode(w);
-    w.alignTo(4);
-    return w.toByteArray();
   }
 }

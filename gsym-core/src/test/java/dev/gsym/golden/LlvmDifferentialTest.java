@@ -12,6 +12,7 @@ import dev.gsym.format.LineTable;
 import dev.gsym.format.MergedFunctionsInfo;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import dev.gsym.write.Diagnostics;
@@ -41,6 +42,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (-Dgsym.llvm.gsymutil=PATH|none overrides, see dev.gsym.testing.Llvm).
  * -Dgsym.diff.keep=DIR keeps a copy of every file written.
  */
+@NeedsLlvm
 class LlvmDifferentialTest {
   static final String TOOL = Llvm.GSYMUTIL;
 

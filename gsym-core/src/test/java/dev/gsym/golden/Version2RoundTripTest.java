@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.gsym.format.GlobalData;
 import dev.gsym.format.HeaderV2;
 import dev.gsym.read.GsymReader;
+import dev.gsym.testing.Slow;
 import dev.gsym.testing.TestData;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
@@ -25,6 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * functions, verbose) with the same text as the original. LLVM 14's files come back as our
  * version 1 rewrite of them (RoundTripTest: LLVM 14 leaves adjacent inline ranges unmerged).
  */
+@Slow
 class Version2RoundTripTest {
   static List<Path> files() {
     return TestData.gsymFiles();

@@ -3,6 +3,7 @@ package dev.gsym.io;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gsym.testing.StartsProcesses;
 import dev.gsym.testing.Tools;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+@StartsProcesses
 class AtomicFileTest {
 
   private static long entries(Path dir) throws IOException {

@@ -2,6 +2,7 @@ package dev.gsym.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gsym.testing.StartsProcesses;
 import dev.gsym.testing.SyntheticGsym;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * lookups correctly in a ~96 MB GSYM (the reader maps the file), while the same JVM cannot even
  * hold the file's bytes in its heap (the control run dies with OutOfMemoryError).
  */
+@StartsProcesses
 class BoundedHeapLookupTest {
   private static final String HEAP = "-Xmx16m";
 

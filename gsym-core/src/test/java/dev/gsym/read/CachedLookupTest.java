@@ -9,6 +9,7 @@ import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.InlineInfo;
 import dev.gsym.format.LineEntry;
 import dev.gsym.format.LineTable;
+import dev.gsym.testing.Slow;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import dev.gsym.write.Diagnostics;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * vectors, on mutated vectors (malformed records), on a synthetic function with wide inline nodes
  * and, if present, on libjvm's GSYM. The frames' byte formatting must match LookupResult's.
  */
+@Slow
 class CachedLookupTest {
   private static final String[] FILES = {"t1.gsym", "t2.gsym", "t3g.gsym", "t3gm.gsym", "t3gmc.gsym",
       "t3s.gsym", "A.gsym", "B.gsym", "C.gsym", "D.gsym", "E.gsym", "F.gsym", "G.gsym"};

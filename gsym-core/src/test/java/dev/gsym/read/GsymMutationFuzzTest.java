@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.gsym.GsymFormatException;
+import dev.gsym.testing.Slow;
 import dev.gsym.testing.TestData;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -24,6 +25,7 @@ import java.nio.file.Path;
  * at a few addresses; only GsymFormatException (open, decode) and LookupException (lookups) may
  * escape, and each mutant must finish within a time bound.
  */
+@Slow
 class GsymMutationFuzzTest {
   /** Overridable for longer local runs: -Dgsym.fuzz.seed=… -Dgsym.fuzz.mutations=…. */
   private static final long SEED = Long.getLong("gsym.fuzz.seed", 0x6753594dL);

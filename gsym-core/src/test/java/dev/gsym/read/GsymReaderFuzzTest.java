@@ -3,6 +3,7 @@ package dev.gsym.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.gsym.testing.Slow;
 import org.junit.jupiter.api.Test;
 import dev.gsym.GsymFormatException;
 import dev.gsym.TextBuffer;
@@ -28,6 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * of them transcoded to version 2) and the checked-in regression inputs in {@code
  * GsymReaderFuzzTestInputs/gsymFile}; {@code bench/fuzz.sh gsym} fuzzes.
  */
+@Slow
 class GsymReaderFuzzTest {
   /** Functions and addresses examined per input: enough to reach every record kind, bounded in time. */
   private static final int MAX_FUNCTIONS = 64;

@@ -6,6 +6,7 @@ import dev.gsym.ByteStrings;
 import dev.gsym.GsymFormatException;
 import dev.gsym.format.Hex;
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.nio.file.Files;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * of deterministic mutants of them must give the same text. llvm must answer every one of them
  * (exit 0 or 1): a crash or a hang is reported, not silently left out of the comparison.
  */
+@NeedsLlvm
 class LlvmDifferentialTest {
   private static final String TOOL = Llvm.GSYMUTIL;
   private static final int MUTANTS = Integer.getInteger("gsym.diff.mutants", 150);

@@ -8,6 +8,7 @@ import dev.gsym.format.FunctionInfo;
 import dev.gsym.format.InlineInfo;
 import dev.gsym.format.LineEntry;
 import dev.gsym.format.LineTable;
+import dev.gsym.testing.Slow;
 import dev.gsym.testing.TestData;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
@@ -36,6 +37,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * other readers (each close of a mapped reader is a handshake with every thread): every answer must
  * be the one a single-threaded run gives, byte for byte, for every lookup kind.
  */
+@Slow
 class ReaderConcurrencyTest {
   private static final int THREADS = 16;
   private static final int ROUNDS = Integer.getInteger("gsym.concurrency.rounds", 20);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.format.AddressRange;
 import dev.gsym.format.FunctionInfo;
+import dev.gsym.testing.Slow;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.nio.ByteOrder;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * caches' fixed tables, bounded whatever the file's size (at most 2^18 function slots, 2^16 paths,
  * 2^13 strings), not a copy of the file; decoded functions add up to the cache's budget.
  */
+@Slow
 class ReaderFootprintTest {
   private static long usedAfterGc() {
     Runtime rt = Runtime.getRuntime();

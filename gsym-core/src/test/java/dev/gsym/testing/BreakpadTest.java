@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Where {@link Breakpad} looks for its peers (on a made-up machine: properties, environment, PATH
  * and local copy given), and that the minidump tools it finds run here and read a minidump.
  */
+@StartsProcesses
 class BreakpadTest {
   @TempDir
   Path dir;

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The streamed synthetic GSYM is a valid file and its oracle is right. */
+@NeedsLlvm
 class SyntheticGsymTest {
   @TempDir Path dir;
 

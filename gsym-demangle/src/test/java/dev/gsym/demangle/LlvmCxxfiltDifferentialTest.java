@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.format.StringTable;
 import dev.gsym.read.GsymReader;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.IOException;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * corpus, a GSYM a developer makes locally, stays a skip in CI; the checked-in corpus
  * ({@link CorpusTest}) covers names without any tool.
  */
+@NeedsLlvm
 class LlvmCxxfiltDifferentialTest {
   private static LlvmCxxfilt cxxfilt;
   private static Path nm;

@@ -62,6 +62,7 @@ public final class DwarfConverter {
     private final ObjectFile symbolFile;
     private final String symbolFileName;
     private final boolean miniDebugInfo;
+    private final boolean dynamicSymbols;
     private final Unwind unwind;
     private final ObjectFile unwindBinary;
 
@@ -71,6 +72,7 @@ public final class DwarfConverter {
       symbolFile = b.symbolFile;
       symbolFileName = b.symbolFileName;
       miniDebugInfo = b.miniDebugInfo;
+      dynamicSymbols = b.dynamicSymbols;
       quiet = b.quiet;
       mergedFunctions = b.mergedFunctions;
       dwarfCallSites = b.dwarfCallSites;
@@ -131,6 +133,18 @@ public final class DwarfConverter {
       return miniDebugInfo;
     }
 
+    /**
+     * True to name the functions of an ELF file with neither DWARF functions nor a {@code .symtab}
+     * (a stripped library, the kernel's vDSO) from its {@code .dynsym}, as Breakpad's dump_syms
+     * makes PUBLIC records of them: each defined function symbol covers its address up to the next
+     * one's (the last, its own size), so that every address of the file's code has a name, as
+     * Breakpad's resolver answers and a stack walker checks. Default false: llvm-gsymutil never
+     * reads {@code .dynsym}.
+     */
+    public boolean dynamicSymbols() {
+      return dynamicSymbols;
+    }
+
     /** Which unwind information to attach ({@link Unwind#NONE}: none, the default, llvm's output). */
     public Unwind unwind() {
       return unwind;
@@ -155,6 +169,7 @@ public final class DwarfConverter {
       private ObjectFile symbolFile;
       private String symbolFileName;
       private boolean miniDebugInfo = true;
+      private boolean dynamicSymbols;
       private Unwind unwind = Unwind.NONE;
       private ObjectFile unwindBinary;
 
@@ -181,6 +196,12 @@ public final class DwarfConverter {
       public Builder symbolFile(ObjectFile file, String name) {
         symbolFile = file;
         symbolFileName = name;
+        return this;
+      }
+
+      /** See {@link Options#dynamicSymbols()}. */
+      public Builder dynamicSymbols(boolean on) {
+        dynamicSymbols = on;
         return this;
       }
 
@@ -302,6 +323,10 @@ public final class DwarfConverter {
       if (options.miniDebugInfo() && symbols instanceof ElfFile elfSymbols) {
         ns += ObjectFileTransformer.convertMiniDebugInfo(elfSymbols, out, diag);
       }
+      if (options.dynamicSymbols() && out.numFunctionInfos() == 0 && symbols instanceof ElfFile elfSymbols) {
+        int nd2 = addDynamicSymbols(elfSymbols, out);
+        diag.log("Loaded " + nd2 + " functions from the dynamic symbol table.\n");
+      }
       options.listener().beforeFinish(out);
       out.finish(diag);
       UnwindEntries u = unwindEntries(file, options.unwindBinary() != null ? options.unwindBinary() : options.symbolFile(),
@@ -310,6 +335,30 @@ public final class DwarfConverter {
       return new Summary(nd, ns, file.byteOrder(), file.archName(), u == null ? 0 : u.entries().size(),
           u == null ? List.of() : u.problems());
     }
+  }
+
+  /** The defined functions of {@code elf}'s {@code .dynsym}, each up to the next ({@link Options#dynamicSymbols()}). */
+  private static int addDynamicSymbols(ElfFile elf, GsymCreator out) {
+    dev.gsym.elf.SymbolTable dyn = dev.gsym.elf.SymbolTable.dynamic(elf);
+    if (dyn == null || !dyn.readable()) return 0;
+    java.util.TreeMap<Long, List<long[]>> byStart = new java.util.TreeMap<>(Long::compareUnsigned);
+    for (long i = 0; i < dyn.count(); i++) {
+      if (dyn.type(i) != dev.gsym.elf.SymbolTable.STT_FUNC || dyn.sectionIndex(i) == dev.gsym.elf.SymbolTable.SHN_UNDEF
+          || dyn.nameError(i) != null || dyn.name(i).isEmpty()) continue;
+      byStart.computeIfAbsent(dyn.value(i), k -> new java.util.ArrayList<>()).add(new long[] {i, dyn.size(i)});
+    }
+    int n = 0;
+    for (var e : byStart.entrySet()) {
+      long start = e.getKey();
+      Long next = byStart.higherKey(start);
+      for (long[] sym : e.getValue()) {
+        long end = next != null ? next : start + Math.max(1, sym[1]);
+        out.addFunctionInfo(new dev.gsym.format.FunctionInfo(new dev.gsym.format.AddressRange(start, end),
+            out.insertString(dyn.name(sym[0]))));
+        n++;
+      }
+    }
+    return n;
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.gsym.dwarf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.gsym.elf.ElfFile;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * DwarfConverter.arch gives llvm-gsymutil-22's "Output file (ARCH)" names (checked with
  * clang-22 --target=… objects): e_machine together with the ELF class and byte order.
  */
+@NeedsLlvm
 class ArchNameTest {
   /** The golden binary with e_machine replaced. */
   private static String arch(String golden, int machine) throws IOException {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gsym.GsymFormatException;
 import dev.gsym.dwarf.DwarfConverter;
 import dev.gsym.io.ByteView;
+import dev.gsym.testing.StartsProcesses;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import dev.gsym.write.Diagnostics;
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** SHF_COMPRESSED (zlib, zstd) and .zdebug sections; corrupt compressed data. */
+@StartsProcesses
 class CompressedSectionTest {
   static final List<String> READ = List.of(".debug_info", ".debug_abbrev", ".debug_line", ".debug_str");
 

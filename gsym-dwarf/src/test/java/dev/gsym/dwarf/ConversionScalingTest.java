@@ -5,9 +5,10 @@ import dev.gsym.coff.CoffFile;
 import dev.gsym.elf.ElfFile;
 import dev.gsym.macho.MachOFile;
 import dev.gsym.object.ObjectFile;
-import dev.gsym.object.ObjectFiles;
+import dev.gsym.object.FileKind;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.FuzzLimits;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.Tools;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
@@ -33,6 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * package index walked once per function) fails it. A reported skip without clang-22 (and
  * llvm-dwp-22 for the package), a failure then under -Dgsym.requireTools=true; CI installs both.
  */
+@NeedsLlvm
 class ConversionScalingTest {
   private static final DwarfConverter.Options OPTIONS = DwarfConverter.Options.builder().threads(1)
       .mergedFunctions(true).dwarfCallSites(true).quiet(false).build();
@@ -149,7 +151,7 @@ class ConversionScalingTest {
 
   /** Converts an ELF, Mach-O or PE/COFF object; the number of functions in the GSYM made. */
   private static int convertObject(byte[] input) {
-    switch (ObjectFiles.kind(java.util.Arrays.copyOf(input, 8))) {
+    switch (FileKind.sniff(input)) {
       case ELF -> {
         try (ElfFile f = ElfFile.of(input, "scaled.o")) {
           return convert(f);

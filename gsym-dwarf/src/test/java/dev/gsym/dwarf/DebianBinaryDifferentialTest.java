@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.Tools;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Same GSYM bytes and the same log. A reported skip without the binary or the tool, a failure then
  * under -Dgsym.requireTools=true ({@code -Dgsym.debian.binary=PATH} converts another file instead).
  */
+@NeedsLlvm
 class DebianBinaryDifferentialTest {
   @TempDir Path tmp;
 

@@ -8,6 +8,7 @@ import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupException;
 import dev.gsym.testing.FuzzLimits;
 import dev.gsym.testing.FuzzSeeds;
+import dev.gsym.testing.Slow;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.time.Duration;
@@ -25,6 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * sections, split units and packages, ELF32 and big-endian targets, Rust, ICF) and the relocatable
  * object in src-test-data/embed.
  */
+@Slow
 class DwarfConverterFuzzTest {
   static final Duration LIMIT = Duration.ofSeconds(2);
   private static final DwarfConverter.Options OPTIONS = DwarfConverter.Options.builder().threads(1)

@@ -5,6 +5,7 @@ import dev.gsym.GsymFormatException;
 import dev.gsym.elf.ElfFile;
 import dev.gsym.testing.FuzzLimits;
 import dev.gsym.testing.FuzzSeeds;
+import dev.gsym.testing.Slow;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -21,6 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * checks. Seeds: the four {@code .dwp} goldens. (A class of its own: Jazzer fuzzes one target per
  * JVM, and bench/fuzz.sh runs one JVM per class.)
  */
+@Slow
 class DwpPackageFuzzTest {
   /** The binary whose package is fuzzed: GNU version 2 index with type units. */
   private static final String DWP_BINARY = "dwp-gxx-O2-d4-types";

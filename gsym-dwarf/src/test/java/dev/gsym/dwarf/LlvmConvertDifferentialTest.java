@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gsym.elf.ElfFile;
 import dev.gsym.read.GsymReader;
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import dev.gsym.write.Diagnostics;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * a tool (the compilers, linkers, llvm-dwp-22, go, rustc), a failure then under
  * -Dgsym.requireTools=true.
  */
+@NeedsLlvm
 public class LlvmConvertDifferentialTest {
   @TempDir Path tmp;
   private final List<String> verifyReports = new ArrayList<>();

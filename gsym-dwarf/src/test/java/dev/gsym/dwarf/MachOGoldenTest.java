@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gsym.dwarf.DwarfConverter;
 import dev.gsym.object.ObjectFile;
+import dev.gsym.object.FileKind;
 import dev.gsym.object.ObjectFiles;
 import dev.gsym.testing.TestData;
 import dev.gsym.write.Diagnostics;
@@ -68,7 +69,7 @@ class MachOGoldenTest {
     Diagnostics diag = new Diagnostics(log);
     String out = row.name() + ".gsym";
     for (Path object : objects) {
-      if (ObjectFiles.kind(object) != ObjectFiles.Kind.UNIVERSAL) {
+      if (FileKind.sniff(object) != FileKind.MACH_O_UNIVERSAL) {
         try (ObjectFile f = ObjectFiles.open(object)) {
           outputs.add(out);
           bytes.add(convert(f, diag, merged));
@@ -130,7 +131,7 @@ class MachOGoldenTest {
     for (Row r : rows().filter(r -> r.dir().equals("macho")).toList()) {
       Path in = TestData.path("macho", "bin", r.input());
       Path file = Files.isDirectory(in) ? DsymBundle.members(in.toString()).getFirst() : in;
-      if (ObjectFiles.kind(file) == ObjectFiles.Kind.UNIVERSAL) {
+      if (FileKind.sniff(file) == FileKind.MACH_O_UNIVERSAL) {
         try (MachOUniversal fat = MachOUniversal.open(file)) {
           kinds.add(fat.header().is64() ? "fat64" : "fat");
           for (FatArch a : fat.archs()) kinds.add(a.archName());

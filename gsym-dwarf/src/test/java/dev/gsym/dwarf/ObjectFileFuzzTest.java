@@ -6,11 +6,11 @@ import dev.gsym.coff.CoffFile;
 import dev.gsym.macho.FatArch;
 import dev.gsym.macho.MachOFile;
 import dev.gsym.macho.MachOUniversal;
-import dev.gsym.object.ObjectFiles;
+import dev.gsym.object.FileKind;
 import dev.gsym.testing.FuzzLimits;
 import dev.gsym.testing.FuzzSeeds;
+import dev.gsym.testing.Slow;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,6 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and an input slower than {@link DwarfConverterFuzzTest#LIMIT}, is a finding. Seeds: the Mach-O,
  * universal, dSYM and PE/COFF goldens (src-test-data/macho/bin, src-test-data/pecoff/bin).
  */
+@Slow
 class ObjectFileFuzzTest {
   static Stream<Arguments> objectSeeds() {
     // the DWARF files inside the dSYM bundles (a bundle is a directory): a thin and a universal one
@@ -59,13 +60,13 @@ class ObjectFileFuzzTest {
 
   /** Converts every slice; the functions converted, or -1 for a file of none of these formats. */
   private static int convert(byte[] input) {
-    switch (ObjectFiles.kind(Arrays.copyOf(input, Math.min(8, input.length)))) {
+    switch (FileKind.sniff(input)) {
       case MACH_O -> {
         try (MachOFile m = MachOFile.of(input, "fuzz.macho")) {
           return DwarfConverterFuzzTest.convert(m);
         }
       }
-      case UNIVERSAL -> {
+      case MACH_O_UNIVERSAL -> {
         int functions = 0;
         try (MachOUniversal fat = MachOUniversal.of(input, "fuzz.fat")) {
           for (FatArch a : fat.archs()) {

@@ -8,6 +8,7 @@ import dev.gsym.GsymFormatException;
 import dev.gsym.read.GsymReader;
 import dev.gsym.read.LookupResult;
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import dev.gsym.write.Diagnostics;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * in GoldenConvertTest (bin/dwp-*). The .dwo test needs clang-22 and {@link #packagesAsLlvmLive}
  * llvm-gsymutil-22: each is a reported skip without it (a failure under -Dgsym.requireTools=true).
  */
+@NeedsLlvm
 class SplitDwarfTest {
   @TempDir Path tmp;
 

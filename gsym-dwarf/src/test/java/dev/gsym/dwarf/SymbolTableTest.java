@@ -7,6 +7,7 @@ import dev.gsym.elf.ElfFile;
 import dev.gsym.elf.SymbolTable;
 import dev.gsym.GsymFormatException;
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import dev.gsym.write.Diagnostics;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * .dynsym (the conversion fails, as llvm's does). Checked against the messages llvm printed for
  * these files, and ({@link #damagedSymbolTablesAsLlvmLive}) against llvm-gsymutil-22 live: log and bytes.
  */
+@NeedsLlvm
 class SymbolTableTest {
   @TempDir Path tmp;
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.Tools;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * so the parallel counts run several times. A reported skip without gcc or llvm-gsymutil-22 (a
  * failure under -Dgsym.requireTools=true).
  */
+@NeedsLlvm
 class ThreadedConvertTest {
   @TempDir Path tmp;
 

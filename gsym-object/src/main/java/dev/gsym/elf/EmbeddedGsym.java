@@ -2,10 +2,8 @@ package dev.gsym.elf;
 
 import dev.gsym.GsymFormatException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
+import dev.gsym.object.FileKind;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Optional;
 
 /**
@@ -28,8 +26,6 @@ public final class EmbeddedGsym {
     }
   }
 
-  private static final byte[] ELF_MAGIC = {0x7f, 'E', 'L', 'F'};
-
   /**
    * The {@code .gsym} section of the ELF file at {@code path}; empty if the file is not an ELF file,
    * its headers cannot be read, or it has no such section.
@@ -38,9 +34,7 @@ public final class EmbeddedGsym {
    *     bytes in the file ({@code SHT_NOBITS}) or is compressed
    */
   public static Optional<Location> find(Path path) throws IOException {
-    try (InputStream is = Files.newInputStream(path)) {
-      if (!Arrays.equals(is.readNBytes(4), ELF_MAGIC)) return Optional.empty();
-    }
+    if (FileKind.sniff(path) != FileKind.ELF) return Optional.empty();
     ElfFile elf;
     try {
       elf = ElfFile.open(path);

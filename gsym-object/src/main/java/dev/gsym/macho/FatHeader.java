@@ -25,17 +25,7 @@ public final class FatHeader {
     this.archs = archs;
   }
 
-  /**
-   * True if {@code file} starts as llvm's identify_magic recognises a universal file: a fat magic
-   * and a byte 7 under 43 (greater ones are Java class files, whose version is there).
-   */
-  public static boolean isUniversal(ByteView file) {
-    if (file.size() < 8) return false;
-    int b0 = file.u8(0), b1 = file.u8(1), b2 = file.u8(2), b3 = file.u8(3);
-    return b0 == 0xca && b1 == 0xfe && b2 == 0xba && (b3 == 0xbe || b3 == 0xbf) && file.u8(7) < 43;
-  }
-
-  /** Reads and checks the header of a file {@link #isUniversal} recognised. */
+  /** Reads and checks the header of a file {@link dev.gsym.object.FileKind#sniff} recognised as universal. */
   public static FatHeader read(ByteView bytes) {
     ByteView f = new ByteView(bytes.segment(), bytes.fileOffset(), ByteOrder.BIG_ENDIAN, bytes.source());
     boolean is64 = f.s32(0) == FAT_MAGIC_64;

@@ -25,7 +25,7 @@ public final class MachOUniversal implements AutoCloseable {
     this.header = FatHeader.read(file);
   }
 
-  /** Maps {@code path} (which {@link FatHeader#isUniversal} must recognise) and checks its header. */
+  /** Maps {@code path} (which {@link dev.gsym.object.FileKind#sniff} must recognise as {@code MACH_O_UNIVERSAL}) and checks its header. */
   public static MachOUniversal open(Path path) throws IOException {
     Arena arena = Arena.ofShared();
     try {

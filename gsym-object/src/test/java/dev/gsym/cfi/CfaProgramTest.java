@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gsym.GsymFormatException;
 import dev.gsym.testing.FuzzLimits;
+import dev.gsym.testing.Slow;
 import dev.gsym.unwind.Arch;
 import dev.gsym.unwind.CfaRule;
 import dev.gsym.unwind.RegisterRule;
@@ -178,6 +179,7 @@ class CfaProgramTest {
   }
 
   @Test
+  @Slow
   void theBudgetStopsQuadraticWork() {
     CfiReader.Result r = readBytes(sharedLongCie(1 << 20));
     GsymFormatException last = r.problems().getLast();
@@ -200,6 +202,7 @@ class CfaProgramTest {
   }
 
   @Test
+  @Slow
   void readingScalesLinearly() {
     FuzzLimits.assertScalesLinearly("CFI, one long CIE program shared by every FDE", CfaProgramTest::sharedLongCie, b -> readBytes(b));
     FuzzLimits.assertScalesLinearly("CFI, ordinary FDEs", size -> {

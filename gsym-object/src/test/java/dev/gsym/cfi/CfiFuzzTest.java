@@ -8,6 +8,7 @@ import dev.gsym.io.ByteView;
 import dev.gsym.object.ObjectFile;
 import dev.gsym.object.ObjectFiles;
 import dev.gsym.testing.FuzzLimits;
+import dev.gsym.testing.Slow;
 import dev.gsym.unwind.CfiTable;
 import dev.gsym.unwind.UnwindRow;
 import dev.gsym.unwind.UnwindSource;
@@ -44,6 +45,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * hostile ones (a 1 MB augmentation string, lengths and counts near 2^32, remember_state nested
  * past the limit, FDEs whose CIE pointers lead to themselves and to each other).
  */
+@Slow
 class CfiFuzzTest {
   static final Duration LIMIT = Duration.ofSeconds(2);
   private static final String[] ARCHS = {"x86_64", "aarch64", "sparcv9", "i386", "powerpc64", "arm", "mips", "x86_64"};

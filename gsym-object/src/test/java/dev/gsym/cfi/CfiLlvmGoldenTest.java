@@ -1,5 +1,6 @@
 package dev.gsym.cfi;
 
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,6 +15,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * .debug_frame) has the rows llvm-dwarfdump-22 printed for it (the goldens of
  * src-test-data/regenerate-cfi.sh); {@link CfiLlvmLiveTest} compares with the installed tool.
  */
+@NeedsLlvm
 class CfiLlvmGoldenTest {
   static List<CfiCorpus> corpus() {
     return CfiCorpus.all();

@@ -3,6 +3,7 @@ package dev.gsym.cfi;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.Tools;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@link CfiLlvmGoldenTest} against the installed llvm-dwarfdump-22 instead of its recorded output:
  * the same inputs, run live (a visible skip without the tool).
  */
+@NeedsLlvm
 class CfiLlvmLiveTest {
   static List<CfiCorpus> corpus() {
     return CfiCorpus.all();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gsym.elf.ElfFile;
+import dev.gsym.testing.StartsProcesses;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.IOException;
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * goldens are src-test-data/cfi/expected/NAME.dump_syms.txt (regenerate-cfi.sh); the live variant
  * runs dump_syms itself (the minidump npm package's, {@code -Dgsym.dump_syms=PATH} elsewhere).
  */
+@StartsProcesses
 class DumpSymsOrderTest {
   private static final String DUMP_SYMS = System.getProperty("gsym.dump_syms", "/work/peers/package/bin/linux-x64/dump_syms");
 

@@ -4,6 +4,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.gsym.GsymFormatException;
 import dev.gsym.testing.FuzzLimits;
 import dev.gsym.testing.FuzzSeeds;
+import dev.gsym.testing.Slow;
 import dev.gsym.unwind.CfiTable;
 import dev.gsym.unwind.UnwindRow;
 import java.time.Duration;
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and hand-made ones (every unwind operation, indirect entries, a chain to itself, a 33-level chain
  * of 255 codes shared by 50 entries).
  */
+@Slow
 class PeUnwindFuzzTest {
   static final Duration LIMIT = Duration.ofSeconds(2);
 

@@ -3,6 +3,7 @@ package dev.gsym.coff;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import dev.gsym.unwind.CfaRule;
@@ -39,6 +40,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * address, the caller's stack pointer and each saved register (a simulation of the instructions,
  * not of the unwind codes). Skipped without those tools.
  */
+@NeedsLlvm
 class PeUnwindLlvmTest {
   @TempDir Path tmp;
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.gsym.GsymFormatException;
 import dev.gsym.testing.FuzzLimits;
+import dev.gsym.testing.Slow;
 import dev.gsym.unwind.MemoryReader;
 import dev.gsym.unwind.Registers;
 import java.nio.ByteBuffer;
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (x86-64, i386, gdb's, qemu's AArch64) whole and cut after their notes (src-test-data/crash), and hostile cores (counts near 2^32,
  * a note past its segment, a 64 KB path).
  */
+@Slow
 class ElfCoreFuzzTest {
   static final Duration LIMIT = Duration.ofSeconds(2);
 

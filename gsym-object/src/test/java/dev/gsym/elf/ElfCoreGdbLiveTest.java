@@ -2,6 +2,7 @@ package dev.gsym.elf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gsym.testing.StartsProcesses;
 import dev.gsym.testing.Tools;
 import java.io.File;
 import java.nio.file.Files;
@@ -23,6 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * differs (also in CI: a machine condition; the committed answers still check the reader in
  * ElfCoreCorpusTest). Skipped without gdb (a failure under -Dgsym.requireTools=true).
  */
+@StartsProcesses
 class ElfCoreGdbLiveTest {
   static Stream<String> cores() {
     // one core of each program and architecture, and gdb's own core

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gsym.GsymFormatException;
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.ByteArrayOutputStream;
@@ -34,6 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * first without growing the file, extended section numbering is kept, and llvm-readelf-22 finds
  * nothing new to warn about.
  */
+@NeedsLlvm
 class ElfSectionWriterTest {
   @TempDir Path tmp;
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gsym.io.ByteView;
+import dev.gsym.testing.Slow;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * unmapped with their arena; and sections that inflate to more than {@link NativePages#MIN} give
  * the bytes java.util.zip gives, on both the libdeflate and the streaming path.
  */
+@Slow
 class NativePagesTest {
   @Test
   void mappedOnLinuxWithNativeAccess() {

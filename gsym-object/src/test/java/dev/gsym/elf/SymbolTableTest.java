@@ -2,9 +2,11 @@ package dev.gsym.elf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gsym.testing.NeedsLlvm;
 import org.junit.jupiter.api.Test;
 
 /** The section type names llvm prints in symbol-table messages (conversions: gsym-dwarf's SymbolTableTest). */
+@NeedsLlvm
 class SymbolTableTest {
   @Test
   void sectionTypeNames() {

@@ -3,9 +3,10 @@ package dev.gsym.macho;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.gsym.GsymFormatException;
 import dev.gsym.io.ByteView;
-import dev.gsym.object.ObjectFiles;
+import dev.gsym.object.FileKind;
 import dev.gsym.testing.FuzzLimits;
 import dev.gsym.testing.FuzzSeeds;
+import dev.gsym.testing.Slow;
 import dev.gsym.testing.TestData;
 import dev.gsym.unwind.Arch;
 import dev.gsym.unwind.CfiTable;
@@ -14,7 +15,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.Arguments;
@@ -30,6 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * src-test-data/macho/bin, their {@code __unwind_info} sections alone, and hand-made hostile
  * sections (pages shared by thousands of index entries, counts past the section).
  */
+@Slow
 class CompactUnwindFuzzTest {
   static final Duration LIMIT = Duration.ofSeconds(2);
 
@@ -76,13 +77,13 @@ class CompactUnwindFuzzTest {
   }
 
   private static void read(byte[] input) {
-    switch (ObjectFiles.kind(Arrays.copyOf(input, Math.min(8, input.length)))) {
+    switch (FileKind.sniff(input)) {
       case MACH_O -> {
         try (MachOFile m = MachOFile.of(input, "fuzz.macho")) {
           check(CompactUnwind.read(m));
         }
       }
-      case UNIVERSAL -> {
+      case MACH_O_UNIVERSAL -> {
         try (MachOUniversal fat = MachOUniversal.of(input, "fuzz.fat")) {
           for (FatArch a : fat.archs()) {
             try (MachOFile m = fat.slice(a)) {

@@ -3,6 +3,7 @@ package dev.gsym.macho;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.Tools;
 import dev.gsym.unwind.Arch;
 import java.io.IOException;
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * images' records are llvm-objdump-22's, the rows of every encoding are the rules llvm-dwarfdump-22
  * prints for the function's FDE. Skipped without those tools.
  */
+@NeedsLlvm
 class CompactUnwindLlvmTest {
   @TempDir Path tmp;
 

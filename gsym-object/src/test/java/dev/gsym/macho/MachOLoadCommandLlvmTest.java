@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.GsymFormatException;
 import dev.gsym.testing.Llvm;
+import dev.gsym.testing.NeedsLlvm;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.IOException;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * llvm-gsymutil-22 itself prints only as "Invalid data was encountered while parsing the file").
  * The same files are refused, with llvm's description. Skipped without llvm-size-22.
  */
+@NeedsLlvm
 class MachOLoadCommandLlvmTest {
   @TempDir Path tmp;
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gsym.GsymFormatException;
 import dev.gsym.io.ByteView;
+import dev.gsym.testing.Slow;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Timeout;
  * (with them, these tests ran more than 20 minutes), under a generous timeout run in a separate
  * thread (the loops do not heed an interrupt).
  */
+@Slow
 class MachOOverlapTest {
   /** A fat header (fat_arch entries from {@code (cputype, subtype, offset, size)}), {@code tail} bytes after it. */
   private static byte[] fat(long[][] archs, int tail) {

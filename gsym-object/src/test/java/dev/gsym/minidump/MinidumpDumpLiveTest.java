@@ -3,6 +3,7 @@ package dev.gsym.minidump;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.GsymFormatException;
+import dev.gsym.testing.StartsProcesses;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * is refused here, a dump it refuses is refused here, everything it reads reads the same. Skipped
  * without minidump_dump ({@link BreakpadTools}).
  */
+@StartsProcesses
 class MinidumpDumpLiveTest {
   @Test
   void corpusAndHostileVariantsPrintAsMinidumpDump(@TempDir Path tmp) throws Exception {

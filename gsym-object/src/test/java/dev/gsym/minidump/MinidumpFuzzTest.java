@@ -4,6 +4,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.gsym.GsymFormatException;
 import dev.gsym.testing.FuzzLimits;
 import dev.gsym.testing.FuzzSeeds;
+import dev.gsym.testing.Slow;
 import dev.gsym.unwind.Registers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * of three of its dumps ({@link HostileDumps}: a stream count of 2^32 - 1, RVAs past the end, a
  * 1 MiB module name, overlapping memory regions, ...).
  */
+@Slow
 class MinidumpFuzzTest {
   static final Duration LIMIT = Duration.ofSeconds(2);
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gsym.symbolize.Symbolizer;
+import dev.gsym.testing.Slow;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -26,6 +27,7 @@ import tools.jackson.databind.JsonNode;
  * What a client can send wrong: each gets a 4xx with {@code {"error": {"kind", "message"}}} and no
  * stack trace, reading stops at the limits, and the server keeps answering afterwards.
  */
+@Slow
 class BadRequestTest {
   static TestServer server;
   static final String ELF = ServeFixtures.bin("c-clang-O2").toAbsolutePath().toString();

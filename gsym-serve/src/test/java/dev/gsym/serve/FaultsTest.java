@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gsym.symbolize.Source;
 import dev.gsym.symbolize.Symbolizer;
+import dev.gsym.testing.StartsProcesses;
 import dev.gsym.testing.Tools;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -24,6 +25,7 @@ import tools.jackson.databind.JsonNode;
  * mapped (the mapping stays: same answers), an entry truncated on disk (a server that opens it
  * anew does not serve it: it converts again).
  */
+@StartsProcesses
 class FaultsTest {
   @TempDir Path tmp;
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gsym.symbolize.Symbolizer;
+import dev.gsym.testing.StartsProcesses;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.nio.file.Files;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and no socket error, within a bounded time; throughput is measured by bench/serve-load.sh, not
  * here. A reported skip without wrk (a failure under -Dgsym.requireTools=true).
  */
+@StartsProcesses
 class LoadTest {
   @TempDir Path tmp;
 

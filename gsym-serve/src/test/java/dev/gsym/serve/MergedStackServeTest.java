@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gsym.symbolize.Symbolizer;
+import dev.gsym.testing.Slow;
 import dev.gsym.testing.TestData;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -27,6 +28,7 @@ import tools.jackson.databind.JsonNode;
  * the caller's call-site regexes), across modules, over the checked-in GSYMs and over the binaries
  * converted by the service's own store.
  */
+@Slow
 class MergedStackServeTest {
   private static final Path STACK = TestData.path("stack");
 

@@ -1,6 +1,7 @@
 package dev.gsym.serve;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.gsym.testing.Slow;
 import org.junit.jupiter.api.Test;
 import dev.gsym.testing.FuzzLimits;
 import dev.gsym.testing.TestData;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * a body taking longer than {@link #LIMIT}, is a finding. Seeds: the JSON examples of
  * docs/serve.md, requests and answers.
  */
+@Slow
 class RequestParserFuzzTest {
   static final Duration LIMIT = Duration.ofSeconds(2);
   private static final RequestParser DEFAULTS =

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.symbolize.ModuleRef;
 import dev.gsym.symbolize.Symbolizer;
+import dev.gsym.testing.Slow;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.io.IOException;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * file, the bytes gsymutil writes (and exactly the files a Symbolizer publishes for the same inputs),
  * the manifest has a row per input, a corrupt input is one failed row, a second run converts nothing.
  */
+@Slow
 class ConvertJobTest {
   @TempDir static Path work;
   static Path tree;

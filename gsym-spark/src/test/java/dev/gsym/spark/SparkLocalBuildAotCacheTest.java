@@ -3,6 +3,7 @@ package dev.gsym.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.gsym.testing.StartsProcesses;
 import dev.gsym.testing.TestData;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * started by the launcher ran on the cache is read from its {@code -Xlog:class+load} log (given by
  * {@code JAVA_TOOL_OPTIONS}): a class from the cache is loaded from the "shared objects file".
  */
+@StartsProcesses
 class SparkLocalBuildAotCacheTest {
   @TempDir Path tmp;
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gsym.format.FunctionInfo;
 import dev.gsym.read.GsymReader;
+import dev.gsym.testing.Slow;
 import dev.gsym.testing.TestData;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * addresses outside every function: every row carries its columns unchanged and answers what {@code
  * gsymutil symbolize --store --output-style=JSON} answers for its pair.
  */
+@Slow
 class SymbolizeJobTest {
   @TempDir static Path work;
   static Path store;

@@ -59,7 +59,7 @@ final class Amd64Walker extends ArchWalker {
   }
 
   private WalkFrame byCfi(WalkFrame last) {
-    if (!CfiRules.apply(row, NAMES, last.regs, last.valid, memory, 8, caller)) return null;
+    if (!CfiRules.apply(arch, row, NAMES, last.regs, last.valid, memory, 8, caller)) return null;
     WalkFrame f = new WalkFrame(arch);
     for (int i = 0; i < NAMES.length; i++) {
       if ((caller.valid & (1L << i)) != 0) f.set(i, caller.values[i]);

@@ -1,6 +1,9 @@
 package dev.gsym.stackwalk;
 
+import dev.gsym.unwind.Arch;
 import dev.gsym.unwind.MemoryReader;
+import dev.gsym.unwind.Registers;
+import dev.gsym.unwind.Unwinder;
 import dev.gsym.unwind.UnwindState;
 import java.util.HashMap;
 import java.util.Map;
@@ -13,8 +16,10 @@ import java.util.Map;
  * left out (the walker may then keep a callee-saved register). Rules arrive as the DWARF shapes the
  * symbol file's expressions were read into ({@code $rsp 8 +} as register + offset, {@code .cfa -16 +
  * ^} as saved at CFA - 16, a register name as that register) or as postfix expressions; each is
- * evaluated as Breakpad evaluates the text. DWARF expressions (from object-file CFI) are not
- * evaluated.
+ * evaluated as Breakpad evaluates the text. DWARF expressions, which object-file CFI has and
+ * Breakpad's symbol files cannot hold (the CFA of i386 functions that realign their stack, glibc's
+ * signal frames), are evaluated as {@link Unwinder} evaluates them, over the callee's valid
+ * registers (the walker's registers are numbered as DWARF numbers them).
  */
 final class CfiRules {
   /** What a row gave: the CFA, the return address ({@code .ra}), and the registers of the walker's map it recovered. */
@@ -37,13 +42,18 @@ final class CfiRules {
    *
    * @return false when the row has no CFA rule, or the CFA or return address cannot be computed
    */
-  static boolean apply(UnwindState row, String[] names, long[] calleeValues, long calleeValid, MemoryReader memory,
+  static boolean apply(Arch arch, UnwindState row, String[] names, long[] calleeValues, long calleeValid, MemoryReader memory,
       int wordSize, Caller out) {
     long mask = wordSize == 4 ? 0xffff_ffffL : -1L;
     Map<String, Long> dict = new HashMap<>();
+    Registers regs = new Registers();
     for (int i = 0; i < names.length; i++) {
-      if (names[i] != null && (calleeValid & (1L << i)) != 0) dict.put(names[i], calleeValues[i] & mask);
+      if (names[i] != null && (calleeValid & (1L << i)) != 0) {
+        dict.put(names[i], calleeValues[i] & mask);
+        regs.set(i, calleeValues[i] & mask);
+      }
     }
+    Dwarf dwarf = new Dwarf(new Unwinder(arch), regs, memory);
     long[] v = new long[1];
     // the CFA, from the callee's registers alone
     switch (row.cfaKind()) {
@@ -55,8 +65,11 @@ final class CfiRules {
       case UnwindState.POSTFIX -> {
         if (!new Postfix(new HashMap<>(dict), memory, wordSize).evaluateForValue(row.cfaPostfix(), v)) return false;
       }
+      case UnwindState.EXPRESSION -> {
+        if (!dwarf.unwinder.evaluateExpression(row.cfaExpression(), regs, memory, 0, false, v)) return false;
+      }
       default -> {
-        return false; // no CFA rule, or a DWARF expression
+        return false; // no CFA rule
       }
     }
     long cfa = v[0] & mask;
@@ -67,7 +80,7 @@ final class CfiRules {
       Long r = value(dict, names, ra);
       if (r == null) return false;
       v[0] = r;
-    } else if (!rule(row, ra, dict, names, cfa, memory, wordSize, v)) {
+    } else if (!rule(row, ra, dict, names, cfa, memory, wordSize, dwarf, v)) {
       return false;
     }
     out.cfa = cfa;
@@ -76,7 +89,7 @@ final class CfiRules {
     for (int i = 0; i < row.ruleCount(); i++) {
       int reg = row.ruleRegister(i);
       if (reg == ra || reg < 0 || reg >= names.length || names[reg] == null) continue; // the walker would not use it
-      if (rule(row, reg, dict, names, cfa, memory, wordSize, v)) {
+      if (rule(row, reg, dict, names, cfa, memory, wordSize, dwarf, v)) {
         out.values[reg] = v[0] & mask;
         out.valid |= 1L << reg;
       }
@@ -91,8 +104,11 @@ final class CfiRules {
   }
 
   /** Evaluates {@code reg}'s rule into {@code v[0]}; false when it cannot be computed. */
+  /** What DWARF expressions are evaluated with: the callee's valid registers by DWARF number. */
+  private record Dwarf(Unwinder unwinder, Registers regs, MemoryReader memory) {}
+
   private static boolean rule(UnwindState row, int reg, Map<String, Long> dict, String[] names, long cfa, MemoryReader memory,
-      int wordSize, long[] v) {
+      int wordSize, Dwarf dwarf, long[] v) {
     long mask = wordSize == 4 ? 0xffff_ffffL : -1L;
     switch (row.ruleKind(reg)) {
       case UnwindState.SAME_VALUE -> {
@@ -120,8 +136,16 @@ final class CfiRules {
       case UnwindState.POSTFIX -> {
         return new Postfix(new HashMap<>(dict), memory, wordSize).evaluateForValue(row.rulePostfix(reg), v);
       }
+      case UnwindState.EXPRESSION, UnwindState.VAL_EXPRESSION -> {
+        if (!dwarf.unwinder.evaluateExpression(row.ruleExpression(reg), dwarf.regs, memory, cfa, true, v)) return false;
+        if (row.ruleKind(reg) == UnwindState.VAL_EXPRESSION) return true;
+        long at = v[0] & mask;
+        if (!memory.readable(at, wordSize)) return false;
+        v[0] = memory.read(at, wordSize);
+        return true;
+      }
       default -> {
-        return false; // undefined, a DWARF expression, a constant
+        return false; // undefined, a constant
       }
     }
   }

@@ -26,6 +26,8 @@ final class GsymModuleSymbols implements ModuleSymbols {
   private static final int CACHED_FUNCTIONS = 64;
 
   private final GsymReader reader;
+  /** The GSYM address of module offset 0 (0 for a Breakpad symbol file's; an ELF file's first segment's address). */
+  private final long delta;
   private final boolean corrupt;
   private final ParameterSizes parameterSizes;
   /** The STACK WIN records by type (0 FPO ... 4 FrameData), nested as Breakpad stores them; made on first use. */
@@ -42,7 +44,16 @@ final class GsymModuleSymbols implements ModuleSymbols {
    * minidump_stackwalk warns; {@code parameterSizes} the FUNC parameter sizes of an x86 module, or null.
    */
   GsymModuleSymbols(GsymReader reader, boolean corrupt, ParameterSizes parameterSizes) {
+    this(reader, 0, corrupt, parameterSizes);
+  }
+
+  /**
+   * As above, for a GSYM whose addresses are the module's own ({@code delta} + offset from the
+   * module's base): one made from an ELF file, whose header's base address is its first segment's.
+   */
+  GsymModuleSymbols(GsymReader reader, long delta, boolean corrupt, ParameterSizes parameterSizes) {
     this.reader = reader;
+    this.delta = delta;
     this.corrupt = corrupt;
     this.parameterSizes = parameterSizes;
   }
@@ -61,9 +72,10 @@ final class GsymModuleSymbols implements ModuleSymbols {
     if (reader == null) return null;
     LookupResult r;
     FunctionInfo fi;
+    long address = offset + delta;
     try {
-      r = reader.lookup(offset);
-      int index = reader.indexForAddress(offset);
+      r = reader.lookup(address);
+      int index = reader.indexForAddress(address);
       fi = functions.get(index);
       if (fi == null) {
         fi = reader.functionInfoAtIndex(index);
@@ -72,7 +84,7 @@ final class GsymModuleSymbols implements ModuleSymbols {
     } catch (LookupException | GsymFormatException e) {
       return null;
     }
-    long functionBase = r.functionRange().start();
+    long functionBase = r.functionRange().start() - delta;
     // the line record holding the address: the last row at or below it, unless it is a gap row
     boolean hasLine = false;
     long lineBase = 0;
@@ -81,14 +93,14 @@ final class GsymModuleSymbols implements ModuleSymbols {
     if (fi.lineTable() != null) {
       LineEntry row = null;
       for (LineEntry e : fi.lineTable().rows()) {
-        if (Long.compareUnsigned(e.address(), offset) > 0) break;
+        if (Long.compareUnsigned(e.address(), address) > 0) break;
         row = e;
       }
       if (row != null) {
         FileEntry f = row.file() == 0 ? null : reader.file(row.file());
         if (f != null && !f.equals(FileEntry.NONE)) {
           hasLine = true;
-          lineBase = row.address();
+          lineBase = row.address() - delta;
           file = path(reader.string(f.dir()), reader.string(f.base()));
           line = row.line();
         }
@@ -120,7 +132,7 @@ final class GsymModuleSymbols implements ModuleSymbols {
     if (reader == null) return false;
     try {
       state.clear();
-      return reader.unwindRow(offset, state);
+      return reader.unwindRow(offset + delta, state);
     } catch (GsymFormatException | IllegalStateException e) {
       return false;
     }
@@ -131,8 +143,8 @@ final class GsymModuleSymbols implements ModuleSymbols {
     if (reader == null) return null;
     if (windows == null) windows = readWindowsFrameInfo();
     // FrameData (4) before FPO (0); the other types are never used
-    WindowsFrameInfo w = windows.get(4).retrieve(offset);
-    return w != null ? w : windows.get(0).retrieve(offset);
+    WindowsFrameInfo w = windows.get(4).retrieve(offset + delta);
+    return w != null ? w : windows.get(0).retrieve(offset + delta);
   }
 
   /** Every STACK WIN record of the file, stored in file order as Breakpad's resolver stores them. */

@@ -196,7 +196,7 @@ final class X86Walker extends ArchWalker {
   }
 
   private WalkFrame byCfi(WalkFrame last) {
-    if (!CfiRules.apply(row, NAMES, last.regs, last.valid, memory, 4, caller)) return null;
+    if (!CfiRules.apply(arch, row, NAMES, last.regs, last.valid, memory, 4, caller)) return null;
     WalkFrame f = new WalkFrame(arch);
     for (int i = 0; i < NAMES.length; i++) {
       if (NAMES[i] == null) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.ByteStrings;
 import dev.gsym.testing.Breakpad;
+import dev.gsym.testing.StartsProcesses;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * whole gap between two frames (gigabytes, for a stack pointer far away), which we leave out
  * (docs/stackwalk.md), and the outputs are compared without {@code -s}.
  */
+@StartsProcesses
 class HostileStackLiveTest {
   static final int VARIANTS = 12;
 

@@ -5,6 +5,7 @@ import dev.gsym.GsymFormatException;
 import dev.gsym.minidump.Minidump;
 import dev.gsym.testing.FuzzLimits;
 import dev.gsym.testing.FuzzSeeds;
+import dev.gsym.testing.Slow;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -25,6 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (src-test-data/minidump/dumps and external) and hostile stacks of three of its dumps ({@link
  * HostileStacks}).
  */
+@Slow
 class StackwalkFuzzTest {
   static final Duration LIMIT = Duration.ofSeconds(5);
   private static final Stackwalker WALKER = Stackwalker.builder().maxFrames(10_000).build();

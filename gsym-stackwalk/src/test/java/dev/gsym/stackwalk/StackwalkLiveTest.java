@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.ByteStrings;
 import dev.gsym.testing.Breakpad;
+import dev.gsym.testing.StartsProcesses;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,6 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * stack contents, {@code -c} the crashed thread only, {@code -b} brief, {@code -m}), without and
  * with the corpus's symbols: the same bytes.
  */
+@StartsProcesses
 class StackwalkLiveTest {
   @TempDir
   static Path cache;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gsym.ByteStrings;
 import dev.gsym.testing.Breakpad;
+import dev.gsym.testing.StartsProcesses;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,6 +82,7 @@ class SymbolFilesTest {
 
   /** Symbol files of every kind of damage, walked by minidump_stackwalk (a reported skip without it) and by us. */
   @Test
+  @StartsProcesses
   void damagedSymbolFilesAsMinidumpStackwalk() throws Exception {
     Path tool = Breakpad.minidumpStackwalk();
     Path syms = copySymbols();

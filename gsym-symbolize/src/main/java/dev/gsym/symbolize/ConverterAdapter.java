@@ -7,7 +7,7 @@ import dev.gsym.dwarf.DwarfConverter;
 import dev.gsym.elf.ElfFile;
 import dev.gsym.elf.EmbeddedGsym;
 import dev.gsym.macho.MachOFile;
-import dev.gsym.object.ObjectFiles;
+import dev.gsym.object.FileKind;
 import dev.gsym.io.ByteView;
 import dev.gsym.GsymFormatException;
 import dev.gsym.write.Diagnostics;
@@ -36,25 +36,23 @@ import java.util.Optional;
 final class ConverterAdapter {
   private ConverterAdapter() {}
 
-  /** What a file holds, from its first bytes: OBJECT is an ELF or (thin) Mach-O file. */
+  /** What a file holds for the symbolizer, from {@link FileKind}: OBJECT is an ELF or (thin) Mach-O file. */
   enum Kind { GSYM, OBJECT, BREAKPAD, OTHER }
 
-  /** Bytes read to recognise a file. */
-  private static final int SNIFF = 4096;
-  /** Record keywords that may start a Breakpad symbol file. */
-  private static final String[] BREAKPAD_RECORDS = {"MODULE ", "FILE ", "FUNC ", "PUBLIC ", "INFO ", "STACK ", "INLINE_ORIGIN "};
+  /** Bytes read for a Breakpad file's MODULE record. */
+  private static final int SNIFF = FileKind.HEAD;
 
   static Kind sniff(Path p) throws IOException {
-    byte[] head = head(p, SNIFF);
-    if (head.length >= 4) {
-      int le = ByteBuffer.wrap(head, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
-      if (le == 0x4753594d || Integer.reverseBytes(le) == 0x4753594d) return Kind.GSYM;
-      ObjectFiles.Kind object = ObjectFiles.kind(java.util.Arrays.copyOf(head, Math.min(head.length, 8)));
-      if (object == ObjectFiles.Kind.ELF || object == ObjectFiles.Kind.MACH_O) return Kind.OBJECT;
-    }
-    String text = firstLine(head);
-    for (String r : BREAKPAD_RECORDS) if (text.startsWith(r)) return Kind.BREAKPAD;
-    return Kind.OTHER;
+    return kind(FileKind.sniff(p));
+  }
+
+  static Kind kind(FileKind k) {
+    if (k.isGsym()) return Kind.GSYM;
+    return switch (k) {
+      case ELF, MACH_O -> Kind.OBJECT;
+      case BREAKPAD -> Kind.BREAKPAD;
+      default -> Kind.OTHER;
+    };
   }
 
   /**
@@ -86,7 +84,7 @@ final class ConverterAdapter {
    * @throws GsymFormatException if it is not a readable ELF or Mach-O file
    */
   static ObjectFacts probe(Path p) throws IOException {
-    if (ObjectFiles.kind(p) == ObjectFiles.Kind.MACH_O) {
+    if (FileKind.sniff(p) == FileKind.MACH_O) {
       try (MachOFile m = MachOFile.open(p)) {
         byte[] id = m.uuid();
         Long base = m.baseAddress();
@@ -168,7 +166,19 @@ final class ConverterAdapter {
 
   /** As {@link #convertObject(Path, FileChannel, boolean)}, on {@code threads} threads (0: one per processor; same bytes). */
   static void convertObject(Path in, FileChannel out, boolean mergedFunctions, int threads) throws IOException {
-    Optional<EmbeddedGsym.Location> embedded = EmbeddedGsym.find(in);
+    convertObject(in, out, mergedFunctions, threads, false, null);
+  }
+
+  /**
+   * As {@link #convertObject(Path, FileChannel, boolean, int)}; with {@code unwind}, every CFI table
+   * of the module is attached as unwind information (InfoType UnwindInfo, as {@code gsymutil convert
+   * --unwind}), read from {@code in} or, for a separate debug file whose {@code .eh_frame} is not
+   * kept, from {@code unwindBinary} (the binary it belongs to; null: none). An embedded GSYM is not
+   * used then: it may lack the unwind information.
+   */
+  static void convertObject(Path in, FileChannel out, boolean mergedFunctions, int threads, boolean unwind,
+      Path unwindBinary) throws IOException {
+    Optional<EmbeddedGsym.Location> embedded = unwind ? Optional.empty() : EmbeddedGsym.find(in);
     if (embedded.isPresent()) {
       // the GSYM the binary carries is preferred to converting its DWARF: checked, then copied
       EmbeddedGsym.Location at = embedded.get();
@@ -182,12 +192,16 @@ final class ConverterAdapter {
       }
       return;
     }
-    DwarfConverter.Options options = mergedFunctions
-        ? DwarfConverter.Options.builder().mergedFunctions(true).dwarfCallSites(true).threads(threads).build()
-        : DwarfConverter.Options.builder().threads(threads).build();
-    try (GsymCreator creator = new GsymCreator()) { // closed: one process converts many modules
+    DwarfConverter.Options.Builder ob = DwarfConverter.Options.builder().threads(threads);
+    if (mergedFunctions) ob.mergedFunctions(true).dwarfCallSites(true);
+    // a stack walker needs names (and the CFI) of a library with neither DWARF nor .symtab: its .dynsym's
+    if (unwind) ob.unwind(DwarfConverter.Unwind.ALL).dynamicSymbols(true);
+    try (GsymCreator creator = new GsymCreator(); // closed: one process converts many modules
+        dev.gsym.object.ObjectFile binary = unwind && unwindBinary != null && !unwindBinary.equals(in)
+            ? ObjectFiles.open(unwindBinary) : null) {
+      if (binary != null) ob.unwindBinary(binary);
       creator.setBaseAddress(0); // replaced by the first PT_LOAD's (__TEXT's) address when there is one
-      DwarfConverter.Summary s = DwarfConverter.convert(in, creator, Diagnostics.silent(), options);
+      DwarfConverter.Summary s = DwarfConverter.convert(in, creator, Diagnostics.silent(), ob.build());
       if (creator.numFunctionInfos() == 0) {
         throw new GsymFormatException(in.toString(), -1, "no functions in its DWARF or symbol table");
       }
@@ -222,13 +236,23 @@ final class ConverterAdapter {
    * @throws GsymFormatException if it is not a Breakpad file or has no FUNC or PUBLIC record
    */
   static void convertBreakpad(Path in, FileChannel out) throws IOException {
+    convertBreakpad(in, out, false);
+  }
+
+  /** As {@link #convertBreakpad(Path, FileChannel)}; with {@code unwind}, its STACK records attached as unwind information. */
+  static void convertBreakpad(Path in, FileChannel out, boolean unwind) throws IOException {
     try (GsymCreator creator = new GsymCreator()) {
       creator.setBaseAddress(0);
-      BreakpadTransformer.convert(in, creator, true, Diagnostics.silent());
+      BreakpadTransformer.Result r;
+      try (dev.gsym.breakpad.BreakpadParser p = dev.gsym.breakpad.BreakpadParser.open(in, dev.gsym.Progress.NONE)) {
+        BreakpadTransformer t = new BreakpadTransformer(creator, true, Diagnostics.silent());
+        r = (unwind ? t.unwind() : t).convert(p);
+      }
       if (creator.numFunctionInfos() == 0) {
         throw new GsymFormatException(in.toString(), -1, "no FUNC or PUBLIC records");
       }
       creator.finish(Diagnostics.silent());
+      if (r.unwind() != null && !r.unwind().entries().isEmpty()) creator.attachUnwind(r.unwind().arch(), r.unwind().entries());
       save(creator, out, ByteOrder.LITTLE_ENDIAN);
     }
   }

@@ -23,6 +23,11 @@ final class GsymCoreAdapter implements AutoCloseable {
     this.reader = reader;
   }
 
+  /** The reader itself (valid while the module is open). */
+  GsymReader reader() {
+    return reader;
+  }
+
   /**
    * Maps and validates a GSYM file.
    *

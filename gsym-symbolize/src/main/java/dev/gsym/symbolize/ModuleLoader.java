@@ -62,10 +62,13 @@ final class ModuleLoader implements AutoCloseable {
   private final boolean mergedFunctions;
   /** Runs store conversions in child JVMs; null: in this process. */
   private final ConversionProcess conversionProcess;
+  /** Conversions attach the module's CFI as unwind information ({@link Symbolizer.Builder#unwind}). */
+  private final boolean unwind;
 
   ModuleLoader(GsymStore store, ReaderCache readers, List<Source> sources, Duration transientTtl, Duration lockTimeout,
-      int maxConversions, Counters counters, boolean mergedFunctions, ConversionProcess conversionProcess) {
+      int maxConversions, Counters counters, boolean mergedFunctions, ConversionProcess conversionProcess, boolean unwind) {
     this.mergedFunctions = mergedFunctions;
+    this.unwind = unwind;
     this.conversionProcess = conversionProcess;
     this.store = store;
     this.readers = readers;
@@ -532,7 +535,7 @@ final class ModuleLoader implements AutoCloseable {
       if (!publish) {
         GsymCoreAdapter m;
         try (FileChannel ch = GsymCoreAdapter.scratch()) {
-          write(input, kind, ch);
+          write(t, input, kind, ch);
           m = GsymCoreAdapter.open(ch, input + " (converted)");
         }
         counters.conversions.increment();
@@ -547,9 +550,11 @@ final class ModuleLoader implements AutoCloseable {
       }
       try {
         GsymCoreAdapter m;
-        if (conversionProcess != null) conversionProcess.convert(input, kind, mergedFunctions, temp);
+        // (the child JVM's conversions have no unwind information: those run here)
+        boolean inChild = conversionProcess != null && !unwind;
+        if (inChild) conversionProcess.convert(input, kind, mergedFunctions, temp);
         try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-          if (conversionProcess == null) write(input, kind, ch);
+          if (!inChild) write(t, input, kind, ch);
           try {
             ch.force(true);
           } catch (IOException e) {
@@ -594,9 +599,19 @@ final class ModuleLoader implements AutoCloseable {
     return new Outcome.NotFound(t.ref() + ": " + e.getMessage(), true);
   }
 
-  private void write(Path input, ConverterAdapter.Kind kind, FileChannel out) throws IOException {
-    if (kind == ConverterAdapter.Kind.BREAKPAD) ConverterAdapter.convertBreakpad(input, out);
-    else ConverterAdapter.convertObject(input, out, mergedFunctions);
+  /**
+   * Converts {@code input}, found for {@code t}; with unwind information, a debug file found for a
+   * binary given by path takes the CFI the debug file lacks from that binary.
+   */
+  private void write(Target t, Path input, ConverterAdapter.Kind kind, FileChannel out) throws IOException {
+    if (kind == ConverterAdapter.Kind.BREAKPAD) {
+      ConverterAdapter.convertBreakpad(input, out, unwind);
+    } else if (unwind) {
+      Path binary = t.file() != null && t.kind() == ConverterAdapter.Kind.OBJECT ? t.file() : null;
+      ConverterAdapter.convertObject(input, out, mergedFunctions, 0, true, binary);
+    } else {
+      ConverterAdapter.convertObject(input, out, mergedFunctions);
+    }
   }
 
   private static void deleteQuietly(Path p) {

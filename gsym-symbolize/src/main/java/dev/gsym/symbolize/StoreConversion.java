@@ -1,6 +1,7 @@
 package dev.gsym.symbolize;
 
 import dev.gsym.GsymFormatException;
+import dev.gsym.object.FileKind;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -18,7 +19,10 @@ public final class StoreConversion {
   /** The store subdirectory of GSYMs converted with merged functions and DWARF call sites. */
   public static final String MERGED_SUBDIRECTORY = Symbolizer.MERGED_STORE;
 
-  /** The input formats a store is fed from. */
+  /**
+   * The input formats a store is fed from: the {@link dev.gsym.object.FileKind}s a store converts,
+   * so that {@link #convert} cannot be handed any other.
+   */
   public enum Format { ELF, MACH_O, BREAKPAD }
 
   /**
@@ -50,12 +54,11 @@ public final class StoreConversion {
    *     file included: it carries no identity), or its headers are malformed
    */
   public static Module identify(Path file) throws IOException {
-    ConverterAdapter.Kind kind = ConverterAdapter.sniff(file);
-    switch (kind) {
+    FileKind fileKind = FileKind.sniff(file);
+    switch (ConverterAdapter.kind(fileKind)) {
       case OBJECT -> {
         ConverterAdapter.ObjectFacts f = ConverterAdapter.probe(file);
-        Format format = dev.gsym.object.ObjectFiles.kind(file) == dev.gsym.object.ObjectFiles.Kind.MACH_O
-            ? Format.MACH_O : Format.ELF;
+        Format format = fileKind == FileKind.MACH_O ? Format.MACH_O : Format.ELF;
         String bpFile = null;
         String bpId = null;
         if (f.breakpadName() != null) {

@@ -67,6 +67,9 @@ public final class Symbolizer implements AutoCloseable {
   /** The store subdirectory of GSYMs converted with merged functions and call sites. */
   static final String MERGED_STORE = "merged";
 
+  /** The store subdirectory of GSYMs converted with unwind information. */
+  static final String UNWIND_STORE = "unwind";
+
   /** Compiled call-site regexes kept (a module's call sites name a few thousand functions at most). */
   private static final int REGEX_CACHE_SIZE = 8192;
 
@@ -86,12 +89,11 @@ public final class Symbolizer implements AutoCloseable {
     this.addressMode = b.addressMode;
     // GSYMs with merged functions and call sites differ from plain ones: they have their own part
     // of the store, so symbolizers of both kinds can share one directory
-    this.store = b.store == null ? null
-        : new GsymStore(b.mergedFunctions ? b.store.resolve(MERGED_STORE) : b.store, b.maxStoreSize);
+    this.store = b.store == null ? null : new GsymStore(storeDirectory(b.store, b.mergedFunctions, b.unwind), b.maxStoreSize);
     this.readers = new ReaderCache(b.maxOpenModules);
     this.loader = new ModuleLoader(store, readers, b.sources, b.transientFailureTtl, b.storeLockTimeout,
         b.maxConcurrentConversions, counters, b.mergedFunctions,
-        b.conversionJvmOptions == null ? null : new ConversionProcess(b.conversionJvmOptions));
+        b.conversionJvmOptions == null ? null : new ConversionProcess(b.conversionJvmOptions), b.unwind);
     if (b.executor != null) {
       this.executor = b.executor;
       this.ownsExecutor = false;
@@ -109,6 +111,73 @@ public final class Symbolizer implements AutoCloseable {
 
   public static Builder builder() {
     return new Builder();
+  }
+
+  /**
+   * The part of the store a symbolizer's GSYMs live in: plain ones at the top, those with merged
+   * functions and call sites in {@code merged}, those with unwind information in {@code unwind}
+   * (or {@code merged-unwind}), so that symbolizers of every kind can share one directory.
+   */
+  private static Path storeDirectory(Path store, boolean merged, boolean unwind) {
+    if (unwind) return store.resolve(merged ? MERGED_STORE + "-" + UNWIND_STORE : UNWIND_STORE);
+    return merged ? store.resolve(MERGED_STORE) : store;
+  }
+
+  /**
+   * A module's GSYM opened through the symbolizer (the store, then the sources, as {@link
+   * #symbolize(ModuleRef, long)} finds it), for callers that read the GSYM themselves, such as a
+   * stack walker reading its unwind information ({@link Builder#unwind}). Close it when done: the
+   * reader stays valid until then, however many modules the symbolizer opens meanwhile.
+   */
+  public static final class OpenModule implements AutoCloseable {
+    private final ReaderCache.Handle handle;
+    private final String problem;
+
+    private OpenModule(ReaderCache.Handle handle, String problem) {
+      this.handle = handle;
+      this.problem = problem;
+    }
+
+    /** Whether the module was found and opened. */
+    public boolean found() {
+      return handle != null;
+    }
+
+    /** The module's GSYM, or null when it was not found. */
+    public dev.gsym.read.GsymReader reader() {
+      return handle == null ? null : handle.module().reader();
+    }
+
+    /** Where its symbols came from (as {@link Symbolized.Found#source()}), or null when not found. */
+    public String source() {
+      return handle == null ? null : handle.entry.origin;
+    }
+
+    /** Why the module was not found or could not be read, or "" when it was found. */
+    public String problem() {
+      return problem;
+    }
+
+    @Override
+    public void close() {
+      if (handle != null) handle.close();
+    }
+  }
+
+  /**
+   * Finds and opens {@code module}'s GSYM: see {@link OpenModule}. Never throws for a module
+   * problem: a module without symbols answers with {@link OpenModule#problem()}.
+   *
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public OpenModule openModule(ModuleRef module) {
+    Objects.requireNonNull(module, "module");
+    checkOpen();
+    return switch (obtain(loader.target(module))) {
+      case Outcome.Loaded l -> new OpenModule(l.handle(), "");
+      case Outcome.NotFound nf -> new OpenModule(null, nf.message());
+      case Outcome.Unreadable u -> new OpenModule(null, u.message());
+    };
   }
 
   /**
@@ -410,8 +479,24 @@ public final class Symbolizer implements AutoCloseable {
     private int maxConcurrentConversions = 2;
     private boolean mergedFunctions;
     private List<String> conversionJvmOptions;
+    private boolean unwind;
 
     private Builder() {}
+
+    /**
+     * Converts modules with their call frame information attached as unwind information (InfoType
+     * UnwindInfo, docs/unwind.md), as a stack walker needs ({@link Symbolizer#openModule}): an ELF
+     * file's CFI tables (a debug file found for a binary given by path takes them from that binary,
+     * debug files keeping no {@code .eh_frame}), a Breakpad symbol file's STACK records; an ELF
+     * file with neither DWARF nor {@code .symtab} is named from its {@code .dynsym} as Breakpad
+     * names it ({@code DwarfConverter.Options#dynamicSymbols}). Default false. Such GSYMs are
+     * kept in the store's {@code unwind} subdirectory, and converted in this process even with
+     * {@link #conversionProcess}.
+     */
+    public Builder unwind(boolean on) {
+      this.unwind = on;
+      return this;
+    }
 
     /**
      * The GSYM store directory (created if missing), shared with other processes and hosts. Without

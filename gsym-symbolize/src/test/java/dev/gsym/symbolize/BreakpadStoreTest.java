@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gsym.read.GsymReader;
+import dev.gsym.testing.StartsProcesses;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.net.URI;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * same {@code .sym} ({@code breakpad/basic.gsym}, itself checked against llvm-gsymutil-22's
  * lookups) and, for a {@code .sym} made from an ELF file, with llvm-gsymutil-22's GSYM of that file.
  */
+@StartsProcesses
 class BreakpadStoreTest {
   static final String BASIC_FILE = "my app"; // basic.sym's MODULE name (a space: URL-encoded)
   static final String BASIC_ID = "D3096ED481217FD4C16B29CD9BC208BA0";

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gsym.testing.StartsProcesses;
 import dev.gsym.testing.Tools;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * functions and Breakpad; a malformed module's error crosses the process boundary unchanged; a
  * child that dies publishes nothing.
  */
+@StartsProcesses
 class ConversionProcessTest {
   @TempDir Path tmp;
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gsym.read.GsymReader;
+import dev.gsym.testing.StartsProcesses;
 import dev.gsym.testing.TestData;
 import dev.gsym.testing.Tools;
 import java.nio.file.Files;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * CRC does not match (ignored: the stripped binary's symbol table answers, and nothing is
  * published). A reported skip without objcopy (a failure under -Dgsym.requireTools=true).
  */
+@StartsProcesses
 class DebugFileSearchTest {
   static final String NAME = "c-gcc-O2";
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gsym.read.GsymReader;
+import dev.gsym.testing.Slow;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * redirect, a file over the size limit. Each is a per-module answer, a batch over all of them
  * answers every pair, and nothing broken is left in the store or the download cache.
  */
+@Slow
 class DebuginfodFailuresTest {
   static final String SLOW_HEADERS = "aa00000000000000000000000000000000000001";
   static final String SLOW_BODY = "aa00000000000000000000000000000000000002";

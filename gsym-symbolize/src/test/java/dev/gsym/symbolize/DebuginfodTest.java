@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gsym.read.GsymReader;
+import dev.gsym.testing.StartsProcesses;
 import dev.gsym.testing.Tools;
 import java.net.URI;
 import java.nio.file.Files;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code debuginfod-find}). A reported skip (a failure under -Dgsym.requireTools=true) when {@code debuginfod} is not installed (Debian
  * package {@code debuginfod}; {@code .ci/run} installs it).
  */
+@StartsProcesses
 class DebuginfodTest {
   static final List<String> SERVED = List.of("c-clang-O2", "cpp-gcc-O2", "rust-O2");
 

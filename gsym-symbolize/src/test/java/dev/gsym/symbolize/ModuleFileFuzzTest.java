@@ -3,6 +3,7 @@ package dev.gsym.symbolize;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.gsym.testing.FuzzLimits;
 import dev.gsym.testing.FuzzSeeds;
+import dev.gsym.testing.Slow;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * temporary file may be left behind. (A class of its own: Jazzer fuzzes one target per JVM, and
  * bench/fuzz.sh runs one JVM per class.)
  */
+@Slow
 class ModuleFileFuzzTest {
   static Stream<Arguments> moduleFiles() {
     return Stream.of(FuzzSeeds.file("gsym", "c-clang-O2.gsym"), FuzzSeeds.file("gsym", "icf-clang-O2-gold.merged-callsites.gsym"),

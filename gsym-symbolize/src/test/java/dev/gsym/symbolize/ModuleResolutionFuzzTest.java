@@ -2,6 +2,7 @@ package dev.gsym.symbolize;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.gsym.testing.FuzzLimits;
+import dev.gsym.testing.Slow;
 import dev.gsym.testing.TestData;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * exception. An input taking longer than {@link #LIMIT} is a finding. ({@link ModuleFileFuzzTest}
  * fuzzes module files.)
  */
+@Slow
 class ModuleResolutionFuzzTest {
   static final Duration LIMIT = Duration.ofSeconds(2);
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.gsym.testing.StartsProcesses;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and a conversion killed midway (SIGKILL of the second JVM) leaves nothing a later request reads.
  * The module is a generated Breakpad file large enough that its conversion takes a while.
  */
+@StartsProcesses
 class StoreConcurrencyTest {
   static final String ID = "0123456789ABCDEF0123456789ABCDEF0";
   static final long FIRST = 0x1000;

@@ -1,6 +1,7 @@
 package dev.gsym.cli.yaml;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.gsym.testing.Slow;
 import org.junit.jupiter.api.Test;
 import dev.gsym.ByteStrings;
 import dev.gsym.GsymFormatException;
@@ -30,6 +31,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * function name may escape; anything else, and an input taking longer than {@link #LIMIT}, is a
  * finding. Seeds: every YAML file in src-test-data/callsites.
  */
+@Slow
 class CallSiteYamlFuzzTest {
   static final Duration LIMIT = Duration.ofSeconds(2);
   private static List<GsymCreator> templates;

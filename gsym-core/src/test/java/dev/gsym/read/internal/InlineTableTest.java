@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.gsym.format.InlineInfo;
 import dev.gsym.io.ByteView;
 import dev.gsym.io.GsymWriter;
+import dev.gsym.testing.Slow;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * trees with overlapping, unsorted, multi-range and empty-range siblings, wide nodes with and
  * without a disjoint child index, ranges that wrap past 2^64 and offsets beyond 32 bits.
  */
+@Slow
 class InlineTableTest {
   private static final long BASE = 0x10_0000L;
 

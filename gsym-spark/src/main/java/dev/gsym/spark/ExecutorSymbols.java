@@ -45,6 +45,12 @@ final class ExecutorSymbols implements SymbolSource {
   private static final ConcurrentHashMap<Key, ExecutorSymbols> INSTANCES = new ConcurrentHashMap<>();
   /** The store subdirectory of modules converted from Breakpad symbol files. */
   private static final String BREAKPAD_PREFIX = "breakpad/";
+  /**
+   * The store subdirectory of modules converted with their unwind information, laid out as the
+   * store (docs/symbolize.md, "Store layout": {@code Symbolizer.Builder.unwind(true)}, as {@code
+   * gsymutil stackwalk --store} converts).
+   */
+  private static final String UNWIND_PREFIX = "unwind/";
 
   private final java.nio.file.Path cache;
   private final FileSystem storeFs;
@@ -114,8 +120,19 @@ final class ExecutorSymbols implements SymbolSource {
     return breakpad.find(module, system);
   }
 
-  /** Where the store may keep {@code module}: by its Breakpad identity, then (Linux, Android) by its build-id. */
+  /**
+   * Where the store may keep {@code module}: by its Breakpad identity, then (Linux, Android) by its
+   * build-id; first in the store's {@code unwind/} part (with CFI), then in the store itself.
+   */
   static List<String> storePaths(CodeModule module, SystemDescription system) {
+    List<String> keys = keys(module, system);
+    List<String> out = new ArrayList<>(2 * keys.size());
+    for (String k : keys) out.add(UNWIND_PREFIX + k);
+    out.addAll(keys);
+    return out;
+  }
+
+  private static List<String> keys(CodeModule module, SystemDescription system) {
     List<String> out = new ArrayList<>(2);
     String debugFile = CodeModule.fileName(module.debugFile());
     if (!debugFile.isEmpty() && !module.debugIdentifier().isEmpty()) {
@@ -146,7 +163,8 @@ final class ExecutorSymbols implements SymbolSource {
       // the walker asks by offset from the module's base: a Breakpad file's addresses are those
       // offsets already (whatever BaseAddress its producer wrote); a debug file's are the module's
       // own, and its store file carries the module's base as BaseAddress (docs/symbolize.md, "Relocation")
-      long base = rel.startsWith(BREAKPAD_PREFIX) ? 0 : reader.header().baseAddress();
+      String key = rel.startsWith(UNWIND_PREFIX) ? rel.substring(UNWIND_PREFIX.length()) : rel;
+      long base = key.startsWith(BREAKPAD_PREFIX) ? 0 : reader.header().baseAddress();
       return Optional.of(base == 0 ? s : new Relocated(s, base));
     } catch (IOException | GsymFormatException | UncheckedIOException e) {
       return Optional.empty(); // unreadable: as if the store lacked it (the Breakpad directories are tried)

@@ -115,16 +115,29 @@ class StackwalkJobTest {
   }
 
   @Test
-  void storeOfGsymFilesWithUnwindInformationGivesTheSameFrames() throws IOException {
-    // the store as a Symbolizer lays it out (breakpad/NAME/ID.gsym), each file converted from the
-    // corpus's .sym with its STACK records kept (gsymutil convert --breakpad --unwind)
+  void storeFilledByGsymutilStackwalkGivesTheSameFrames() throws IOException {
+    // the shared store as a CLI stack walker leaves it: gsymutil stackwalk --store converts each
+    // module it needs with its CFI into the store's unwind/ part (Symbolizer.Builder.unwind), keyed
+    // by build-id for these Linux modules
     Path store = work.resolve("store");
+    // only the corpus's symbols, as the goldens were made (not this machine's /usr/lib/debug, whose
+    // libc may be the dumps' own and would give DWARF names)
+    Path noDebug = Files.createDirectories(work.resolve("no-debug-files"));
+    List<String> args = new ArrayList<>(List.of("stackwalk", "--store", store.toString(), "--breakpad-symbols",
+        symbols.toString(), "--debug-file-directory", noDebug.toString(), "--no-debuginfod"));
+    for (Path d : dumps) args.add(d.toString());
+    LocalSpark.gsymutil("", args.toArray(String[]::new));
+    try (Stream<Path> s = Files.walk(store.resolve("unwind"))) {
+      assertThat(s.filter(p -> p.toString().endsWith(".gsym")).count()).isGreaterThan(5);
+    }
+    // beside them, the same modules without CFI where ConvertJob and symbolizers publish them:
+    // the unwind/ part must win, or frames after the first would be found by scanning
     try (Stream<Path> s = Files.walk(symbols)) {
       for (Path sym : s.filter(p -> p.toString().endsWith(".sym")).toList()) {
         Path rel = symbols.relativize(sym); // NAME/ID/NAME.sym
         Path target = store.resolve("breakpad").resolve(rel.getName(0).toString()).resolve(rel.getName(1) + ".gsym");
         Files.createDirectories(target.getParent());
-        LocalSpark.gsymutil("", "convert", "--breakpad", sym.toString(), "--unwind", "--lenient", "--quiet", "-o", target.toString());
+        LocalSpark.gsymutil("", "convert", "--breakpad", sym.toString(), "--lenient", "--quiet", "-o", target.toString());
       }
     }
     SparkSession spark = LocalSpark.get();

@@ -8,6 +8,7 @@ import dev.gsym.elf.ElfFile;
 import dev.gsym.elf.EmbeddedGsym;
 import dev.gsym.macho.MachOFile;
 import dev.gsym.object.FileKind;
+import dev.gsym.object.ObjectFiles;
 import dev.gsym.io.ByteView;
 import dev.gsym.GsymFormatException;
 import dev.gsym.write.Diagnostics;

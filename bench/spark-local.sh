@@ -5,12 +5,13 @@
 # sources changed. The master defaults to local[*]; pass --master local[N] to choose.
 #   bench/spark-local.sh ConvertJob --master local[2] --input DIR_OR_LISTING --store DIR --manifest OUT
 #   bench/spark-local.sh SymbolizeJob --master local[2] --store DIR --input IN --output OUT --format csv
+#   bench/spark-local.sh StackwalkJob --master local[2] --input DUMPS --output OUT --breakpad-symbols SYMS
 #   bench/spark-local.sh ConvertJob --help
 # JVM options: SPARK_LOCAL_JAVA_OPTS (default -Xmx2g: the driver is the executor in local mode).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-if [ $# -lt 1 ] || { [ "$1" != ConvertJob ] && [ "$1" != SymbolizeJob ]; }; then
-  echo "usage: bench/spark-local.sh ConvertJob|SymbolizeJob ARGS... (ARGS: --help for the job's)" >&2
+if [ $# -lt 1 ] || { [ "$1" != ConvertJob ] && [ "$1" != SymbolizeJob ] && [ "$1" != StackwalkJob ]; }; then
+  echo "usage: bench/spark-local.sh ConvertJob|SymbolizeJob|StackwalkJob ARGS... (ARGS: --help for the job's)" >&2
   exit 2
 fi
 job="$1"; shift

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Submits gsym-spark's two jobs to a Spark 4.2 cluster (YARN here; for Kubernetes or standalone
+# Submits gsym-spark's jobs to a Spark 4.2 cluster (YARN here; for Kubernetes or standalone
 # change --master and the resource options). Needs spark-submit on PATH (a Spark 4.2 installation
 # on JDK 25.0.3+ on the cluster) and the jar from `./mvnw package`. Edit the URIs and sizes.
 #   docs/spark-submit.sh convert     # debug files -> GSYM store + manifest
 #   docs/spark-submit.sh symbolize   # a day of (build_id, address) rows -> symbolicated rows
+#   docs/spark-submit.sh stackwalk   # a day of minidumps -> one row per dump (crash, frames, modules)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JAR="${JAR:-$(ls "$here"/gsym-spark/target/gsym-spark-*-all.jar | head -n1)}"
@@ -35,8 +36,19 @@ case "${1:-}" in
       --input "${INPUT:-s3a://profiles/$DAY/}" \
       --output "${OUTPUT:-s3a://profiles-symbolized/$DAY/}"
     ;;
+  stackwalk)
+    # one task per 4 dumps or so; .sym files converted once per executor host into the cache
+    exec spark-submit --master "$MASTER" --deploy-mode cluster --name "gsym stackwalk $DAY" \
+      --class dev.gsym.spark.StackwalkJob \
+      --num-executors 50 --executor-cores 4 --executor-memory 4g \
+      "$JAR" \
+      --input "${INPUT:-s3a://crashes/$DAY/}" \
+      --store "$STORE" \
+      --breakpad-symbols "${SYMBOLS:-s3a://symbols/breakpad/}" \
+      --output "${OUTPUT:-s3a://crashes-walked/$DAY/}"
+    ;;
   *)
-    echo "usage: docs/spark-submit.sh convert|symbolize (environment: JAR MASTER STORE DAY INPUT OUTPUT MANIFEST)" >&2
+    echo "usage: docs/spark-submit.sh convert|symbolize|stackwalk (environment: JAR MASTER STORE DAY INPUT OUTPUT MANIFEST SYMBOLS)" >&2
     exit 2
     ;;
 esac

@@ -26,7 +26,8 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.util.LongAccumulator;
 
 /**
- * Bulk conversion to a GSYM store and bulk symbolication on Apache Spark (docs/spark.md).
+ * Bulk conversion to a GSYM store, bulk symbolication and bulk stack walking of minidumps on Apache
+ * Spark (docs/spark.md).
  *
  * <pre>{@code
  * Dataset<Row> manifest = GsymSpark.convert(spark, ConvertOptions.of("hdfs:///debug", "hdfs:///gsym"));
@@ -46,32 +47,81 @@ public final class GsymSpark {
    */
   public static Dataset<Row> convert(SparkSession spark, ConvertOptions options) {
     Configuration conf = spark.sparkContext().hadoopConfiguration();
-    Dataset<String> paths;
-    int n;
-    try {
-      Path in = new Path(options.input());
-      FileSystem fs = HadoopFiles.fileSystem(in, conf);
-      FileStatus st = fs.getFileStatus(in);
-      ConvertOptions.Listing l = options.listing();
-      if (l == ConvertOptions.Listing.AUTO) l = st.isDirectory() ? ConvertOptions.Listing.TREE : isParquet(fs, in)
-          ? ConvertOptions.Listing.PARQUET : ConvertOptions.Listing.TEXT;
-      if (l == ConvertOptions.Listing.PARQUET) {
-        paths = spark.read().parquet(options.input()).select(functions.col("path").cast("string")).as(Encoders.STRING())
-            .filter((org.apache.spark.api.java.function.FilterFunction<String>) s -> s != null && !s.isBlank());
-        n = -1;
-      } else {
-        List<String> list = l == ConvertOptions.Listing.TREE ? tree(fs, in) : textListing(fs, in);
-        paths = spark.createDataset(list, Encoders.STRING());
-        n = list.size();
-      }
-    } catch (IOException e) {
-      throw new IllegalArgumentException("cannot list " + options.input() + ": " + e.getMessage(), e);
-    }
+    Listed listed = list(spark, options.input(), options.listing());
+    Dataset<String> paths = listed.paths();
+    int n = listed.count();
     int cores = spark.sparkContext().defaultParallelism();
     int parts = options.partitions() > 0 ? options.partitions() : n < 0 ? 4 * cores : Math.max(1, Math.min(n, 4 * cores));
     Broadcast<byte[]> bc = JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(HadoopFiles.serialize(conf));
     return paths.repartition(parts).mapPartitions(new ConvertPartition(bc, options), Encoders.row(ManifestRow.SCHEMA))
         .localCheckpoint(true);
+  }
+
+  /** Input paths, and how many (-1 when not counted: a Parquet listing). */
+  private record Listed(Dataset<String> paths, int count) {}
+
+  /**
+   * The paths of {@code input}: every file below a directory, the {@code path} column of a Parquet
+   * table, or the lines of a text listing (docs/spark.md, ConvertJob's "Input").
+   *
+   * @throws IllegalArgumentException if the input cannot be listed
+   */
+  private static Listed list(SparkSession spark, String input, ConvertOptions.Listing listing) {
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    try {
+      Path in = new Path(input);
+      FileSystem fs = HadoopFiles.fileSystem(in, conf);
+      FileStatus st = fs.getFileStatus(in);
+      ConvertOptions.Listing l = listing;
+      if (l == ConvertOptions.Listing.AUTO) l = st.isDirectory() ? ConvertOptions.Listing.TREE : isParquet(fs, in)
+          ? ConvertOptions.Listing.PARQUET : ConvertOptions.Listing.TEXT;
+      if (l == ConvertOptions.Listing.PARQUET) {
+        Dataset<String> paths = spark.read().parquet(input).select(functions.col("path").cast("string")).as(Encoders.STRING())
+            .filter((org.apache.spark.api.java.function.FilterFunction<String>) s -> s != null && !s.isBlank());
+        return new Listed(paths, -1);
+      }
+      List<String> list = l == ConvertOptions.Listing.TREE ? tree(fs, in) : textListing(fs, in);
+      return new Listed(spark.createDataset(list, Encoders.STRING()), list.size());
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot list " + input + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Walks every minidump of {@code input} (a directory: every file below it; a Parquet table with a
+   * string column {@code path}; or a text listing, one path or URI per line), one row per dump
+   * (schema in docs/spark.md, "StackwalkJob"). Lazy; rows are not in input order.
+   *
+   * @throws IllegalArgumentException if the input cannot be listed
+   */
+  public static Dataset<Row> stackwalk(SparkSession spark, String input, StackwalkOptions options) {
+    return stackwalk(spark, input, options, null);
+  }
+
+  static Dataset<Row> stackwalk(SparkSession spark, String input, StackwalkOptions options, Counters counters) {
+    Listed listed = list(spark, input, ConvertOptions.Listing.AUTO);
+    int cores = spark.sparkContext().defaultParallelism();
+    int parts = options.partitions() > 0 ? options.partitions()
+        : listed.count() < 0 ? 4 * cores : Math.max(1, Math.min(listed.count(), 4 * cores));
+    return stackwalk(listed.paths().repartition(parts), options, counters);
+  }
+
+  /** Walks the minidump at each of {@code paths} (paths or URIs of any Hadoop file system), one row per dump, partitioned as they are. */
+  public static Dataset<Row> stackwalk(Dataset<String> paths, StackwalkOptions options) {
+    return stackwalk(paths, options, null);
+  }
+
+  static Dataset<Row> stackwalk(Dataset<String> paths, StackwalkOptions options, Counters counters) {
+    SparkSession spark = paths.sparkSession();
+    if (counters == null) {
+      counters = new Counters(spark.sparkContext().longAccumulator("gsym dumps walked"),
+          spark.sparkContext().longAccumulator("gsym dumps failed"));
+    }
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    Broadcast<byte[]> bc = JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(HadoopFiles.serialize(conf));
+    ExecutorSymbols.Key key = new ExecutorSymbols.Key(options.store(), options.breakpadSymbols(), options.cacheDir());
+    return paths.mapPartitions(new StackwalkPartition(bc, key, counters.found(), counters.notFound()),
+        Encoders.row(StackwalkColumns.SCHEMA));
   }
 
   /**
@@ -84,7 +134,7 @@ public final class GsymSpark {
     return symbolicate(input, options, null);
   }
 
-  /** Counters of a symbolication: rows answered with frames and rows without. */
+  /** Counters of a symbolication (rows answered with frames and rows without) or a stack walk (dumps walked and failed). */
   record Counters(LongAccumulator found, LongAccumulator notFound) {}
 
   static Dataset<Row> symbolicate(Dataset<Row> input, SymbolizeOptions options, Counters counters) {

@@ -27,7 +27,8 @@ class ExportedApiOnlyTest {
   @Test
   void importsOnlyExportedPackages() throws IOException, URISyntaxException {
     Set<String> exported = new HashSet<>();
-    for (Class<?> c : new Class<?>[] {dev.gsym.symbolize.Symbolizer.class, dev.gsym.read.GsymReader.class}) {
+    for (Class<?> c : new Class<?>[] {dev.gsym.symbolize.Symbolizer.class, dev.gsym.read.GsymReader.class,
+        dev.gsym.stackwalk.Stackwalker.class, dev.gsym.minidump.Minidump.class}) {
       Path where = Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI());
       for (ModuleReference m : ModuleFinder.of(where).findAll()) {
         for (ModuleDescriptor.Exports e : m.descriptor().exports()) if (!e.isQualified()) exported.add(e.source());

@@ -28,4 +28,14 @@ public interface ModuleSymbols {
    * declares, or -1 when none does or the symbols do not keep it.
    */
   long parameterSize(long offset);
+
+  /**
+   * The symbols and unwind information of a GSYM file whose addresses are the offsets from the
+   * module's base (one converted from the module's Breakpad symbol file, with its {@code STACK}
+   * records as unwind information when it was converted with them): what a walker needs from a
+   * GSYM store. Not corrupt; no FUNC parameter sizes. The reader stays the caller's to close.
+   */
+  static ModuleSymbols of(dev.gsym.read.GsymReader reader) {
+    return new GsymModuleSymbols(java.util.Objects.requireNonNull(reader, "reader"), false, null);
+  }
 }

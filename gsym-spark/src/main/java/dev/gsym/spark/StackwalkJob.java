@@ -43,6 +43,7 @@ public final class StackwalkJob {
       a bad command line.
       """;
 
+  /** Runs the job with the command line {@code args} ({@code --help} lists it); exits with its status unless 0. */
   public static void main(String[] args) {
     int status = JobArgs.run("StackwalkJob", args, StackwalkJob::run);
     if (status != 0) System.exit(status);

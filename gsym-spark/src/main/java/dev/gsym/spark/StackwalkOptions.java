@@ -20,6 +20,7 @@ import java.util.Objects;
  */
 public record StackwalkOptions(String store, List<String> breakpadSymbols, String cacheDir, int partitions)
     implements Serializable {
+  /** Checks the options: some symbols, and no negative partition count. */
   public StackwalkOptions {
     breakpadSymbols = List.copyOf(Objects.requireNonNull(breakpadSymbols, "breakpadSymbols"));
     if (store == null && breakpadSymbols.isEmpty()) {
@@ -38,18 +39,22 @@ public record StackwalkOptions(String store, List<String> breakpadSymbols, Strin
     return new StackwalkOptions(null, directories, null, 0);
   }
 
+  /** These options with the GSYM store {@code s} (null for none). */
   public StackwalkOptions withStore(String s) {
     return new StackwalkOptions(s, breakpadSymbols, cacheDir, partitions);
   }
 
+  /** These options with the Breakpad symbol directories {@code dirs}, searched in order. */
   public StackwalkOptions withBreakpadSymbols(List<String> dirs) {
     return new StackwalkOptions(store, dirs, cacheDir, partitions);
   }
 
+  /** These options with the executor-local cache directory {@code dir}. */
   public StackwalkOptions withCacheDir(String dir) {
     return new StackwalkOptions(store, breakpadSymbols, dir, partitions);
   }
 
+  /** These options with {@code n} tasks (0: one per dump, at most 4 per core). */
   public StackwalkOptions withPartitions(int n) {
     return new StackwalkOptions(store, breakpadSymbols, cacheDir, n);
   }

@@ -69,7 +69,10 @@ for i in $(seq "$RUNS"); do
 done
 echo "time with --unwind / without, per pair: ${ratios[*]}" >&2
 added=$(( $(stat -c %s "$TMP/with.gsym") - $(stat -c %s "$TMP/without.gsym") ))
-eh=$(readelf -SW "$BIN" | awk '$2 == ".eh_frame" || $2 == ".eh_frame_hdr" { s += strtonum("0x" $6) } END { print s }')
+eh=0
+for size in $(readelf -SW "$BIN" | awk '$2 == ".eh_frame" || $2 == ".eh_frame_hdr" { print $6 }'); do
+  eh=$(( eh + 16#$size )) # mawk has no strtonum
+done
 cfi_text=$(grep '^STACK CFI' "$TMP/theirs.sym" | wc -c)
 echo "bytes added by --unwind: $added; .eh_frame + .eh_frame_hdr: $eh (ratio $(echo "scale=3; $added / $eh" | bc));" \
   "dump_syms' STACK CFI text: $cfi_text (ratio $(echo "scale=3; $added / $cfi_text" | bc))" >&2

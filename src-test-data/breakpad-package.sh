@@ -62,3 +62,24 @@ breakpad_dump_syms() {
   fi
   export DUMP_SYMS
 }
+
+# A second opinion on .sym lookups (function, file and line; gsym-breakpad
+# IndutnyBreakpadTest): the npm package @indutny/breakpad (a WebAssembly .sym parser), exact
+# version; npm checks the registry's integrity hash.
+INDUTNY_NPM=@indutny/breakpad@1.2.3
+
+# indutny_fetch DIR: exports INDUTNY_BREAKPAD, DIR/node_modules/@indutny/breakpad, installed with
+# npm into DIR (a temporary directory renamed into place) unless already there.
+indutny_fetch() {
+  local dir=$1 tmp
+  if [ ! -f "$dir/node_modules/@indutny/breakpad/package.json" ]; then
+    mkdir -p "$(dirname "$dir")"
+    rm -rf "$dir".fetch.*
+    tmp=$(mktemp -d "$dir.fetch.XXXXXX")
+    (cd "$tmp" && npm install --silent --no-audit --no-fund --no-save "$INDUTNY_NPM" > /dev/null)
+    rm -rf "$dir"
+    mv "$tmp" "$dir"
+  fi
+  INDUTNY_BREAKPAD=$dir/node_modules/@indutny/breakpad
+  export INDUTNY_BREAKPAD
+}

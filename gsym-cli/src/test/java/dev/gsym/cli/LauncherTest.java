@@ -153,6 +153,17 @@ class LauncherTest {
         .contains("-Dgsym.stdout.tty=false"); // stdout is a pipe here
   }
 
+  /** Stack walking runs on C1 alone, without the training run's profiles; other commands do not. */
+  @Test
+  void stackwalkRunsOnC1AloneWithoutReplay() throws Exception {
+    Result walk = Result.of(launcher(project.resolve("gsymutil"), "stackwalk", "d.dmp", "--show-jvm").start());
+    assertThat(walk.status).as(walk.err).isZero();
+    assertThat(walk.out).startsWith("hello stackwalk d.dmp --show-jvm\n")
+        .contains("-XX:TieredStopAtLevel=1", "-XX:-AOTReplayTraining");
+    Result symbolize = Result.of(launcher(project.resolve("gsymutil"), "symbolize", "stackwalk", "--show-jvm").start());
+    assertThat(symbolize.out).doesNotContain("TieredStopAtLevel");
+  }
+
   /** Batches from a file of up to 8 MiB run on C1 alone; from a pipe or a larger file, tiered. */
   @Test
   void shortBatchesFromAFileRunOnC1Alone() throws Exception {

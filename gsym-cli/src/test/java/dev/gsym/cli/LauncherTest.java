@@ -164,6 +164,28 @@ class LauncherTest {
     assertThat(symbolize.out).doesNotContain("TieredStopAtLevel");
   }
 
+  /** A profile of up to 32 MiB is symbolized on C1 alone; a larger one, or none, tiered. */
+  @Test
+  void smallProfilesRunOnC1Alone() throws Exception {
+    Path small = Files.writeString(tmp.resolve("small.pb"), "x");
+    Path large = tmp.resolve("large.pb");
+    try (var ch = java.nio.channels.FileChannel.open(large, java.nio.file.StandardOpenOption.CREATE_NEW,
+        java.nio.file.StandardOpenOption.WRITE)) {
+      ch.write(java.nio.ByteBuffer.wrap(new byte[] {'\n'}), (32L << 20)); // sparse, 32 MiB + 1 byte
+    }
+    for (String[] args : List.of(new String[] {"symbolize", "--pprof", small.toString(), "--show-jvm"},
+        new String[] {"symbolize", "--perf-script=" + small, "--show-jvm"})) {
+      Result r = Result.of(launcher(project.resolve("gsymutil"), args).start());
+      assertThat(r.status).as(r.err).isZero();
+      assertThat(r.out).as(String.join(" ", args)).contains("-XX:TieredStopAtLevel=1");
+    }
+    Result big = Result.of(launcher(project.resolve("gsymutil"), "symbolize", "--pprof", large.toString(), "--show-jvm")
+        .start());
+    assertThat(big.out).doesNotContain("TieredStopAtLevel");
+    Result lines = Result.of(launcher(project.resolve("gsymutil"), "symbolize", small.toString(), "--show-jvm").start());
+    assertThat(lines.out).doesNotContain("TieredStopAtLevel");
+  }
+
   /** Batches from a file of up to 8 MiB run on C1 alone; from a pipe or a larger file, tiered. */
   @Test
   void shortBatchesFromAFileRunOnC1Alone() throws Exception {

@@ -1,5 +1,6 @@
 package dev.gsym.cli;
 
+import dev.gsym.elf.ElfFile;
 import dev.gsym.serve.SymbolicationServer;
 import dev.gsym.symbolize.Symbolizer;
 import java.io.ByteArrayInputStream;
@@ -14,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -23,7 +25,8 @@ import java.util.List;
  * lookups (plain, {@code --verbose}, {@code --merged-functions}, the {@code lookup} subcommand,
  * {@code --addresses-from-stdin}), a dump, {@code symbolize} (stdin lines and a JSON list, reading
  * GSYM files, and once converting a binary into a store), a DWARF conversion of a small test binary
- * and both Breakpad conversions, so the classes and linked call sites of all of them go into the
+ * both Breakpad conversions, {@code stackwalk} over minidumps and {@code symbolize --pprof} and
+ * {@code flamegraph} over a profile, so the classes and linked call sites of all of them go into the
  * cache.
  *
  * <p>Usage: {@code AotTraining SRC_TEST_DATA WORK_DIR}; {@code AotTraining --serve SRC_TEST_DATA
@@ -136,6 +139,62 @@ public final class AotTraining {
     failures += run("", "--to-breakpad", converted, "-o", sym);
     failures += run("", "--breakpad", sym, "-o", work.resolve("c-clang-O2.from-sym.gsym").toString());
     failures += run("", "--lookup", "0x1179", converted);
+    failures += trainStackwalk(data, work);
+    failures += trainProfiles(data, work);
+    return failures;
+  }
+
+  /**
+   * Stack walking as a crash backend runs it: the corpus's minidumps (amd64, x86 with and without
+   * frame pointers, arm64) against its Breakpad symbols, the first round converting the {@code .sym}
+   * files into the symbol cache and the later ones reading the GSYM files from it, in the text,
+   * {@code -m} and JSON formats.
+   */
+  private static int trainStackwalk(Path data, Path work) {
+    Path dumps = data.resolve("minidump/dumps");
+    String symbols = data.resolve("minidump/symbols").toString();
+    String cache = work.resolve("symbol-cache").toString();
+    List<String> names = List.of("x86_64-nofp-thread.dmp", "x86_64-fp-lib.dmp", "i386-nofp-abort.dmp", "aarch64-core2md.dmp");
+    int failures = 0;
+    for (int round = 0; round < 3; round++) {
+      for (String name : names) {
+        String dump = dumps.resolve(name).toString();
+        failures += run("", "stackwalk", "--symbol-cache", cache, dump, symbols);
+        failures += run("", "stackwalk", "--symbol-cache", cache, "-m", dump, symbols);
+      }
+      failures += run("", "stackwalk", "--symbol-cache", cache, "--json", dumps.resolve(names.getFirst()).toString(), symbols);
+    }
+    return failures;
+  }
+
+  /**
+   * A pprof profile symbolized by build-id through a debug directory, its flame graph and its
+   * collapsed stacks.
+   */
+  private static int trainProfiles(Path data, Path work) throws IOException {
+    Path dbg = work.resolve("profile-debug");
+    for (String m : List.of("profdemo", "libprofdemo.so")) {
+      Path bin = data.resolve("profile/bin").resolve(m);
+      String id;
+      try (ElfFile f = ElfFile.open(bin)) {
+        id = HexFormat.of().formatHex(f.buildId());
+      }
+      Path to = dbg.resolve(".build-id").resolve(id.substring(0, 2)).resolve(id.substring(2) + ".debug");
+      if (!Files.exists(to)) {
+        Files.createDirectories(to.getParent());
+        Files.copy(bin, to);
+      }
+    }
+    String profile = data.resolve("profile/synthetic.pb.gz").toString();
+    String debugDir = "--debug-file-directory=" + dbg;
+    String store = "--store=" + work.resolve("profile-store");
+    int failures = 0;
+    for (int round = 0; round < 2; round++) {
+      failures += run("", "symbolize", "--pprof", profile, debugDir, store, "-o", work.resolve("profile.pb.gz").toString());
+      failures += run("", "flamegraph", profile, debugDir, store, "-o", work.resolve("profile.html").toString());
+      failures += run("", "symbolize", "--pprof", profile, debugDir, store, "--collapsed", "-o",
+          work.resolve("profile.folded").toString());
+    }
     return failures;
   }
 

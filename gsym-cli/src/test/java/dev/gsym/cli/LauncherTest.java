@@ -153,6 +153,39 @@ class LauncherTest {
         .contains("-Dgsym.stdout.tty=false"); // stdout is a pipe here
   }
 
+  /** Stack walking runs on C1 alone, without the training run's profiles; other commands do not. */
+  @Test
+  void stackwalkRunsOnC1AloneWithoutReplay() throws Exception {
+    Result walk = Result.of(launcher(project.resolve("gsymutil"), "stackwalk", "d.dmp", "--show-jvm").start());
+    assertThat(walk.status).as(walk.err).isZero();
+    assertThat(walk.out).startsWith("hello stackwalk d.dmp --show-jvm\n")
+        .contains("-XX:TieredStopAtLevel=1", "-XX:-AOTReplayTraining");
+    Result symbolize = Result.of(launcher(project.resolve("gsymutil"), "symbolize", "stackwalk", "--show-jvm").start());
+    assertThat(symbolize.out).doesNotContain("TieredStopAtLevel");
+  }
+
+  /** A profile of up to 32 MiB is symbolized on C1 alone; a larger one, or none, tiered. */
+  @Test
+  void smallProfilesRunOnC1Alone() throws Exception {
+    Path small = Files.writeString(tmp.resolve("small.pb"), "x");
+    Path large = tmp.resolve("large.pb");
+    try (var ch = java.nio.channels.FileChannel.open(large, java.nio.file.StandardOpenOption.CREATE_NEW,
+        java.nio.file.StandardOpenOption.WRITE)) {
+      ch.write(java.nio.ByteBuffer.wrap(new byte[] {'\n'}), (32L << 20)); // sparse, 32 MiB + 1 byte
+    }
+    for (String[] args : List.of(new String[] {"symbolize", "--pprof", small.toString(), "--show-jvm"},
+        new String[] {"symbolize", "--perf-script=" + small, "--show-jvm"})) {
+      Result r = Result.of(launcher(project.resolve("gsymutil"), args).start());
+      assertThat(r.status).as(r.err).isZero();
+      assertThat(r.out).as(String.join(" ", args)).contains("-XX:TieredStopAtLevel=1");
+    }
+    Result big = Result.of(launcher(project.resolve("gsymutil"), "symbolize", "--pprof", large.toString(), "--show-jvm")
+        .start());
+    assertThat(big.out).doesNotContain("TieredStopAtLevel");
+    Result lines = Result.of(launcher(project.resolve("gsymutil"), "symbolize", small.toString(), "--show-jvm").start());
+    assertThat(lines.out).doesNotContain("TieredStopAtLevel");
+  }
+
   /** Batches from a file of up to 8 MiB run on C1 alone; from a pipe or a larger file, tiered. */
   @Test
   void shortBatchesFromAFileRunOnC1Alone() throws Exception {

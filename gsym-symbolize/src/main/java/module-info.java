@@ -7,6 +7,7 @@ module dev.gsym.symbolize {
   requires dev.gsym.object;
   requires dev.gsym.dwarf;
   requires dev.gsym.breakpad;
+  requires dev.gsym.convert;
   requires transitive dev.gsym.demangle; // Symbolizer.Builder.demangle(Demangler)
   requires java.net.http;
 

@@ -94,7 +94,8 @@ public final class Converter {
   public static final class OutputFailed extends IOException {
     /** Wraps {@code cause}. */
     public OutputFailed(IOException cause) {
-      super("cannot write its GSYM: " + (cause.getMessage() == null ? cause.toString() : cause.getMessage()), cause);
+      super("cannot write its GSYM: " + (cause.getMessage() == null || cause.getMessage().isEmpty()
+          ? cause.getClass().getSimpleName() : cause.getMessage()), cause);
     }
   }
 

@@ -7,6 +7,7 @@ package dev.gsym.convert;
  * {@link #diagnostics()} holds the YAML reader's diagnostics that precede it.
  */
 public final class ConvertException extends RuntimeException {
+  /** The diagnostics printed before the message, or empty. */
   private final String diagnostics;
 
   /** A failure with llvm's {@code message} and no diagnostics. */

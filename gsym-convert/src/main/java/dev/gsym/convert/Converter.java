@@ -52,12 +52,18 @@ public final class Converter {
 
     /** {@code done} of {@code total}: compile units of an object file, bytes of a Breakpad file. */
     default void progress(long done, long total) {}
+
+    /**
+     * A Breakpad input is read: its functions are in {@code creator}, which is not finished yet
+     * (the DWARF converter finishes its creator itself), and {@code result} says what was read.
+     */
+    default void breakpadRead(BreakpadTransformer.Result result, GsymCreator creator) {}
   }
 
   /**
    * One object a conversion reads.
    *
-   * @param source the file
+   * @param source the file, or null for a stream
    * @param arch the architecture's name as llvm-gsymutil shows it (a universal file's slice name; a
    *     thin file's as {@link ConvertOptions#llvmCompat()} says), or null for Breakpad and GSYM input
    * @param oneOfSeveral true for a slice of a universal file of which several are converted (whose
@@ -114,7 +120,8 @@ public final class Converter {
       case Input.DsymBundle b -> {
         for (Input.ObjectFile f : b.members()) convertFile(f.path(), f.archs(), options, diag, sink);
       }
-      case Input.BreakpadFile b -> convertBreakpad(b.path(), options, diag, sink);
+      case Input.BreakpadFile b -> convertBreakpad(b.path(), null, b.path().toString(), options, diag, sink);
+      case Input.BreakpadStream b -> convertBreakpad(null, b.in(), b.name(), options, diag, sink);
       case Input.GsymFile g -> rewrite(g.path(), options, sink);
     }
   }
@@ -333,23 +340,30 @@ public final class Converter {
   }
 
   /**
-   * A Breakpad symbol file to GSYM ({@link BreakpadTransformer}): its functions, public symbols and,
-   * with {@link ConvertOptions#unwind()}, STACK records; addresses less {@link
-   * ConvertOptions#loadAddress()}.
+   * A Breakpad symbol file ({@code in}) or stream ({@code stream}) to GSYM ({@link
+   * BreakpadTransformer}): its functions, public symbols and, with {@link ConvertOptions#unwind()},
+   * STACK records; addresses less {@link ConvertOptions#loadAddress()}.
    */
-  private static void convertBreakpad(Path in, ConvertOptions o, Diagnostics diag, Sink sink) throws IOException {
+  private static void convertBreakpad(Path in, java.io.InputStream stream, String name, ConvertOptions o,
+      Diagnostics diag, Sink sink) throws IOException {
     Unit unit = new Unit(in, null, false, null);
-    o.listener().objectStarted(unit);
+    Listener l = o.listener();
+    l.objectStarted(unit);
     try (GsymCreator creator = new GsymCreator()) {
       creator.setOutputVersion(o.outputVersion());
       if (o.baseAddress() != null) creator.setBaseAddress(o.baseAddress());
+      BreakpadTransformer t = new BreakpadTransformer(creator, o.lenient(), diag).loadAddress(o.loadAddress());
+      if (o.unwind()) t.unwind();
       BreakpadTransformer.Result r;
-      Listener l = o.listener();
-      try (BreakpadParser p = BreakpadParser.open(in, l == Listener.NONE ? dev.gsym.Progress.NONE : l::progress)) {
-        BreakpadTransformer t = new BreakpadTransformer(creator, o.lenient(), diag).loadAddress(o.loadAddress());
-        r = (o.unwind() ? t.unwind() : t).convert(p);
+      if (stream != null) {
+        r = t.convert(new BreakpadParser(stream, name));
+      } else {
+        try (BreakpadParser p = BreakpadParser.open(in, l == Listener.NONE ? dev.gsym.Progress.NONE : l::progress)) {
+          r = t.convert(p);
+        }
       }
-      if (creator.numFunctionInfos() == 0) throw new GsymFormatException(in.toString(), -1, "no FUNC or PUBLIC records");
+      l.breakpadRead(r, creator);
+      if (creator.numFunctionInfos() == 0) throw new GsymFormatException(name, -1, "no FUNC or PUBLIC records");
       creator.finish(diag);
       if (r.unwind() != null && !r.unwind().entries().isEmpty()) creator.attachUnwind(r.unwind().arch(), r.unwind().entries());
       sink.accept(new Converted(unit, creator, ByteOrder.LITTLE_ENDIAN, null, r));

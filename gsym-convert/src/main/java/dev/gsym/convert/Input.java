@@ -9,11 +9,10 @@ import java.util.Objects;
 
 /**
  * What {@link Converter} converts: an object file with the architectures chosen of it, a {@code
- * .dSYM} bundle, a Breakpad symbol file or a GSYM file. {@link #detect} tells which a path is.
+ * .dSYM} bundle, a Breakpad symbol file (or Breakpad text from a stream) or a GSYM file. {@link
+ * #detect} tells which a path is.
  */
 public sealed interface Input {
-  /** The file or bundle directory. */
-  Path path();
 
   /**
    * An ELF, Mach-O (thin or universal) or PE file. {@code archs} chooses the slices of a universal
@@ -62,6 +61,18 @@ public sealed interface Input {
     /** Checks the path. */
     public BreakpadFile {
       Objects.requireNonNull(path, "path");
+    }
+  }
+
+  /**
+   * Breakpad symbol-file text read from a stream (standard input), named {@code name} in messages;
+   * the stream is read to its end, not closed.
+   */
+  record BreakpadStream(java.io.InputStream in, String name) implements Input {
+    /** Checks the values. */
+    public BreakpadStream {
+      Objects.requireNonNull(in, "in");
+      Objects.requireNonNull(name, "name");
     }
   }
 

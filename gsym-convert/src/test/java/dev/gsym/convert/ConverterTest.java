@@ -128,6 +128,17 @@ class ConverterTest {
         gsym -> functions.add(gsym.breakpad().functions()));
     assertThat(functions).containsExactly(funcRecords);
 
+    // the same text from a stream (standard input) gives the same GSYM
+    byte[] fromFile = convert(new Input.BreakpadFile(basic), ConvertOptions.defaults()).values().iterator().next();
+    List<byte[]> fromStream = new ArrayList<>();
+    Converter.convert(new Input.BreakpadStream(new java.io.ByteArrayInputStream(Files.readAllBytes(basic)), "-"),
+        ConvertOptions.defaults(), Diagnostics.silent(), gsym -> {
+          java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+          gsym.creator().save(bytes, gsym.byteOrder());
+          fromStream.add(bytes.toByteArray());
+        });
+    assertThat(fromStream).singleElement().isEqualTo(fromFile);
+
     Path bad = TestData.path("breakpad", "bad.sym");
     assertThatThrownBy(() -> convert(new Input.BreakpadFile(bad), ConvertOptions.defaults()))
         .isInstanceOf(GsymFormatException.class).hasMessageContaining("bad.sym");

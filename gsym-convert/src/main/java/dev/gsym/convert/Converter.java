@@ -127,11 +127,12 @@ public final class Converter {
   }
 
   /**
-   * Writes the GSYM of {@code input} (an object file of one architecture or a Breakpad file) to
-   * {@code out} (empty, positioned at 0), the bytes a GSYM store keeps: the GSYM an ELF file
+   * Writes the GSYM of {@code input} (an object file of one architecture, or with one chosen, or a
+   * Breakpad file) to {@code out} (empty, positioned at 0), the bytes a GSYM store keeps: the GSYM an ELF file
    * carries, checked and copied, with {@link ConvertOptions#embeddedGsym()}; else the conversion.
    *
-   * @throws GsymFormatException for malformed input, or input without any function
+   * @throws GsymFormatException for malformed input, input without any function, or several
+   *     architectures (nothing is written then)
    * @throws OutputFailed if {@code out} cannot be written
    */
   public static void write(Input input, ConvertOptions options, Diagnostics diag, FileChannel out) throws IOException {
@@ -145,7 +146,9 @@ public final class Converter {
     boolean[] written = {false};
     convert(input, options, diag, gsym -> {
       Path in = gsym.unit().source();
-      if (written[0]) throw new GsymFormatException(in.toString(), -1, "holds several architectures: choose one");
+      if (written[0] || gsym.unit().oneOfSeveral()) {
+        throw new GsymFormatException(in.toString(), -1, "holds several architectures: choose one");
+      }
       if (gsym.creator().numFunctionInfos() == 0) {
         throw new GsymFormatException(in.toString(), -1, gsym.breakpad() != null ? "no FUNC or PUBLIC records"
             : "no functions in its DWARF or symbol table");

@@ -180,10 +180,28 @@ class ConverterTest {
     assertThat(write(carrier, ConvertOptions.defaults())).isEqualTo(Files.readAllBytes(ELF_GSYM));
   }
 
-  private byte[] write(Path in, ConvertOptions options) throws IOException {
+  @Test
+  void writeTakesOneArchitectureOfAUniversalFile() throws IOException {
+    Path fat = MACHO.resolve("fat-c-O2");
+    assertThat(write(new Input.ObjectFile(fat, List.of("arm64")), ConvertOptions.defaults()))
+        .isEqualTo(Files.readAllBytes(MACHO_GSYM.resolve("fat-c-O2.arch-arm64.gsym")));
     Path out = Files.createTempFile(tmp, "out", ".gsym");
     try (FileChannel ch = FileChannel.open(out, StandardOpenOption.WRITE)) {
-      Converter.write(new Input.ObjectFile(in), options, Diagnostics.silent(), ch);
+      assertThatThrownBy(() -> Converter.write(new Input.ObjectFile(fat), ConvertOptions.defaults(), Diagnostics.silent(), ch))
+          .isInstanceOf(GsymFormatException.class).hasMessageContaining(fat.toString())
+          .hasMessageContaining("several architectures");
+    }
+    assertThat(Files.size(out)).isZero();
+  }
+
+  private byte[] write(Path in, ConvertOptions options) throws IOException {
+    return write(new Input.ObjectFile(in), options);
+  }
+
+  private byte[] write(Input in, ConvertOptions options) throws IOException {
+    Path out = Files.createTempFile(tmp, "out", ".gsym");
+    try (FileChannel ch = FileChannel.open(out, StandardOpenOption.WRITE)) {
+      Converter.write(in, options, Diagnostics.silent(), ch);
     }
     return Files.readAllBytes(out);
   }

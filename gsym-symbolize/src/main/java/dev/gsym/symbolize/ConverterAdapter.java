@@ -21,7 +21,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.HexFormat;
 
 /**
- * Everything this module uses of gsym-dwarf, gsym-breakpad and gsym-core's writer, in one place:
+ * Everything this module uses of gsym-convert, gsym-breakpad and gsym-object, in one place:
  * recognising files, the facts of an ELF file that the search needs (build-id, debuglink, DWARF
  * presence, base, dump_syms' Breakpad identity), and the store's conversion through gsym-convert's
  * front door.

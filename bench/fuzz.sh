@@ -31,7 +31,7 @@ target_spec() { # TARGET -> "module class method"
     breakpad) echo "gsym-breakpad dev.gsym.breakpad.BreakpadFuzzTest symFile" ;;
     minidump) echo "gsym-object dev.gsym.minidump.MinidumpFuzzTest minidump" ;;
     stackwalk) echo "gsym-stackwalk dev.gsym.stackwalk.StackwalkFuzzTest stackwalk" ;;
-    yaml) echo "gsym-cli dev.gsym.cli.yaml.CallSiteYamlFuzzTest yamlFile" ;;
+    yaml) echo "gsym-convert dev.gsym.convert.internal.CallSiteYamlFuzzTest yamlFile" ;;
     cli) echo "gsym-cli dev.gsym.cli.ConversionCliFuzzTest convert" ;;
     request) echo "gsym-serve dev.gsym.serve.RequestParserFuzzTest requestBody" ;;
     minidump-upload) echo "gsym-serve dev.gsym.serve.MinidumpUploadFuzzTest upload" ;;

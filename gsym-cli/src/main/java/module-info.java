@@ -4,6 +4,7 @@ module dev.gsym.cli {
   requires dev.gsym.object;
   requires dev.gsym.dwarf;
   requires dev.gsym.breakpad;
+  requires dev.gsym.convert;
   requires dev.gsym.demangle;
   requires dev.gsym.symbolize;
   requires dev.gsym.profile;

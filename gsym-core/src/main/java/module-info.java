@@ -23,6 +23,7 @@ module dev.gsym.core {
       dev.gsym.object,
       dev.gsym.dwarf,
       dev.gsym.breakpad,
+      dev.gsym.convert,
       dev.gsym.symbolize,
       dev.gsym.stackwalk,
       dev.gsym.cli;

@@ -5,8 +5,8 @@
 module dev.gsym.symbolize {
   requires transitive dev.gsym.core; // Frame.location is a dev.gsym.read.SourceLine; OpenModule.reader()
   requires dev.gsym.object;
-  requires dev.gsym.dwarf;
   requires dev.gsym.breakpad;
+  requires dev.gsym.convert;
   requires transitive dev.gsym.demangle; // Symbolizer.Builder.demangle(Demangler)
   requires java.net.http;
 

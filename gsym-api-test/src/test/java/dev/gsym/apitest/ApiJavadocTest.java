@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Slow
 class ApiJavadocTest {
   /** The library modules, by source directory. */
-  private static final List<String> MODULES = List.of("core", "object", "dwarf", "breakpad", "demangle", "symbolize", "stackwalk", "serve");
+  private static final List<String> MODULES = List.of("core", "object", "dwarf", "breakpad", "convert", "demangle", "symbolize", "stackwalk", "serve");
 
   /**
    * The third-party modules the library requires, from the test class path, and gsym-profile as

@@ -42,7 +42,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ModularConsumerTest {
   /** Library modules and their third-party requirements, as jars or class directories. */
   private static final Pattern MODULE_PATH_ENTRY = Pattern.compile(
-      ".*/gsym-(core|object|dwarf|breakpad|demangle|symbolize|serve|stackwalk|profile)(/target/classes|-[^/]*(?<!-tests)\\.jar)"
+      ".*/gsym-(core|object|dwarf|breakpad|convert|demangle|symbolize|serve|stackwalk|profile)(/target/classes|-[^/]*(?<!-tests)\\.jar)"
           + "|.*/(aircompressor-v3|xz|jetty-(server|http|io|util|http2-server|http2-common|http2-hpack)|jackson-core|slf4j-api|prometheus-metrics-[a-z-]+|protobuf-java)-[^/]*\\.jar");
 
   private static String modulePath;

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ReadmeConsumerTest {
   /** Library modules and their third-party requirements, as jars or class directories. */
   private static final Pattern LIBRARY_ENTRY = Pattern.compile(
-      ".*/gsym-(core|object|dwarf|breakpad|demangle|symbolize|serve)(/target/classes|-[^/]*(?<!-tests)\\.jar)"
+      ".*/gsym-(core|object|dwarf|breakpad|convert|demangle|symbolize|serve)(/target/classes|-[^/]*(?<!-tests)\\.jar)"
           + "|.*/(aircompressor-v3|xz)-[^/]*\\.jar");
   private static final Pattern CONSUMER_FILE = Pattern.compile("<!-- consumer: (\\S+) -->\n```java\n(.*?)```\n", Pattern.DOTALL);
   /** The binary and an address in it where three functions are inlined into one another. */

@@ -11,10 +11,11 @@ import static dev.gsym.cli.OutputFiles.notToStdout;
 import static dev.gsym.cli.OutputFiles.outputPath;
 import static dev.gsym.cli.OutputFiles.refuseOverwriting;
 
-import dev.gsym.breakpad.BreakpadParser;
 import dev.gsym.breakpad.BreakpadTransformer;
+import dev.gsym.convert.ConvertOptions;
+import dev.gsym.convert.Converter;
+import dev.gsym.convert.Input;
 import dev.gsym.GsymFormatException;
-import dev.gsym.Progress;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
 import java.io.IOException;
@@ -47,37 +48,56 @@ final class BreakpadConversion {
     Path inPath = stdin ? null : inputPath(in);
     sb.append("Input file: ").append(in).append('\n').append("Output file: ").append(out).append('\n');
     Diagnostics diag = o.flag(Opt.QUIET) ? Diagnostics.silent() : new Diagnostics(sb);
-    GsymCreator creator = new GsymCreator();
-    creator.setOutputVersion(Conversions.outputVersion(o));
-    BreakpadTransformer.Result r;
-    try {
-      if (stdin) {
-        BreakpadTransformer t = new BreakpadTransformer(creator, o.flag(Opt.LENIENT), diag).loadAddress(load);
-        if (o.flag(Opt.UNWIND)) t.unwind();
-        r = t.convert(new BreakpadParser(s.in, "-"));
-      } else {
-        Progress progress = ProgressBar.forTerminal(s.err, "MiB", o.flag(Opt.QUIET));
-        try {
-          try (BreakpadParser p = BreakpadParser.open(inPath, progress)) {
-            BreakpadTransformer t = new BreakpadTransformer(creator, o.flag(Opt.LENIENT), diag).loadAddress(load);
-            if (o.flag(Opt.UNWIND)) t.unwind();
-            r = t.convert(p);
+    Input input = stdin ? new Input.BreakpadStream(s.in, "-") : new Input.BreakpadFile(inPath);
+    ProgressBar[] bar = {null};
+    int[] before = {0};
+    ConvertOptions options = ConvertOptions.builder().outputVersion(Conversions.outputVersion(o))
+        .lenient(o.flag(Opt.LENIENT)).loadAddress(load).unwind(o.flag(Opt.UNWIND)).listener(new Converter.Listener() {
+          @Override
+          public void objectStarted(Converter.Unit unit) {
+            if (!stdin && ProgressBar.forTerminal(s.err, "MiB", o.flag(Opt.QUIET)) instanceof ProgressBar b) bar[0] = b;
           }
-        } finally {
-          if (progress instanceof ProgressBar bar) bar.close();
-        }
-      }
+
+          @Override
+          public void progress(long done, long total) {
+            if (bar[0] != null) bar[0].update(done, total);
+          }
+
+          @Override
+          public void breakpadRead(BreakpadTransformer.Result r, GsymCreator creator) {
+            closeBar(bar);
+            if (creator.numFunctionInfos() == 0) {
+              sb.setLength(0);
+              throw CliException.stderr(in + ": no FUNC or PUBLIC records: nothing to convert");
+            }
+            log(sb, r, o.flag(Opt.LENIENT));
+            s.emit();
+            before[0] = creator.numFunctionInfos();
+          }
+        }).build();
+    try {
+      Converter.convert(input, options, diag, gsym -> save(s, o, gsym, before[0], in, out, data, segment));
     } catch (IOException e) {
       sb.setLength(0);
       throw ioError(in, e);
     } catch (GsymFormatException e) {
       sb.setLength(0);
       throw new CliException(e.getMessage(), 1, false, e);
+    } finally {
+      closeBar(bar);
     }
-    if (creator.numFunctionInfos() == 0) {
-      sb.setLength(0);
-      throw CliException.stderr(in + ": no FUNC or PUBLIC records: nothing to convert");
-    }
+    if (!o.flag(Opt.QUIET)) sb.append(diag.summary());
+    s.emit();
+    return 0;
+  }
+
+  private static void closeBar(ProgressBar[] bar) {
+    if (bar[0] != null) bar[0].close();
+    bar[0] = null;
+  }
+
+  /** The counts of what was read, before the creator is finished (its log follows). */
+  private static void log(StringBuilder sb, BreakpadTransformer.Result r, boolean lenient) {
     sb.append("Loaded ").append(r.functions()).append(" functions from Breakpad.\n");
     sb.append("Loaded ").append(r.publics()).append(" public symbols from Breakpad");
     if (r.publicsInsideFunctions() > 0) {
@@ -101,17 +121,20 @@ final class BreakpadConversion {
     } else if (r.stackRecords() > 0) {
       sb.append("Skipped ").append(r.stackRecords()).append(" STACK records (--unwind keeps them).\n");
     }
-    if (o.flag(Opt.LENIENT)) {
+    if (lenient) {
       sb.append("Skipped ").append(r.badRecords()).append(" bad records");
       if (r.orphanRecords() > 0) {
         sb.append(" and ").append(r.orphanRecords()).append(" line/INLINE records of bad FUNC records");
       }
       sb.append(".\n");
     }
-    s.emit();
-    int before = creator.numFunctionInfos();
-    creator.finish(diag);
-    if (r.unwind() != null && !r.unwind().entries().isEmpty()) creator.attachUnwind(r.unwind().arch(), r.unwind().entries());
+  }
+
+  /** The finished GSYM: the --quiet count of what finishing pruned, then the save. */
+  private static void save(Session s, Args o, Converter.Converted gsym, int before, String in, String out,
+      OutputStream data, long segment) {
+    StringBuilder sb = s.sb;
+    GsymCreator creator = gsym.creator();
     if (o.flag(Opt.QUIET)) {
       int after = creator.numFunctionInfos();
       sb.append("Pruned ").append(before - after).append(" functions, ended with ").append(after).append(" total\n");
@@ -121,7 +144,7 @@ final class BreakpadConversion {
       if (segment > 0) {
         List<Path> written = creator.saveSegments(outputPath(out), ByteOrder.LITTLE_ENDIAN, segment);
         for (Path p : written) sb.append("Wrote segment ").append(p).append('\n');
-      } else if (toStdout) {
+      } else if (data != null) {
         creator.save(data, ByteOrder.LITTLE_ENDIAN);
         checkStdout(data);
       } else {
@@ -132,8 +155,5 @@ final class BreakpadConversion {
     } catch (IllegalArgumentException e) {
       throw CliException.stderr(in + ": " + e.getMessage());
     }
-    if (!o.flag(Opt.QUIET)) sb.append(diag.summary());
-    s.emit();
-    return 0;
   }
 }

@@ -1,10 +1,5 @@
 package dev.gsym.cli;
 
-import dev.gsym.Progress;
-import dev.gsym.dwarf.DwarfConverter;
-import dev.gsym.write.GsymCreator;
-import java.util.function.Consumer;
-
 /**
  * The conversion modes, one class each: {@link DwarfConversion} ({@code --dwarf}/{@code --convert}:
  * ELF + DWARF → GSYM), {@link BreakpadConversion} ({@code --breakpad}: Breakpad → GSYM) and {@link
@@ -90,20 +85,5 @@ final class Conversions {
           + "' value invalid for uint argument!");
     }
     return v;
-  }
-
-  /** A conversion listener showing {@code progress} and calling {@code beforeFinish} (if not null). */
-  static DwarfConverter.Listener listener(Progress progress, Consumer<GsymCreator> beforeFinish) {
-    return new DwarfConverter.Listener() {
-      @Override
-      public void unitsConverted(int done, int total) {
-        progress.update(done, total);
-      }
-
-      @Override
-      public void beforeFinish(GsymCreator creator) {
-        if (beforeFinish != null) beforeFinish.accept(creator);
-      }
-    };
   }
 }

@@ -12,23 +12,19 @@ import static dev.gsym.cli.OutputFiles.reason;
 import static dev.gsym.cli.OutputFiles.refuseOverwriting;
 import static dev.gsym.cli.OutputFiles.unwritable;
 
-import dev.gsym.cli.yaml.CallSiteYaml;
+import dev.gsym.convert.ConvertException;
+import dev.gsym.convert.ConvertOptions;
+import dev.gsym.convert.Converter;
+import dev.gsym.convert.Input;
 import dev.gsym.dwarf.DwarfConverter;
 import dev.gsym.elf.ElfFile;
 import dev.gsym.elf.EmbeddedGsym;
 import dev.gsym.macho.DsymBundle;
-import dev.gsym.macho.FatArch;
-import dev.gsym.macho.MachOFile;
-import dev.gsym.macho.MachOUniversal;
-import dev.gsym.object.FileKind;
 import dev.gsym.object.ObjectFile;
-import dev.gsym.object.ObjectFiles;
 import dev.gsym.io.AtomicFile;
 import dev.gsym.GsymFormatException;
-import dev.gsym.Progress;
 import dev.gsym.read.GsymReader;
 import dev.gsym.write.Diagnostics;
-import dev.gsym.write.FunctionCallSites;
 import dev.gsym.write.GsymCreator;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -109,7 +105,11 @@ final class DwarfConversion {
     // One log for every object: the error-category summary comes once, after the last.
     Diagnostics diag = new Diagnostics(sb);
     int mismatches = 0;
-    for (String object : objects) mismatches += convertFile(s, o, object, out, data, embed, segment, threads, diag);
+    ConvertOptions options = ConvertOptions.builder().outputVersion(Conversions.outputVersion(o)).quiet(o.flag(Opt.QUIET))
+        .mergedFunctions(o.flag(Opt.MERGED_FUNCTIONS)).dwarfCallSites(o.flag(Opt.DWARF_CALLSITES)).threads(threads)
+        .callSitesYaml(o.value(Opt.CALLSITES_YAML)).symtabFile(o.value(Opt.SYMTAB_FILE))
+        .llvmCompat(o.value(Opt.LLVM_COMPAT) == null ? 0 : llvmCompat(o)).unwind(o.flag(Opt.UNWIND)).build();
+    for (String object : objects) mismatches += convertFile(s, o, object, out, data, embed, segment, options, diag);
     sb.append(diag.summary());
     s.emit();
     if (o.value(Opt.JSON_SUMMARY) != null) writeJsonSummary(s, o.value(Opt.JSON_SUMMARY), diag);
@@ -134,119 +134,80 @@ final class DwarfConversion {
   }
 
   /**
-   * llvm-gsymutil's handleFileConversionToGSYM and handleBuffer: an ELF, Mach-O or PE file converted
-   * to {@code out}; a universal file's slices that {@code --arch} selects (all without it) each
-   * converted, to {@code out.ARCH} when there are several. The --symtab-file is opened after the
-   * input is read and before it is parsed, and each object takes the symbols of its own
-   * architecture from it (llvm main). Returns the --verify mismatches.
+   * One file of the input ({@link Converter}): an ELF, Mach-O or PE file converted to {@code out}; a
+   * universal file's slices that {@code --arch} selects (all without it) each converted, to {@code
+   * out.ARCH} when there are several. Errors name {@code in} as given. Returns the --verify
+   * mismatches.
    */
   private static int convertFile(Session s, Args o, String in, String out, OutputStream data, boolean embed, long segment,
-      int threads, Diagnostics diag) {
+      ConvertOptions options, Diagnostics diag) {
     Path inPath = inputPath(in);
-    try {
-      FileKind kind = FileKind.sniff(inPath);
-      try (SymtabFile symtab = openSymtab(s, o)) {
-        if (kind != FileKind.MACH_O_UNIVERSAL) {
-          try (ObjectFile file = ObjectFiles.open(inPath)) {
-            String arch = SymtabFile.archName(file);
-            ObjectFile symbols = symbols(s, symtab, arch);
-            // LLVM 22 names a thin file by its triple alone ("aarch64" where llvm main says "arm64"):
-            // 22's names, so that the log stays llvm-gsymutil-22's, unless --llvm-compat=23 asks for
-            // main's or --symtab-file (an option 22 does not have) is given
-            boolean main = o.value(Opt.SYMTAB_FILE) != null || o.value(Opt.LLVM_COMPAT) != null && llvmCompat(o) >= 23;
-            String shown = main ? arch : file.archName();
-            return convertObject(s, o, file, symbols, shown, out, data, embed, segment, threads, diag);
-          }
+    int[] mismatches = {0};
+    ProgressBar[] bar = {null};
+    ConvertOptions withListener = options.withListener(new Converter.Listener() {
+      @Override
+      public void objectStarted(Converter.Unit unit) {
+        String shown = unit.oneOfSeveral() ? out + "." + unit.arch() : out;
+        s.sb.append("Output file (").append(unit.arch()).append("): ").append(shown).append('\n');
+        s.emit();
+        if (embed && !(unit.object() instanceof ElfFile)) {
+          throw CliException.tool("--embed only applies to ELF files");
         }
-        try (MachOUniversal fat = MachOUniversal.open(inPath)) {
-          List<String> archs = o.values(Opt.ARCH);
-          List<FatArch> chosen = new ArrayList<>();
-          for (FatArch a : fat.archs()) {
-            try (MachOFile slice = fat.slice(a)) {
-              // llvm reads every slice before converting any: a bad one fails the whole file
-              if (matches(archs, a, slice)) chosen.add(a);
-            } catch (GsymFormatException e) {
-              throw Session.fileError(in, e.detail(), e);
-            }
-          }
-          if (chosen.isEmpty()) throw Session.fileError(in, "no matching architectures found", null);
-          if (chosen.size() > 1 && symtab instanceof SymtabFile.Thin) {
-            throw conversionFailed(s, "", "symbol table file '" + symtab.path() + "' is not a universal binary, but the"
-                + " input contains multiple architectures; use --arch to select a single architecture", null);
-          }
-          int mismatches = 0;
-          for (FatArch a : chosen) {
-            String arch = a.archName();
-            String sliceOut = chosen.size() > 1 ? out + "." + arch : out;
-            try (MachOFile slice = fat.slice(a)) {
-              ObjectFile symbols = symbols(s, symtab, arch);
-              mismatches += convertObject(s, o, slice, symbols, arch, sliceOut, data, embed, segment, threads, diag);
-            }
-          }
-          return mismatches;
-        }
+        if (ProgressBar.forTerminal(s.err, "units", o.flag(Opt.QUIET)) instanceof ProgressBar b) bar[0] = b;
       }
+
+      @Override
+      public void progress(long done, long total) {
+        if (bar[0] != null) bar[0].update(done, total);
+      }
+    });
+    try {
+      Converter.convert(new Input.ObjectFile(inPath, o.values(Opt.ARCH)), withListener, diag, gsym -> {
+        closeBar(bar);
+        Converter.Unit unit = gsym.unit();
+        mismatches[0] += save(s, o, gsym, unit.oneOfSeveral() ? out + "." + unit.arch() : out, data, embed, segment);
+      });
+      return mismatches[0];
+    } catch (ConvertException e) {
+      s.emit();
+      throw new CliException(e.diagnostics() + "DWARF conversion failed: : " + e.getMessage(), 1, false, e);
     } catch (IOException e) {
       throw ioError(in, e);
     } catch (GsymFormatException e) {
       s.sb.setLength(0);
       throw Session.fileError(in, e.detail(), e);
-    }
-  }
-
-  /** llvm-gsymutil's filterArch: no --arch, or one naming the slice's architecture or its CPU type's number. */
-  private static boolean matches(List<String> archs, FatArch a, MachOFile slice) {
-    if (archs.isEmpty()) return true;
-    for (String arch : archs) {
-      if (arch.equals(slice.universalArchName())) return true;
-      Long v = Addresses.parse(arch);
-      if (v != null && v <= 0xffffffffL && (int) (long) v == slice.header().cpuType()) return true;
-    }
-    return false;
-  }
-
-  /** llvm-gsymutil's handleObjectFile after "Output file (ARCH): OUT": convert, save, --verify. */
-  private static int convertObject(Session s, Args o, ObjectFile file, ObjectFile symbols, String arch, String out,
-      OutputStream data, boolean embed,
-      long segment, int threads, Diagnostics diag) throws IOException {
-    StringBuilder sb = s.sb;
-    boolean toStdout = out.equals(STDOUT);
-    sb.append("Output file (").append(arch).append("): ").append(out).append('\n');
-    s.emit();
-    if (embed && !(file instanceof ElfFile)) {
-      throw CliException.tool("--embed only applies to ELF files");
-    }
-    GsymCreator creator = new GsymCreator();
-    creator.setOutputVersion(Conversions.outputVersion(o));
-    DwarfConverter.Summary summary;
-    Progress progress = ProgressBar.forTerminal(s.err, "units", o.flag(Opt.QUIET));
-    try {
-      String callSites = o.value(Opt.CALLSITES_YAML);
-      summary = DwarfConverter.convert(file, creator, diag, DwarfConverter.Options.builder()
-          .quiet(o.flag(Opt.QUIET)).mergedFunctions(o.flag(Opt.MERGED_FUNCTIONS))
-          .dwarfCallSites(o.flag(Opt.DWARF_CALLSITES)).threads(threads)
-          .symbolFile(symbols, o.value(Opt.SYMTAB_FILE)).miniDebugInfo(llvmCompat(o) >= 23)
-          .unwind(o.flag(Opt.UNWIND) ? DwarfConverter.Unwind.ALL : DwarfConverter.Unwind.NONE)
-          .listener(Conversions.listener(progress, callSites == null ? null : c -> loadCallSites(s, c, callSites)))
-          .build());
     } finally {
-      if (progress instanceof ProgressBar bar) bar.close();
+      closeBar(bar);
     }
+  }
+
+  private static void closeBar(ProgressBar[] bar) {
+    if (bar[0] != null) bar[0].close();
+    bar[0] = null;
+  }
+
+  /** llvm-gsymutil's handleObjectFile after the conversion: save, --verify. */
+  private static int save(Session s, Args o, Converter.Converted gsym, String out, OutputStream data, boolean embed,
+      long segment) throws IOException {
+    StringBuilder sb = s.sb;
+    ObjectFile file = gsym.unit().object();
+    GsymCreator creator = gsym.creator();
+    boolean toStdout = out.equals(STDOUT);
     s.emit();
     long embedded = -1;
     long embeddedSize = 0;
     try {
       if (embed) {
-        long[] written = embed(s, (ElfFile) file, creator, summary, out);
+        long[] written = embed(s, (ElfFile) file, creator, gsym.summary(), out);
         embedded = written[0];
         embeddedSize = written[1];
       } else if (segment > 0) {
-        creator.saveSegments(outputPath(out), summary.byteOrder(), segment);
+        creator.saveSegments(outputPath(out), gsym.byteOrder(), segment);
       } else if (toStdout) {
-        creator.save(data, summary.byteOrder());
+        creator.save(data, gsym.byteOrder());
         checkStdout(data);
       } else {
-        creator.save(outputPath(out), summary.byteOrder());
+        creator.save(outputPath(out), gsym.byteOrder());
       }
     } catch (GsymFormatException | IllegalArgumentException e) {
       s.emit();
@@ -312,25 +273,6 @@ final class DwarfConversion {
     return Integer.parseInt(text);
   }
 
-  /** --symtab-file's file ({@link SymtabFile}), or null without the option; its errors end the conversion. */
-  private static SymtabFile openSymtab(Session s, Args o) {
-    try {
-      return SymtabFile.open(o.value(Opt.SYMTAB_FILE));
-    } catch (SymtabFile.Failure e) {
-      throw conversionFailed(s, "", e.getMessage(), e);
-    }
-  }
-
-  /** The object --symtab-file gives an input of architecture {@code arch} (llvm main's name), or null without one. */
-  private static ObjectFile symbols(Session s, SymtabFile symtab, String arch) {
-    if (symtab == null) return null;
-    try {
-      return symtab.forArch(arch);
-    } catch (SymtabFile.Failure e) {
-      throw conversionFailed(s, "", e.getMessage(), e);
-    }
-  }
-
   /**
    * --embed: the GSYM goes to an unlinked scratch file (beside the output, or in the system
    * temporary directory for stdout), then into OUT as the input's {@code .gsym} section, the same
@@ -354,49 +296,6 @@ final class DwarfConversion {
     try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
       return GsymReader.open(ch, at.offset(), at.size(), at.source(out));
     }
-  }
-
-  /**
-   * llvm's --callsites-yaml-file, after the symbol table: YAML diagnostics and llvm's "DWARF
-   * conversion failed: : ..." on stderr (the log so far stays on stdout), exit status 1.
-   */
-  private static void loadCallSites(Session s, GsymCreator creator, String file) {
-    List<CallSiteYaml.Function> functions;
-    try {
-      Path p = Path.of(file);
-      if (Files.isDirectory(p)) throw conversionFailed(s, "", "Is a directory", null);
-      functions = CallSiteYaml.read(p, file);
-    } catch (InvalidPathException e) {
-      throw conversionFailed(s, "", "No such file or directory", e);
-    } catch (IOException e) {
-      throw conversionFailed(s, "", reason(e), e);
-    } catch (CallSiteYaml.ParseException e) {
-      throw conversionFailed(s, e.diagnostics(), e.getMessage(), e);
-    }
-    // llvm reads each entry's flags after looking its name up: an unknown flag is reported only if
-    // no name up to and including its entry is unknown
-    List<FunctionCallSites> resolved = new ArrayList<>(functions.size());
-    CallSiteYaml.UnknownFlagException badFlag = null;
-    for (CallSiteYaml.Function f : functions) {
-      try {
-        resolved.add(f.resolve());
-      } catch (CallSiteYaml.UnknownFlagException e) {
-        resolved.add(new FunctionCallSites(f.name(), List.of()));
-        badFlag = e;
-        break;
-      }
-    }
-    try {
-      creator.loadCallSites(resolved);
-    } catch (IllegalArgumentException e) {
-      throw conversionFailed(s, "", e.getMessage() + "\n", e); // llvm's message ends in a newline
-    }
-    if (badFlag != null) throw conversionFailed(s, "", badFlag.getMessage() + "\n", badFlag);
-  }
-
-  private static CliException conversionFailed(Session s, String diagnostics, String message, Throwable cause) {
-    s.emit();
-    return new CliException(diagnostics + "DWARF conversion failed: : " + message, 1, false, cause);
   }
 
   /** llvm's --json-summary-file ({@link JsonSummary}): to {@code file}, or after the summary on stdout. */

@@ -95,42 +95,20 @@ final class EmbedConversion {
   }
 
   /**
-   * Writes OUT: the ELF {@code elf} with {@code gsym} as its {@code .gsym} section; returns the
-   * section's file offset.
+   * Writes OUT: the ELF {@code elf} with {@code gsym} as its {@code .gsym} section ({@link
+   * EmbeddedGsym#write}); returns the section's file offset.
    */
   static long write(Session s, ElfFile elf, MemorySegment gsym, String out) {
-    ElfSectionWriter w;
     try {
-      w = new ElfSectionWriter(elf, EmbeddedGsym.SECTION, gsym.byteSize());
+      if (!out.equals(STDOUT)) return EmbeddedGsym.write(elf, gsym, outputPath(out));
+      OutputStream data = s.stdoutForData();
+      long at = EmbeddedGsym.write(elf, gsym, data);
+      checkStdout(data);
+      return at;
     } catch (GsymFormatException e) {
       throw Session.fileError(elf.source(), e.detail(), e);
-    }
-    try {
-      if (out.equals(STDOUT)) {
-        OutputStream data = s.stdoutForData();
-        AtomicFile.write(data, ch -> {
-          w.write(gsym, ch);
-          return null;
-        });
-        checkStdout(data);
-      } else {
-        AtomicFile.write(outputPath(out), permissions(elf), ch -> {
-          w.write(gsym, ch);
-          return null;
-        });
-      }
     } catch (IOException e) {
       throw ioError(out, e);
-    }
-    return w.dataOffset();
-  }
-
-  /** The input's permissions, which the copy gets (as objcopy does); null if they cannot be read. */
-  private static Set<PosixFilePermission> permissions(ElfFile elf) {
-    try {
-      return Files.getPosixFilePermissions(Path.of(elf.source()));
-    } catch (IOException | UnsupportedOperationException | java.nio.file.InvalidPathException e) {
-      return null;
     }
   }
 
@@ -183,10 +161,9 @@ final class EmbedConversion {
   }
 
   private static void checkUuid(Args o, Session s, String bin, String gsym, ElfFile elf, MemorySegment bytes) {
-    // the header was validated: UUID size at byte 7, the UUID at 28 (bytes, in either byte order)
-    byte[] uuid = bytes.asSlice(28, bytes.get(ValueLayout.JAVA_BYTE, 7) & 0xff).toArray(ValueLayout.JAVA_BYTE);
+    if (EmbeddedGsym.matchesBuildId(elf, bytes)) return;
+    byte[] uuid = EmbeddedGsym.uuid(bytes);
     byte[] id = elf.buildId();
-    if (Arrays.equals(uuid, id == null ? new byte[0] : id)) return;
     HexFormat hex = HexFormat.of();
     String message = CliException.TOOL_NAME + ": the UUID of " + gsym + " (" + (uuid.length == 0 ? "none" : hex.formatHex(uuid))
         + ") is not the GNU build-id of " + bin + " (" + (id == null ? "none" : hex.formatHex(id)) + ")";

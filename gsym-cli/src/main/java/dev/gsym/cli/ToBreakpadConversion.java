@@ -11,6 +11,7 @@ import static dev.gsym.cli.OutputFiles.refuseOverwriting;
 
 import dev.gsym.breakpad.BreakpadWriter;
 import dev.gsym.breakpad.ElfModule;
+import dev.gsym.convert.DumpSyms;
 import dev.gsym.dwarf.DwarfConverter;
 import dev.gsym.elf.ElfFile;
 import dev.gsym.elf.EmbeddedGsym;
@@ -90,65 +91,6 @@ final class ToBreakpadConversion {
     return 0;
   }
 
-  /**
-   * The separate debug file of a binary without DWARF, as dump_syms finds it in the directories it
-   * is given: {@code DIR/.build-id/xx/rest.debug} by build-id, then {@code DIR/NAME} by the
-   * {@code .gnu_debuglink} name, accepted only if its CRC-32 is the link's; null without
-   * directories, for a binary with DWARF, or when none is found (then said on stderr, as dump_syms).
-   */
-  private static Path debugFile(ElfFile elf, Path binary, List<String> dirs) throws IOException {
-    if (dirs.isEmpty()) return null;
-    ElfFile.Section info = elf.section(".debug_info");
-    if (info != null && info.type() != ElfFile.SHT_NOBITS && info.size() > 0) return null;
-    List<String> tried = new ArrayList<>();
-    byte[] id = elf.buildId();
-    if (id != null && id.length >= 2) {
-      String hex = java.util.HexFormat.of().formatHex(id);
-      for (String d : dirs) {
-        Path p = Path.of(d, ".build-id", hex.substring(0, 2), hex.substring(2) + ".debug");
-        if (Files.isRegularFile(p)) return p;
-        tried.add(p.toString());
-      }
-    }
-    ElfFile.Section link = elf.section(".gnu_debuglink");
-    if (link != null && link.type() != ElfFile.SHT_NOBITS) {
-      dev.gsym.io.ByteView v = elf.rawData(link);
-      byte[] name = v.cStringBytes(0);
-      long at = (name.length + 1 + 3) & ~3L;
-      String n = new String(name, StandardCharsets.UTF_8);
-      if (name.length > 0 && v.has(at, 4) && n.indexOf('/') < 0) {
-        long crc = v.u32(at);
-        for (String d : dirs) {
-          Path p = Path.of(d, n);
-          if (!Files.isRegularFile(p)) continue;
-          if (crc32(p) == crc) return p;
-          tried.add(p + " (CRC-32 mismatch)");
-        }
-        for (String d : dirs) if (!Files.isRegularFile(Path.of(d, n))) tried.add(Path.of(d, n).toString());
-      }
-    }
-    throw CliException.stderr(binary + ": no DWARF and no debug file found; tried " + String.join(", ", tried));
-  }
-
-  private static long crc32(Path p) throws IOException {
-    java.util.zip.CRC32 crc = new java.util.zip.CRC32();
-    try (FileChannel ch = FileChannel.open(p)) {
-      java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocateDirect(1 << 20);
-      while (ch.read(buf) > 0) {
-        buf.flip();
-        crc.update(buf);
-        buf.clear();
-      }
-    }
-    return crc.getValue();
-  }
-
-  /** Whether any function of {@code r} carries unwind information. */
-  private static boolean hasUnwind(GsymReader r) {
-    for (int i = 0; i < r.numFunctions(); i++) if (r.unwindInfoAtIndex(i) != null) return true;
-    return false;
-  }
-
   private static void appendWritten(StringBuilder sb, BreakpadWriter.Result res) {
     sb.append("Wrote ").append(res.functions()).append(" FUNC, ").append(res.publics()).append(" PUBLIC, ")
         .append(res.files()).append(res.stackRecords() > 0 ? " FILE, " : " FILE and ").append(res.inlineOrigins())
@@ -188,19 +130,22 @@ final class ToBreakpadConversion {
             .append(Hex.hex(embedded.offset())).append(" (").append(embedded.size()).append(" bytes).\n");
         s.emit();
       }
-      Progress progress = embedded != null ? null : ProgressBar.forTerminal(s.err, "units", o.flag(Opt.QUIET));
-      Path debugFile = embedded != null ? null : debugFile(elf, inPath, o.values(Opt.DEBUG_FILE_DIRECTORY));
-      if (debugFile != null) {
-        sb.append("Using the debug file ").append(debugFile).append(".\n");
-        s.emit();
-      }
-      if (progress != null) try (ElfFile debug = debugFile == null ? null : ElfFile.open(debugFile)) {
-        // dump_syms with a debug file: its DWARF and symbols, the CFI of both (the binary's .eh_frame)
-        DwarfConverter.convert(debug != null ? debug : elf, creator, diag, DwarfConverter.Options.builder()
-            .quiet(o.flag(Opt.QUIET)).listener(Conversions.listener(progress, null)).unwindBinary(debug != null ? elf : null)
-            .unwind(o.flag(Opt.NO_CFI) ? DwarfConverter.Unwind.NONE : DwarfConverter.Unwind.BREAKPAD).build());
-      } finally {
-        if (progress instanceof ProgressBar bar) bar.close();
+      if (embedded == null) {
+        DumpSyms.DebugFileSearch search = DumpSyms.debugFile(elf, o.values(Opt.DEBUG_FILE_DIRECTORY));
+        Path debugFile = search == null ? null : search.found();
+        if (search != null && debugFile == null) {
+          throw CliException.stderr(inPath + ": no DWARF and no debug file found; tried " + String.join(", ", search.tried()));
+        }
+        if (debugFile != null) {
+          sb.append("Using the debug file ").append(debugFile).append(".\n");
+          s.emit();
+        }
+        Progress progress = ProgressBar.forTerminal(s.err, "units", o.flag(Opt.QUIET));
+        try (ElfFile debug = debugFile == null ? null : ElfFile.open(debugFile)) {
+          DumpSyms.convert(elf, debug, creator, !o.flag(Opt.NO_CFI), o.flag(Opt.QUIET), diag, progress);
+        } finally {
+          if (progress instanceof ProgressBar bar) bar.close();
+        }
       }
     } catch (IOException e) {
       throw ioError(in, e);
@@ -213,32 +158,13 @@ final class ToBreakpadConversion {
       // a GSYM carried by the binary (gsymutil embed): written as it is, no DWARF read; its STACK
       // records from the binary's CFI when the GSYM carries none
       try (GsymReader embeddedGsym = s.open(in)) {
-        GsymReader r = embeddedGsym;
-        GsymCreator withCfi = null;
-        FileChannel scratch = null;
-        try {
-          if (options.cfi() && !hasUnwind(embeddedGsym)) {
-            DwarfConverter.UnwindEntries u;
-            try (ElfFile elf = ElfFile.open(inPath)) {
-              u = DwarfConverter.unwindEntries(elf, null, DwarfConverter.Unwind.BREAKPAD, diag);
-            }
-            if (u != null && !u.entries().isEmpty()) {
-              withCfi = GsymCreator.from(embeddedGsym);
-              withCfi.finish(Diagnostics.silent());
-              withCfi.attachUnwind(u.arch(), u.entries());
-              scratch = AtomicFile.scratch(data != null ? AtomicFile.systemTemporaryDirectory()
-                  : AtomicFile.temporaryDirectory(outputPath(out)));
-              withCfi.save(scratch, embeddedGsym.byteOrder());
-              r = GsymReader.open(scratch, in);
-            }
-            s.emit();
-          }
-          appendWritten(sb, data != null ? BreakpadWriter.write(r, options, data) : BreakpadWriter.write(r, options, outputPath(out)));
-          if (data != null) checkStdout(data);
-        } finally {
-          if (r != embeddedGsym) r.close();
-          if (scratch != null) scratch.close();
-          if (withCfi != null) withCfi.close();
+        GsymCreator withCfi = options.cfi() ? DumpSyms.withUnwind(embeddedGsym, inPath, diag) : null;
+        try (withCfi) {
+          if (options.cfi()) s.emit();
+          BreakpadWriter.Result res = withCfi == null ? write(embeddedGsym, options, data, out)
+              : DumpSyms.throughScratch(withCfi, embeddedGsym.byteOrder(), scratchDirectory(data, out), in,
+                  r -> write(r, options, data, out));
+          appendWritten(sb, res);
         }
       } catch (IOException e) {
         throw ioError(out, e);
@@ -253,19 +179,8 @@ final class ToBreakpadConversion {
     // the GSYM goes to an unlinked scratch file (beside the output, or in java.io.tmpdir for stdout,
     // a device or a FIFO), mapped by the reader: no name is ever left behind
     try {
-      Path target = data != null ? null : outputPath(out);
-      Path dir = target != null ? AtomicFile.temporaryDirectory(target) : AtomicFile.systemTemporaryDirectory();
-      try (FileChannel gsym = AtomicFile.scratch(dir)) {
-        creator.save(gsym, ByteOrder.LITTLE_ENDIAN);
-        try (GsymReader r = GsymReader.open(gsym, in)) {
-          if (data != null) {
-            appendWritten(sb, BreakpadWriter.write(r, options, data));
-            checkStdout(data);
-          } else {
-            appendWritten(sb, BreakpadWriter.write(r, options, target));
-          }
-        }
-      }
+      appendWritten(sb, DumpSyms.throughScratch(creator, ByteOrder.LITTLE_ENDIAN, scratchDirectory(data, out), in,
+          r -> write(r, options, data, out)));
     } catch (IOException e) {
       throw ioError(out, e);
     } catch (GsymFormatException e) {
@@ -276,6 +191,20 @@ final class ToBreakpadConversion {
     sb.append(diag.summary());
     s.emit();
     return 0;
+  }
+
+  /** Where a scratch GSYM goes: beside the output, or in the system temporary directory for stdout. */
+  private static Path scratchDirectory(OutputStream data, String out) throws IOException {
+    return data != null ? AtomicFile.systemTemporaryDirectory() : AtomicFile.temporaryDirectory(outputPath(out));
+  }
+
+  /** Writes {@code r} as a Breakpad symbol file to standard output ({@code data}) or to {@code out}. */
+  private static BreakpadWriter.Result write(GsymReader r, BreakpadWriter.Options options, OutputStream data, String out)
+      throws IOException {
+    if (data == null) return BreakpadWriter.write(r, options, outputPath(out));
+    BreakpadWriter.Result res = BreakpadWriter.write(r, options, data);
+    checkStdout(data);
+    return res;
   }
 
   /** True if {@code --to-breakpad} was given an ELF file, false for a GSYM file, by its first bytes (not its name). */

@@ -1,6 +1,7 @@
 package dev.gsym.symbolize;
 
 import dev.gsym.GsymFormatException;
+import dev.gsym.convert.Converter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -171,7 +172,7 @@ final class ConversionProcess implements AutoCloseable {
       String detail = unescape(f[4]);
       switch (f[1]) {
         case "format" -> throw new GsymFormatException(source, Long.parseLong(f[3]), detail);
-        case "output" -> throw new ConverterAdapter.OutputFailed(new IOException(detail));
+        case "output" -> throw new Converter.OutputFailed(new IOException(detail));
         default -> throw new IOException(detail);
       }
     }
@@ -259,8 +260,7 @@ final class ConversionProcess implements AutoCloseable {
     long offset = -1;
     String detail;
     try (FileChannel out = FileChannel.open(Path.of(unescape(f[3])), StandardOpenOption.WRITE)) {
-      if (ConverterAdapter.Kind.valueOf(f[0]) == ConverterAdapter.Kind.BREAKPAD) ConverterAdapter.convertBreakpad(in, out);
-      else ConverterAdapter.convertObject(in, out, Boolean.parseBoolean(f[1]));
+      ConverterAdapter.convert(ConverterAdapter.Kind.valueOf(f[0]), in, out, Boolean.parseBoolean(f[1]), 0, false, null);
       System.exit(0); // the parent forces the file before publishing it
       return;
     } catch (GsymFormatException e) {
@@ -268,7 +268,7 @@ final class ConversionProcess implements AutoCloseable {
       source = e.source();
       offset = e.offset();
       detail = e.detail();
-    } catch (ConverterAdapter.OutputFailed e) {
+    } catch (Converter.OutputFailed e) {
       kind = "output";
       detail = Texts.message(e.getCause());
     } catch (IOException | RuntimeException e) {

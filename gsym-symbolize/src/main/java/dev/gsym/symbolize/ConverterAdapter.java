@@ -1,32 +1,30 @@
 package dev.gsym.symbolize;
 
 import dev.gsym.breakpad.BreakpadIds;
-import dev.gsym.breakpad.BreakpadTransformer;
 import dev.gsym.breakpad.ElfModule;
-import dev.gsym.dwarf.DwarfConverter;
+import dev.gsym.convert.ConvertOptions;
+import dev.gsym.convert.Converter;
+import dev.gsym.convert.Input;
 import dev.gsym.elf.ElfFile;
 import dev.gsym.elf.EmbeddedGsym;
 import dev.gsym.macho.MachOFile;
 import dev.gsym.object.FileKind;
-import dev.gsym.object.ObjectFiles;
 import dev.gsym.io.ByteView;
 import dev.gsym.GsymFormatException;
 import dev.gsym.write.Diagnostics;
-import dev.gsym.write.GsymCreator;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.HexFormat;
-import java.util.Optional;
 
 /**
- * Everything this module uses of gsym-dwarf, gsym-breakpad and gsym-core's writer, in one place:
+ * Everything this module uses of gsym-convert, gsym-breakpad and gsym-object, in one place:
  * recognising files, the facts of an ELF file that the search needs (build-id, debuglink, DWARF
- * presence, base, dump_syms' Breakpad identity), and the two conversions to GSYM.
+ * presence, base, dump_syms' Breakpad identity), and the store's conversion through gsym-convert's
+ * front door.
  *
  * <p>Every GSYM written here has the module's base as its header BaseAddress: the first {@code
  * PT_LOAD}'s {@code p_vaddr} for ELF (as llvm-gsymutil sets it), 0 for ELF files without program
@@ -155,107 +153,33 @@ final class ConverterAdapter {
   }
 
   /**
-   * Converts an ELF or Mach-O file's DWARF and symbol table to GSYM in {@code out} (empty), as {@code
-   * llvm-gsymutil --convert} does, with {@code --merged-functions --dwarf-callsites} if {@code
-   * mergedFunctions}.
+   * Writes the GSYM of {@code in} to {@code out} (empty) through the conversion front door
+   * ({@link Converter#write}), as a store keeps it: the module's base as BaseAddress (0 without
+   * one); an object file as {@code llvm-gsymutil --convert} converts it (with {@code
+   * --merged-functions --dwarf-callsites} if {@code mergedFunctions}), the GSYM an ELF file carries
+   * copied instead unless {@code unwind}; a Breakpad file leniently (one damaged line does not lose
+   * a module). With {@code unwind}, every CFI table (STACK records) is attached as unwind
+   * information, read from {@code in} or, for a separate debug file whose {@code .eh_frame} is not
+   * kept, from {@code unwindBinary} (null: none), and {@code .dynsym} names count (a stack walker
+   * needs the names of a library with neither DWARF nor {@code .symtab}).
    *
+   * @param threads threads a DWARF conversion uses, 0 for one per processor (the same bytes)
    * @throws GsymFormatException for malformed input, or if it yields no function
+   * @throws Converter.OutputFailed if {@code out} cannot be written
    */
-  static void convertObject(Path in, FileChannel out, boolean mergedFunctions) throws IOException {
-    convertObject(in, out, mergedFunctions, 0);
-  }
-
-  /** As {@link #convertObject(Path, FileChannel, boolean)}, on {@code threads} threads (0: one per processor; same bytes). */
-  static void convertObject(Path in, FileChannel out, boolean mergedFunctions, int threads) throws IOException {
-    convertObject(in, out, mergedFunctions, threads, false, null);
-  }
-
-  /**
-   * As {@link #convertObject(Path, FileChannel, boolean, int)}; with {@code unwind}, every CFI table
-   * of the module is attached as unwind information (InfoType UnwindInfo, as {@code gsymutil convert
-   * --unwind}), read from {@code in} or, for a separate debug file whose {@code .eh_frame} is not
-   * kept, from {@code unwindBinary} (the binary it belongs to; null: none). An embedded GSYM is not
-   * used then: it may lack the unwind information.
-   */
-  static void convertObject(Path in, FileChannel out, boolean mergedFunctions, int threads, boolean unwind,
+  static void convert(Kind kind, Path in, FileChannel out, boolean mergedFunctions, int threads, boolean unwind,
       Path unwindBinary) throws IOException {
-    Optional<EmbeddedGsym.Location> embedded = unwind ? Optional.empty() : EmbeddedGsym.find(in);
-    if (embedded.isPresent()) {
-      // the GSYM the binary carries is preferred to converting its DWARF: checked, then copied
-      EmbeddedGsym.Location at = embedded.get();
-      try (FileChannel ch = FileChannel.open(in, StandardOpenOption.READ)) {
-        GsymCoreAdapter.open(ch, at.offset(), at.size(), at.source(in.toString())).close();
-        for (long done = 0; done < at.size(); ) {
-          long n = ch.transferTo(at.offset() + done, at.size() - done, out);
-          if (n <= 0) throw new IOException(in + ": could not copy its " + EmbeddedGsym.SECTION + " section");
-          done += n;
-        }
-      }
-      return;
+    ConvertOptions.Builder b = ConvertOptions.builder().baseAddress(0L).unwind(unwind);
+    Input input;
+    if (kind == Kind.BREAKPAD) {
+      input = new Input.BreakpadFile(in);
+      b.lenient(true);
+    } else {
+      input = new Input.ObjectFile(in);
+      b.mergedFunctions(mergedFunctions).dwarfCallSites(mergedFunctions).threads(threads).embeddedGsym(!unwind)
+          .dynamicSymbols(unwind).unwindBinary(unwind ? unwindBinary : null);
     }
-    DwarfConverter.Options.Builder ob = DwarfConverter.Options.builder().threads(threads);
-    if (mergedFunctions) ob.mergedFunctions(true).dwarfCallSites(true);
-    // a stack walker needs names (and the CFI) of a library with neither DWARF nor .symtab: its .dynsym's
-    if (unwind) ob.unwind(DwarfConverter.Unwind.ALL).dynamicSymbols(true);
-    try (GsymCreator creator = new GsymCreator(); // closed: one process converts many modules
-        dev.gsym.object.ObjectFile binary = unwind && unwindBinary != null && !unwindBinary.equals(in)
-            ? dev.gsym.object.ObjectFiles.open(unwindBinary) : null) {
-      if (binary != null) ob.unwindBinary(binary);
-      creator.setBaseAddress(0); // replaced by the first PT_LOAD's (__TEXT's) address when there is one
-      DwarfConverter.Summary s = DwarfConverter.convert(in, creator, Diagnostics.silent(), ob.build());
-      if (creator.numFunctionInfos() == 0) {
-        throw new GsymFormatException(in.toString(), -1, "no functions in its DWARF or symbol table");
-      }
-      save(creator, out, s.byteOrder());
-    }
-  }
-
-  /**
-   * Writing a conversion's output failed (a full disk, a quota, an I/O error of the store's file
-   * system): a fault of where the GSYM goes, not of the module, so not remembered against it.
-   */
-  static final class OutputFailed extends IOException {
-    OutputFailed(IOException cause) {
-      super("cannot write its GSYM: " + Texts.message(cause), cause);
-    }
-  }
-
-  private static void save(GsymCreator creator, FileChannel out, ByteOrder order) throws IOException {
-    try {
-      creator.save(out, order);
-    } catch (OutputFailed e) {
-      throw e;
-    } catch (IOException e) {
-      throw new OutputFailed(e);
-    }
-  }
-
-  /**
-   * Converts a Breakpad symbol file to GSYM in {@code out} (empty). Bad records are skipped (lenient
-   * mode), so one damaged line does not lose a module.
-   *
-   * @throws GsymFormatException if it is not a Breakpad file or has no FUNC or PUBLIC record
-   */
-  static void convertBreakpad(Path in, FileChannel out) throws IOException {
-    convertBreakpad(in, out, false);
-  }
-
-  /** As {@link #convertBreakpad(Path, FileChannel)}; with {@code unwind}, its STACK records attached as unwind information. */
-  static void convertBreakpad(Path in, FileChannel out, boolean unwind) throws IOException {
-    try (GsymCreator creator = new GsymCreator()) {
-      creator.setBaseAddress(0);
-      BreakpadTransformer.Result r;
-      try (dev.gsym.breakpad.BreakpadParser p = dev.gsym.breakpad.BreakpadParser.open(in, dev.gsym.Progress.NONE)) {
-        BreakpadTransformer t = new BreakpadTransformer(creator, true, Diagnostics.silent());
-        r = (unwind ? t.unwind() : t).convert(p);
-      }
-      if (creator.numFunctionInfos() == 0) {
-        throw new GsymFormatException(in.toString(), -1, "no FUNC or PUBLIC records");
-      }
-      creator.finish(Diagnostics.silent());
-      if (r.unwind() != null && !r.unwind().entries().isEmpty()) creator.attachUnwind(r.unwind().arch(), r.unwind().entries());
-      save(creator, out, ByteOrder.LITTLE_ENDIAN);
-    }
+    Converter.write(input, b.build(), Diagnostics.silent(), out);
   }
 
   private static byte[] head(Path p, int n) throws IOException {

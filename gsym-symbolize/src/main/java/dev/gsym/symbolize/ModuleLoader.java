@@ -1,6 +1,7 @@
 package dev.gsym.symbolize;
 
 import dev.gsym.GsymFormatException;
+import dev.gsym.convert.Converter;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -511,7 +512,7 @@ final class ModuleLoader implements AutoCloseable {
       String found, Notes notes) throws InterruptedException {
     try {
       return convert(t, input, kind, publish, origin);
-    } catch (ConverterAdapter.OutputFailed e) {
+    } catch (Converter.OutputFailed e) {
       return new Outcome.Missed(Miss.UNAVAILABLE, t.ref() + ": " + e.getMessage());
     } catch (IOException | RuntimeException e) {
       // a converter's own bug on hostile input must not end the search or fail the batch
@@ -601,7 +602,7 @@ final class ModuleLoader implements AutoCloseable {
    * Converts {@code input} to GSYM and opens it: into the store (a temporary file, validated by
    * opening it, then renamed into place) when {@code publish}, else into an unlinked scratch file.
    *
-   * @throws ConverterAdapter.OutputFailed if the output cannot be written
+   * @throws Converter.OutputFailed if the output cannot be written
    */
   private Outcome convert(Target.Search t, Path input, ConverterAdapter.Kind kind, boolean publish, Origin origin)
       throws IOException, InterruptedException {
@@ -621,7 +622,7 @@ final class ModuleLoader implements AutoCloseable {
       try {
         temp = store.createTemp(t.storeKey());
       } catch (IOException e) {
-        throw new ConverterAdapter.OutputFailed(e);
+        throw new Converter.OutputFailed(e);
       }
       try {
         GsymCoreAdapter m;
@@ -633,7 +634,7 @@ final class ModuleLoader implements AutoCloseable {
           try {
             ch.force(true);
           } catch (IOException e) {
-            throw new ConverterAdapter.OutputFailed(e);
+            throw new Converter.OutputFailed(e);
           }
           m = GsymCoreAdapter.open(ch, target.toString()); // the mapping stays valid across the rename
         }
@@ -642,7 +643,7 @@ final class ModuleLoader implements AutoCloseable {
           store.publish(temp, t.storeKey());
         } catch (IOException e) {
           m.close();
-          throw new ConverterAdapter.OutputFailed(e);
+          throw new Converter.OutputFailed(e);
         }
         counters.conversions.increment();
         evictionDue.set(true);
@@ -660,14 +661,8 @@ final class ModuleLoader implements AutoCloseable {
    * binary given by path takes the CFI the debug file lacks from that binary.
    */
   private void write(Target.Search t, Path input, ConverterAdapter.Kind kind, FileChannel out) throws IOException {
-    if (kind == ConverterAdapter.Kind.BREAKPAD) {
-      ConverterAdapter.convertBreakpad(input, out, unwind);
-    } else if (unwind) {
-      Path binary = t.local() instanceof Target.Local.Binary b ? b.file() : null;
-      ConverterAdapter.convertObject(input, out, mergedFunctions, 0, true, binary);
-    } else {
-      ConverterAdapter.convertObject(input, out, mergedFunctions);
-    }
+    Path binary = t.local() instanceof Target.Local.Binary b ? b.file() : null;
+    ConverterAdapter.convert(kind, input, out, mergedFunctions, 0, unwind, binary);
   }
 
   private static void deleteQuietly(Path p) {

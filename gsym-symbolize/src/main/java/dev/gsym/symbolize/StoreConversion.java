@@ -92,10 +92,8 @@ public final class StoreConversion {
   public static void convert(Path file, Format format, FileChannel out, boolean mergedFunctions, int threads)
       throws IOException {
     if (threads < 0) throw new IllegalArgumentException("negative thread count: " + threads);
-    switch (format) {
-      case ELF, MACH_O -> ConverterAdapter.convertObject(file, out, mergedFunctions, threads);
-      case BREAKPAD -> ConverterAdapter.convertBreakpad(file, out);
-    }
+    ConverterAdapter.Kind kind = format == Format.BREAKPAD ? ConverterAdapter.Kind.BREAKPAD : ConverterAdapter.Kind.OBJECT;
+    ConverterAdapter.convert(kind, file, out, mergedFunctions, threads, false, null);
   }
 
   /**

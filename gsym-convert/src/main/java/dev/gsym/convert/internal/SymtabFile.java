@@ -1,6 +1,7 @@
-package dev.gsym.cli;
+package dev.gsym.convert.internal;
 
 import dev.gsym.GsymFormatException;
+import dev.gsym.convert.ConvertException;
 import dev.gsym.macho.FatArch;
 import dev.gsym.macho.MachOFile;
 import dev.gsym.macho.MachOUniversal;
@@ -21,10 +22,10 @@ import java.util.Map;
  * The file of {@code --symtab-file FILE}, opened as llvm main's llvm-gsymutil opens it
  * (handleFileConversionToGSYM, resolveSymtabObject): a single-architecture object file, or a
  * universal Mach-O file whose slice of the converted object's architecture gives the symbols.
- * Failures are {@link Failure}s carrying llvm main's message (the caller prefixes "DWARF
- * conversion failed: : ").
+ * Failures are {@link ConvertException}s carrying llvm main's message (the command line prefixes
+ * "DWARF conversion failed: : ").
  */
-sealed interface SymtabFile extends AutoCloseable {
+public sealed interface SymtabFile extends AutoCloseable {
   /** The path as given on the command line (llvm's messages and "Using symbol table file:" name it so). */
   String path();
 
@@ -43,7 +44,7 @@ sealed interface SymtabFile extends AutoCloseable {
     public ObjectFile forArch(String arch) {
       String own = archName(file);
       if (!own.equals(arch)) {
-        throw new Failure("architecture mismatch: input file is " + arch + " but symbol table file '" + path + "' is " + own);
+        throw new ConvertException("architecture mismatch: input file is " + arch + " but symbol table file '" + path + "' is " + own);
       }
       return file;
     }
@@ -73,14 +74,14 @@ sealed interface SymtabFile extends AutoCloseable {
     @Override
     public ObjectFile forArch(String arch) {
       FatArch a = fat.archNamed(arch).orElseThrow(
-          () -> new Failure("symbol table file '" + path + "' does not contain architecture '" + arch + "'"));
+          () -> new ConvertException("symbol table file '" + path + "' does not contain architecture '" + arch + "'"));
       MachOFile slice = opened.get(a);
       if (slice != null) return slice;
       try {
         slice = fat.slice(a);
       } catch (GsymFormatException e) {
         // llvm reports a slice it cannot read as a missing architecture; the reader's error says what is wrong
-        throw new Failure(e.detail());
+        throw new ConvertException(e.detail());
       }
       opened.put(a, slice);
       return slice;
@@ -90,13 +91,6 @@ sealed interface SymtabFile extends AutoCloseable {
     public void close() {
       opened.values().forEach(MachOFile::close);
       fat.close();
-    }
-  }
-
-  /** A --symtab-file error, its message llvm main's. */
-  final class Failure extends RuntimeException {
-    Failure(String message) {
-      super(message, null, false, false);
     }
   }
 
@@ -121,20 +115,20 @@ sealed interface SymtabFile extends AutoCloseable {
     try {
       p = Path.of(path);
     } catch (InvalidPathException e) {
-      throw new Failure("failed to open symbol table file '" + path + "'");
+      throw new ConvertException("failed to open symbol table file '" + path + "'");
     }
-    if (!Files.isRegularFile(p) || !Files.isReadable(p)) throw new Failure("failed to open symbol table file '" + path + "'");
+    if (!Files.isRegularFile(p) || !Files.isReadable(p)) throw new ConvertException("failed to open symbol table file '" + path + "'");
     try {
       FileKind kind = FileKind.sniff(p);
-      if (kind == FileKind.ARCHIVE) throw new Failure("symbol table file '" + path + "' is not a valid object file");
+      if (kind == FileKind.ARCHIVE) throw new ConvertException("symbol table file '" + path + "' is not a valid object file");
       if (kind == FileKind.MACH_O_UNIVERSAL) {
         return new Universal(path, MachOUniversal.open(p));
       }
       return new Thin(path, ObjectFiles.open(p));
     } catch (GsymFormatException e) {
-      throw new Failure(e.detail());
+      throw new ConvertException(e.detail());
     } catch (IOException e) {
-      throw new Failure("failed to open symbol table file '" + path + "'");
+      throw new ConvertException("failed to open symbol table file '" + path + "'");
     }
   }
 }

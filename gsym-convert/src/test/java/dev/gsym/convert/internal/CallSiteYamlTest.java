@@ -1,10 +1,10 @@
-package dev.gsym.cli.yaml;
+package dev.gsym.convert.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.gsym.cli.yaml.CallSiteYaml.CallSite;
-import dev.gsym.cli.yaml.CallSiteYaml.Function;
+import dev.gsym.convert.internal.CallSiteYaml.CallSite;
+import dev.gsym.convert.internal.CallSiteYaml.Function;
 import dev.gsym.format.CallSiteInfo;
 import dev.gsym.write.FunctionCallSites;
 import java.util.List;

@@ -1,14 +1,14 @@
-package dev.gsym.cli.yaml;
+package dev.gsym.convert.internal;
 
 import dev.gsym.format.CallSiteInfo;
 import dev.gsym.ByteStrings;
-import dev.gsym.cli.yaml.YamlTree.Alias;
-import dev.gsym.cli.yaml.YamlTree.Entry;
-import dev.gsym.cli.yaml.YamlTree.Map;
-import dev.gsym.cli.yaml.YamlTree.Node;
-import dev.gsym.cli.yaml.YamlTree.Null;
-import dev.gsym.cli.yaml.YamlTree.Scalar;
-import dev.gsym.cli.yaml.YamlTree.Seq;
+import dev.gsym.convert.internal.YamlTree.Alias;
+import dev.gsym.convert.internal.YamlTree.Entry;
+import dev.gsym.convert.internal.YamlTree.Map;
+import dev.gsym.convert.internal.YamlTree.Node;
+import dev.gsym.convert.internal.YamlTree.Null;
+import dev.gsym.convert.internal.YamlTree.Scalar;
+import dev.gsym.convert.internal.YamlTree.Seq;
 import dev.gsym.write.FunctionCallSites;
 import dev.gsym.write.GsymCreator;
 import java.io.IOException;

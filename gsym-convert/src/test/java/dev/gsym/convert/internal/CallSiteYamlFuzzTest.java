@@ -1,4 +1,4 @@
-package dev.gsym.cli.yaml;
+package dev.gsym.convert.internal;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.gsym.testing.Slow;

@@ -1,4 +1,4 @@
-package dev.gsym.cli.yaml;
+package dev.gsym.convert.internal;
 
 import java.util.ArrayList;
 import java.util.List;

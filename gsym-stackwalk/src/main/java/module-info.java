@@ -7,7 +7,7 @@ module dev.gsym.stackwalk {
   requires transitive dev.gsym.core;
   requires transitive dev.gsym.object;
   requires dev.gsym.breakpad;
-  requires dev.gsym.dwarf;
+  requires dev.gsym.convert;
   requires transitive dev.gsym.symbolize;
   requires tools.jackson.core; // StackwalkJson
 

@@ -63,7 +63,7 @@ public final class Converter {
   /**
    * One object a conversion reads.
    *
-   * @param source the file, or null for a stream
+   * @param source the file, or null for a stream or an object already open
    * @param arch the architecture's name as llvm-gsymutil shows it (a universal file's slice name; a
    *     thin file's as {@link ConvertOptions#llvmCompat()} says), or null for Breakpad and GSYM input
    * @param oneOfSeveral true for a slice of a universal file of which several are converted (whose
@@ -120,6 +120,8 @@ public final class Converter {
       case Input.DsymBundle b -> {
         for (Input.ObjectFile f : b.members()) convertFile(f.path(), f.archs(), options, diag, sink);
       }
+      case Input.OpenObject o -> convertObject(new Unit(null, o.object().archName(), false, o.object()), null, options,
+          diag, sink);
       case Input.BreakpadFile b -> convertBreakpad(b.path(), null, b.path().toString(), options, diag, sink);
       case Input.BreakpadStream b -> convertBreakpad(null, b.in(), b.name(), options, diag, sink);
       case Input.GsymFile g -> rewrite(g.path(), options, sink);
@@ -145,12 +147,12 @@ public final class Converter {
     }
     boolean[] written = {false};
     convert(input, options, diag, gsym -> {
-      Path in = gsym.unit().source();
+      String in = gsym.unit().source() != null ? gsym.unit().source().toString() : name(input);
       if (written[0] || gsym.unit().oneOfSeveral()) {
-        throw new GsymFormatException(in.toString(), -1, "holds several architectures: choose one");
+        throw new GsymFormatException(in, -1, "holds several architectures: choose one");
       }
       if (gsym.creator().numFunctionInfos() == 0) {
-        throw new GsymFormatException(in.toString(), -1, gsym.breakpad() != null ? "no FUNC or PUBLIC records"
+        throw new GsymFormatException(in, -1, gsym.breakpad() != null ? "no FUNC or PUBLIC records"
             : "no functions in its DWARF or symbol table");
       }
       try {
@@ -160,6 +162,18 @@ public final class Converter {
       }
       written[0] = true;
     });
+  }
+
+  /** How messages name {@code input}. */
+  private static String name(Input input) {
+    return switch (input) {
+      case Input.ObjectFile f -> f.path().toString();
+      case Input.DsymBundle b -> b.path().toString();
+      case Input.OpenObject o -> o.name();
+      case Input.BreakpadFile b -> b.path().toString();
+      case Input.BreakpadStream b -> b.name();
+      case Input.GsymFile g -> g.path().toString();
+    };
   }
 
   /** The GSYM of a binary's {@code .gsym} section, checked by opening it, then copied to {@code out}. */

@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What {@link Converter} converts: an object file with the architectures chosen of it, a {@code
- * .dSYM} bundle, a Breakpad symbol file (or Breakpad text from a stream) or a GSYM file. {@link
+ * What {@link Converter} converts: an object file with the architectures chosen of it (or one
+ * already open), a {@code .dSYM} bundle, a Breakpad symbol file (or Breakpad text from a stream) or a GSYM file. {@link
  * #detect} tells which a path is.
  */
 public sealed interface Input {
@@ -53,6 +53,19 @@ public sealed interface Input {
       List<Path> files = dev.gsym.macho.DsymBundle.members(path.toString());
       if (files.isEmpty()) throw new GsymFormatException(path.toString(), -1, "not a .dSYM bundle");
       return files.stream().map(f -> new ObjectFile(f, archs)).toList();
+    }
+  }
+
+  /**
+   * An object file already open, such as one read from memory (the vDSO a core file holds whole):
+   * converted as one object of its own architecture, named {@code name} in messages. The caller
+   * keeps it open until the conversion returns, and closes it.
+   */
+  record OpenObject(dev.gsym.object.ObjectFile object, String name) implements Input {
+    /** Checks the values. */
+    public OpenObject {
+      Objects.requireNonNull(object, "object");
+      Objects.requireNonNull(name, "name");
     }
   }
 

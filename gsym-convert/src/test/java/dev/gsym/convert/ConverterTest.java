@@ -57,6 +57,24 @@ class ConverterTest {
     assertThat(out.values().iterator().next()).isEqualTo(Files.readAllBytes(ELF_GSYM));
   }
 
+  /** An object already open (as a core's vDSO is, from memory) converts as the file itself does. */
+  @Test
+  void anOpenObjectFromMemoryConvertsAsItsFile() throws IOException {
+    try (ElfFile elf = ElfFile.of(Files.readAllBytes(ELF), "image of c-clang-O2")) {
+      Map<String, byte[]> out = convert(new Input.OpenObject(elf, "image of c-clang-O2"),
+          ConvertOptions.builder().threads(1).build());
+      assertThat(out).hasSize(1);
+      assertThat(out.values().iterator().next()).isEqualTo(Files.readAllBytes(ELF_GSYM));
+    }
+    // and a store writes it
+    try (ElfFile elf = ElfFile.of(Files.readAllBytes(ELF), "image of c-clang-O2");
+        FileChannel ch = FileChannel.open(tmp.resolve("x.gsym"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      Converter.write(new Input.OpenObject(elf, "image of c-clang-O2"), ConvertOptions.builder().threads(1).build(),
+          Diagnostics.silent(), ch);
+      assertThat(ch.size()).isEqualTo(Files.size(ELF_GSYM));
+    }
+  }
+
   @Test
   void aUniversalFileConvertsEverySliceOrTheChosenOnes() throws IOException {
     Path fat = MACHO.resolve("fat-c-O2");

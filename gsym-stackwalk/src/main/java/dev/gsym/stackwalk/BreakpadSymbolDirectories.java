@@ -1,9 +1,10 @@
 package dev.gsym.stackwalk;
 
 import dev.gsym.GsymFormatException;
-import dev.gsym.Progress;
-import dev.gsym.breakpad.BreakpadParser;
 import dev.gsym.breakpad.BreakpadTransformer;
+import dev.gsym.convert.ConvertOptions;
+import dev.gsym.convert.Converter;
+import dev.gsym.convert.Input;
 import dev.gsym.read.GsymReader;
 import dev.gsym.write.Diagnostics;
 import dev.gsym.write.GsymCreator;
@@ -157,29 +158,45 @@ public final class BreakpadSymbolDirectories implements SymbolSource, AutoClosea
   /** Converts {@code sym}, writing the GSYM to {@code target} (atomically) or, when it is null, into memory. */
   private Converted convert(Path sym, Path target) throws IOException {
     conversions++;
-    GsymCreator creator = new GsymCreator();
-    BreakpadTransformer.Result r;
-    try (BreakpadParser p = BreakpadParser.open(sym, Progress.NONE)) {
-      r = new BreakpadTransformer(creator, true, Diagnostics.silent()).unwind().convert(p);
+    BreakpadTransformer.Result[] read = {null};
+    int[] functions = {0};
+    byte[][] bytes = {null};
+    boolean[] saved = {false};
+    // lenient, as Breakpad reads a symbol file: bad records are skipped and counted
+    ConvertOptions options = ConvertOptions.builder().lenient(true).unwind(true).build()
+        .withListener(new Converter.Listener() {
+          @Override
+          public void breakpadRead(BreakpadTransformer.Result result, GsymCreator creator) {
+            read[0] = result;
+            functions[0] = creator.numFunctionInfos();
+          }
+        });
+    try {
+      Converter.convert(new Input.BreakpadFile(sym), options, Diagnostics.silent(), gsym -> {
+        if (target != null) {
+          Files.createDirectories(target.getParent());
+          gsym.creator().save(target, ByteOrder.LITTLE_ENDIAN);
+        } else {
+          ByteArrayOutputStream out = new ByteArrayOutputStream();
+          gsym.creator().save(out, ByteOrder.LITTLE_ENDIAN);
+          bytes[0] = out.toByteArray();
+        }
+        saved[0] = true;
+      });
     } catch (GsymFormatException e) {
-      return new Converted(false, null, true, null); // not a symbol file: Breakpad reads every line as a bad record
+      // not a symbol file at all, which Breakpad reads as nothing but bad records; or read, but
+      // without any function (the door's "no FUNC or PUBLIC records"): no GSYM
+      if (read[0] == null) return new Converted(false, null, true, null);
+      if (functions[0] != 0) throw e;
     } catch (IOException | UncheckedIOException e) {
-      return new Converted(false, null, false, null); // Breakpad reads a file it cannot read as empty
+      if (read[0] == null) return new Converted(false, null, false, null); // Breakpad reads a file it cannot read as empty
+      throw e;
     }
+    BreakpadTransformer.Result r = read[0];
     boolean corrupt = r.badRecords() > 0;
     // the x86 walker reads FUNC parameter sizes, which the GSYM cannot hold
     ParameterSizes params = r.unwind() != null && r.unwind().arch() != dev.gsym.unwind.Arch.X86 ? null : ParameterSizes.read(sym);
-    if (creator.numFunctionInfos() == 0) return new Converted(false, null, corrupt, params);
-    creator.finish(Diagnostics.silent());
-    if (r.unwind() != null && !r.unwind().entries().isEmpty()) creator.attachUnwind(r.unwind().arch(), r.unwind().entries());
-    if (target != null) {
-      Files.createDirectories(target.getParent());
-      creator.save(target, ByteOrder.LITTLE_ENDIAN);
-      return new Converted(true, null, corrupt, params);
-    }
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    creator.save(out, ByteOrder.LITTLE_ENDIAN);
-    return new Converted(true, out.toByteArray(), corrupt, params);
+    return new Converted(saved[0], bytes[0], corrupt, params);
   }
 
   private GsymModuleSymbols convertInMemory(Path sym) {

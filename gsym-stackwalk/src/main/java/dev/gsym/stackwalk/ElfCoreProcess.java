@@ -1,13 +1,14 @@
 package dev.gsym.stackwalk;
 
 import dev.gsym.GsymFormatException;
-import dev.gsym.dwarf.DwarfConverter;
+import dev.gsym.convert.ConvertOptions;
+import dev.gsym.convert.Converter;
+import dev.gsym.convert.Input;
 import dev.gsym.elf.ElfCore;
 import dev.gsym.elf.ElfFile;
 import dev.gsym.read.GsymReader;
 import dev.gsym.unwind.Arch;
 import dev.gsym.write.Diagnostics;
-import dev.gsym.write.GsymCreator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -206,14 +207,14 @@ public final class ElfCoreProcess implements CrashedProcess {
     for (int at = 0; at < image.length; at++) {
       if (core.memory().readable(m.base() + at, 1)) image[at] = (byte) core.memory().read(m.base() + at, 1);
     }
-    try (ElfFile elf = ElfFile.of(image, core.source() + ": " + m.path());
-        GsymCreator creator = new GsymCreator()) {
-      creator.setBaseAddress(0);
-      DwarfConverter.convert(elf, creator, Diagnostics.silent(),
-          DwarfConverter.Options.builder().threads(1).unwind(DwarfConverter.Unwind.ALL).dynamicSymbols(true).build());
-      if (creator.numFunctionInfos() == 0) return null;
+    try (ElfFile elf = ElfFile.of(image, core.source() + ": " + m.path())) {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
-      creator.save(out, elf.byteOrder());
+      Converter.convert(new Input.OpenObject(elf, core.source() + ": " + m.path()),
+          ConvertOptions.builder().baseAddress(0L).threads(1).unwind(true).dynamicSymbols(true).build(),
+          Diagnostics.silent(), gsym -> {
+            if (gsym.creator().numFunctionInfos() > 0) gsym.creator().save(out, gsym.byteOrder());
+          });
+      if (out.size() == 0) return null;
       GsymReader r = GsymReader.of(out.toByteArray(), m.path());
       return new GsymModuleSymbols(r, r.header().baseAddress(), false, null);
     } catch (IOException | RuntimeException e) {

@@ -165,6 +165,15 @@ final class SymbolNames {
 
   /** The symbol that names {@code address}, or null. */
   Hit at(long address) {
+    int i = indexAt(address);
+    return i < 0 ? null : new Hit(names[i], addresses[i], file(i));
+  }
+
+  /**
+   * The index of the symbol that names {@code address} ({@link #name}, {@link #address}, {@link
+   * #file}), or -1: {@link #at} without an object per call.
+   */
+  int indexAt(long address) {
     int lo = 0;
     int hi = addresses.length; // first index whose address is above
     while (lo < hi) {
@@ -172,10 +181,25 @@ final class SymbolNames {
       if (Long.compareUnsigned(addresses[mid], address) <= 0) lo = mid + 1;
       else hi = mid;
     }
-    if (lo == 0) return null;
+    if (lo == 0) return -1;
     int i = lo - 1;
-    if (sizes[i] != 0 && Long.compareUnsigned(addresses[i] + sizes[i], address) <= 0) return null;
-    return new Hit(names[i], addresses[i], files[i] == null || files[i].isEmpty() ? null : files[i]);
+    if (sizes[i] != 0 && Long.compareUnsigned(addresses[i] + sizes[i], address) <= 0) return -1;
+    return i;
+  }
+
+  /** The name of symbol {@code i}. */
+  String name(int i) {
+    return names[i];
+  }
+
+  /** The address of symbol {@code i}. */
+  long address(int i) {
+    return addresses[i];
+  }
+
+  /** For a local symbol {@code i}, the file its {@code STT_FILE} symbol names; else null. */
+  String file(int i) {
+    return files[i] == null || files[i].isEmpty() ? null : files[i];
   }
 
   /** The number of symbols kept (one per address). */

@@ -465,10 +465,12 @@ final class SymbolizeBatches extends ChunkPipeline<SymbolizeBatches.Chunk> {
       if (moduleJson == null) m.jsonName = moduleJson = printer.encode(m.name);
     }
     SymbolizePrinter.Request r = new SymbolizePrinter.Request(in.module(), true, in.offset(), null, moduleJson);
+    SymbolizePrinter.Frames frames = t.frames;
+    frames.clear();
     if (!found) {
       // no function there: llvm's one frame without anything
-      if (settings.inlines) printer.inlining(out, r, List.of(SymbolizePrinter.LineInfo.EMPTY));
-      else printer.lineInfo(out, r, SymbolizePrinter.LineInfo.EMPTY);
+      frames.addEmpty();
+      printer.frames(out, r, frames, settings.inlines);
       return true;
     }
     ReaderTexts rt = t.of(reader);
@@ -479,8 +481,6 @@ final class SymbolizeBatches extends ChunkPipeline<SymbolizeBatches.Chunk> {
     SymbolNames symbols = settings.functions == Functions.LINKAGE ? m.symbols() : null;
     int hit = symbols == null ? -1 : symbols.indexAt(address);
     ReaderTexts st = hit < 0 ? null : t.of(symbols);
-    SymbolizePrinter.Frames frames = t.frames;
-    frames.clear();
     if (settings.inlines) {
       for (int k = 0; k < n - 1; k++) {
         FileText f = t.file(reader, rt, lf.fileIndex(k));

@@ -51,6 +51,64 @@ record SymbolizeInput(Command command, String module, byte[] buildId, String sym
    * Works on the bytes (llvm's delimiters are ASCII) and decodes only the module name and a symbol.
    */
   static SymbolizeInput parse(byte[] b, int from, int to, String binaryName, byte[] buildId) {
+    return parse(b, from, to, binaryName, buildId, null);
+  }
+
+  /**
+   * Module words already read, by their bytes: a batch names few modules, each many times, and a
+   * word seen before gives its module name and build-id without decoding them again. Direct-mapped
+   * (a word that collides is read again); one per reading thread.
+   */
+  static final class Words {
+    private static final int SLOTS = 1 << 10;
+    private final byte[][] word = new byte[SLOTS][];
+    private final boolean[] buildIdWord = new boolean[SLOTS];
+    private final String[] name = new String[SLOTS];
+    private final byte[][] id = new byte[SLOTS][];
+    /** The last build-id named in upper-case hex, and that name. */
+    private byte[] lastId;
+    private String lastIdName;
+    private int found = -1;
+
+    /** True if {@code b[from, to)} was read before as a word of this kind: {@link #name}, {@link #id}. */
+    private boolean find(byte[] b, int from, int to, boolean buildId) {
+      int slot = slot(b, from, to);
+      byte[] w = word[slot];
+      if (w == null || buildIdWord[slot] != buildId || !java.util.Arrays.equals(w, 0, w.length, b, from, to)) return false;
+      found = slot;
+      return true;
+    }
+
+    private void put(byte[] b, int from, int to, boolean buildId, String moduleName, byte[] buildIdBytes) {
+      int slot = slot(b, from, to);
+      word[slot] = java.util.Arrays.copyOfRange(b, from, to);
+      buildIdWord[slot] = buildId;
+      name[slot] = moduleName;
+      id[slot] = buildIdBytes;
+    }
+
+    /** The upper-case hex of {@code buildId} (the same array as last time: the same name). */
+    private String hexName(byte[] buildId) {
+      if (buildId != lastId) {
+        lastIdName = HexFormat.of().formatHex(buildId).toUpperCase(Locale.ROOT);
+        lastId = buildId;
+      }
+      return lastIdName;
+    }
+
+    private static int slot(byte[] b, int from, int to) {
+      int h = 1;
+      for (int i = from; i < to; i++) h = 31 * h + b[i];
+      h *= 0x9E3779B9;
+      return (h ^ (h >>> 16)) & (SLOTS - 1);
+    }
+  }
+
+  /**
+   * {@link #parse(byte[], int, int, String, byte[])} with module words remembered in {@code words}
+   * (null: none), for a batch of lines.
+   */
+  static SymbolizeInput parse(byte[] b, int from, int to, String binaryName, byte[] buildId, Words words) {
     String moduleName = binaryName;
     byte[] id = buildId;
     Command cmd = Command.CODE;
@@ -93,21 +151,34 @@ record SymbolizeInput(Command command, String module, byte[] buildId, String sym
       int we = w[1];
       if (we == ws) return error(b, from, to, moduleName, "unbalanced quotes in input file name");
       p = w[2];
-      if (buildIdPrefix) {
+      if (words != null && words.find(b, ws, we, buildIdPrefix)) {
+        moduleName = words.name[words.found];
+        id = words.id[words.found];
+      } else if (buildIdPrefix) {
         id = parseBuildId(ByteStrings.decode(b, ws, we - ws));
         if (id == null) return error(b, from, to, moduleName, "wrong format of build-id");
+        moduleName = HexFormat.of().formatHex(id).toUpperCase(Locale.ROOT);
+        if (words != null) words.put(b, ws, we, true, moduleName, id);
       } else {
         moduleName = ByteStrings.decode(b, ws, we - ws);
+        if (words != null) words.put(b, ws, we, false, moduleName, null);
       }
     } else if (binaryName.isEmpty() && buildId == null) {
       int[] w = word(b, p, to);
       int ws = w[0];
       int we = w[1];
-      moduleName = ByteStrings.decode(b, ws, we - ws);
+      if (words != null && words.find(b, ws, we, false)) {
+        moduleName = words.name[words.found];
+      } else {
+        moduleName = ByteStrings.decode(b, ws, we - ws);
+        if (words != null && we > ws) words.put(b, ws, we, false, moduleName, null);
+      }
       if (we == ws) return error(b, from, to, moduleName, "no input filename has been specified");
       p = w[2];
+    } else if (id != null) {
+      // --build-id names the module of every line
+      moduleName = words != null ? words.hexName(id) : HexFormat.of().formatHex(id).toUpperCase(Locale.ROOT);
     }
-    if (id != null) moduleName = HexFormat.of().formatHex(id).toUpperCase(Locale.ROOT);
     p = skip(b, p, to, WHITESPACE);
     int end = to;
     while (end > p && WHITESPACE.indexOf(b[end - 1]) >= 0) end--;

@@ -71,9 +71,16 @@ final class SymbolizePrinter {
     private String[] fileText = new String[8];
     private long[] line = new long[8];
     private long[] start = new long[8];
+    private boolean[] hasStart = new boolean[8];
 
     void clear() {
       count = 0;
+    }
+
+    /** Adds llvm's frame without anything ({@link LineInfo#EMPTY}). */
+    void addEmpty() {
+      add(null, null, null, 0, 0);
+      hasStart[count - 1] = false;
     }
 
     int count() {
@@ -89,7 +96,9 @@ final class SymbolizePrinter {
         this.fileText = java.util.Arrays.copyOf(this.fileText, n);
         this.line = java.util.Arrays.copyOf(this.line, n);
         this.start = java.util.Arrays.copyOf(this.start, n);
+        this.hasStart = java.util.Arrays.copyOf(this.hasStart, n);
       }
+      this.hasStart[count] = true;
       this.function[count] = function;
       this.file[count] = file;
       this.fileText[count] = fileText;
@@ -210,7 +219,9 @@ final class SymbolizePrinter {
           if (i > 0) out.append(',');
           out.append(FRAME_FILE).append(f.file[i] == null ? EMPTY_STRING : f.file[i]).append(FRAME_FUNCTION)
               .append(f.function[i] == null ? EMPTY_STRING : f.function[i]).append(FRAME_LINE).appendUnsigned(f.line[i])
-              .append(FRAME_START).appendHex(f.start[i], 1).append(FRAME_END);
+              .append(FRAME_START);
+          if (f.hasStart[i]) out.appendHex(f.start[i], 1);
+          out.append(FRAME_END);
         }
         out.append(']').append('}');
         if (!c.list) out.append('\n');
@@ -219,13 +230,13 @@ final class SymbolizePrinter {
       JsonText j = open(out);
       top(j, r, null, null);
       j.key("Symbol").arrayBegin();
-      for (int i = 0; i < n; i++) frame(j, f.function[i], f.file[i], f.fileText[i], f.line[i], true, f.start[i]);
+      for (int i = 0; i < n; i++) frame(j, f.function[i], f.file[i], f.fileText[i], f.line[i], f.hasStart[i], f.start[i]);
       j.arrayEnd().objectEnd();
       close(j, out);
       return;
     }
     header(out, r);
-    for (int i = 0; i < n; i++) plain(out, f.function[i], f.file[i], f.fileText[i], f.line[i], true, f.start[i], i > 0);
+    for (int i = 0; i < n; i++) plain(out, f.function[i], f.file[i], f.fileText[i], f.line[i], f.hasStart[i], f.start[i], i > 0);
     footer(out);
   }
 

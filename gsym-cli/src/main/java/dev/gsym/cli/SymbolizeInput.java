@@ -125,7 +125,7 @@ record SymbolizeInput(Command command, String module, byte[] buildId, String sym
     boolean filePrefix = false;
     boolean buildIdPrefix = false;
     while (p < to) {
-      p = skip(b, p, to, WHITESPACE);
+      p = skipWhitespace(b, p, to);
       if (startsWith(b, p, to, FILE)) {
         if (filePrefix || buildIdPrefix) return error(b, from, to, moduleName, "duplicate input file specification prefix");
         filePrefix = true;
@@ -141,7 +141,7 @@ record SymbolizeInput(Command command, String module, byte[] buildId, String sym
       break;
     }
     if (filePrefix || buildIdPrefix) {
-      p = skip(b, p, to, WHITESPACE);
+      p = skipWhitespace(b, p, to);
       if (p == to) {
         return error(b, from, to, moduleName, filePrefix ? "must be followed by an input file" : "must be followed by a hash");
       }
@@ -179,12 +179,12 @@ record SymbolizeInput(Command command, String module, byte[] buildId, String sym
       // --build-id names the module of every line
       moduleName = words != null ? words.hexName(id) : HexFormat.of().formatHex(id).toUpperCase(Locale.ROOT);
     }
-    p = skip(b, p, to, WHITESPACE);
+    p = skipWhitespace(b, p, to);
     int end = to;
-    while (end > p && WHITESPACE.indexOf(b[end - 1]) >= 0) end--;
+    while (end > p && whitespace(b[end - 1])) end--;
     if (p == end) return error(b, from, to, moduleName, "no module offset has been specified");
     int specEnd = p;
-    while (specEnd < end && DELIMITERS.indexOf(b[specEnd]) < 0) specEnd++;
+    while (specEnd < end && !delimiter(b[specEnd])) specEnd++;
     long[] value = new long[1];
     if (Addresses.parse(b, p, specEnd, value)) return new SymbolizeInput(cmd, moduleName, id, null, value[0], null, null);
     if (b[p] >= '0' && b[p] <= '9') return error(b, from, to, moduleName, "expected a number as module offset");
@@ -217,10 +217,14 @@ record SymbolizeInput(Command command, String module, byte[] buildId, String sym
     return new SymbolizeInput(Command.CODE, module, null, null, 0, message, ByteStrings.decode(b, from, to - from));
   }
 
-  /** Whitespace as {@code StringRef::trim} has it. */
-  private static final String WHITESPACE = " \t\n\u000b\f\r";
+  /** Whitespace as {@code StringRef::trim} has it: space, TAB, LF, VT, FF, CR. */
+  private static boolean whitespace(byte c) {
+    return c == ' ' || c >= '\t' && c <= '\r';
+  }
   /** What ends a word ({@code getSpaceDelimitedWord}) and an address. */
-  private static final String DELIMITERS = " \n\r";
+  private static boolean delimiter(byte c) {
+    return c == ' ' || c == '\n' || c == '\r';
+  }
 
   private static boolean startsWith(byte[] b, int p, int to, byte[] prefix) {
     if (to - p < prefix.length) return false;
@@ -228,8 +232,8 @@ record SymbolizeInput(Command command, String module, byte[] buildId, String sym
     return true;
   }
 
-  private static int skip(byte[] b, int p, int to, String set) {
-    while (p < to && set.indexOf(b[p]) >= 0) p++;
+  private static int skipWhitespace(byte[] b, int p, int to) {
+    while (p < to && whitespace(b[p])) p++;
     return p;
   }
 
@@ -238,7 +242,7 @@ record SymbolizeInput(Command command, String module, byte[] buildId, String sym
    * as {start, end, where parsing goes on}; empty for an unclosed quote.
    */
   private static int[] word(byte[] b, int p, int to) {
-    p = skip(b, p, to, DELIMITERS);
+    while (p < to && delimiter(b[p])) p++;
     if (p < to && (b[p] == '"' || b[p] == '\'')) {
       byte quote = b[p];
       int close = p + 1;
@@ -247,7 +251,7 @@ record SymbolizeInput(Command command, String module, byte[] buildId, String sym
       return new int[] {p + 1, close, close + 1};
     }
     int e = p;
-    while (e < to && DELIMITERS.indexOf(b[e]) < 0) e++;
+    while (e < to && !delimiter(b[e])) e++;
     return new int[] {p, e, e};
   }
 }

@@ -109,7 +109,7 @@ final class SymbolNames {
       if (shndx >= elf.sections().size()) continue;
       ElfFile.Section section = elf.sections().get(shndx);
       if ((section.flags() & SHF_ALLOC) == 0) continue;
-      if (t.nameError(i) != null || mappingSymbol(elf.machine(), t.name(i))) continue;
+      if (t.nameError(i) != null || hasMappingSymbols(elf.machine()) && mappingSymbol(elf.machine(), t.name(i))) continue;
       long a = t.value(i);
       if (elf.type() == ElfFile.ET_REL) a += section.addr();
       // llvm-symbolizer untags addresses: bits 56-63 become copies of bit 55
@@ -123,34 +123,44 @@ final class SymbolNames {
       index[kept] = t.binding(i) == STB_LOCAL ? -i : i; // negative: a local symbol
       kept++;
     }
-    // stable sort by (address, size), then keep the last of each address
-    Integer[] order = new Integer[kept];
-    for (int i = 0; i < kept; i++) order[i] = i;
-    Arrays.sort(order, (x, y) -> {
-      int c = Long.compareUnsigned(addr[x], addr[y]);
-      return c != 0 ? c : Long.compareUnsigned(size[x], size[y]);
-    });
-    long[] outAddr = new long[kept];
-    long[] outSize = new long[kept];
-    String[] outName = new String[kept];
-    String[] outFile = new String[kept];
+    // llvm sorts by (address, size), stably, and keeps the last symbol of each address: the
+    // largest, of equal sizes the one latest in the table. The distinct addresses sorted (unsigned:
+    // as signed with the top bit flipped), then per address the symbol that wins.
+    long[] distinct = new long[kept];
+    for (int k = 0; k < kept; k++) distinct[k] = addr[k] ^ Long.MIN_VALUE;
+    Arrays.sort(distinct);
     int m = 0;
     for (int k = 0; k < kept; k++) {
-      int s = order[k];
-      if (k + 1 < kept && addr[order[k + 1]] == addr[s]) continue;
-      outAddr[m] = addr[s];
-      outSize[m] = size[s];
-      outName[m] = t.name(Math.abs(index[s]));
+      if (m == 0 || distinct[k] != distinct[m - 1]) distinct[m++] = distinct[k];
+    }
+    int[] best = new int[m];
+    Arrays.fill(best, -1);
+    for (int k = 0; k < kept; k++) { // table order: a later symbol of the same size wins
+      int at = Arrays.binarySearch(distinct, 0, m, addr[k] ^ Long.MIN_VALUE);
+      if (best[at] < 0 || Long.compareUnsigned(size[k], size[best[at]]) >= 0) best[at] = k;
+    }
+    long[] outAddr = new long[m];
+    long[] outSize = new long[m];
+    String[] outName = new String[m];
+    String[] outFile = new String[m];
+    for (int at = 0; at < m; at++) {
+      int s = best[at];
+      outAddr[at] = addr[s];
+      outSize[at] = size[s];
+      outName[at] = t.name(Math.abs(index[s]));
       if (index[s] < 0) {
         // the last STT_FILE symbol before this local one in the table (ELF puts a file's locals after it)
         int f = Arrays.binarySearch(fileIndex, 0, fileCount, -index[s]);
         int before = (f >= 0 ? f : -f - 1) - 1;
-        if (before >= 0) outFile[m] = fileName[before];
+        if (before >= 0) outFile[at] = fileName[before];
       }
-      m++;
     }
-    return new SymbolNames(Arrays.copyOf(outAddr, m), Arrays.copyOf(outSize, m), Arrays.copyOf(outName, m),
-        Arrays.copyOf(outFile, m));
+    return new SymbolNames(outAddr, outSize, outName, outFile);
+  }
+
+  /** Machines whose symbol tables have mapping symbols ({@link #mappingSymbol}). */
+  private static boolean hasMappingSymbols(int machine) {
+    return machine == EM_AARCH64 || machine == EM_ARM || machine == EM_RISCV;
   }
 
   /** llvm's SF_FormatSpecific names: ARM, AArch64 and RISC-V mapping symbols. */
@@ -165,6 +175,15 @@ final class SymbolNames {
 
   /** The symbol that names {@code address}, or null. */
   Hit at(long address) {
+    int i = indexAt(address);
+    return i < 0 ? null : new Hit(names[i], addresses[i], file(i));
+  }
+
+  /**
+   * The index of the symbol that names {@code address} ({@link #name}, {@link #address}, {@link
+   * #file}), or -1: {@link #at} without an object per call.
+   */
+  int indexAt(long address) {
     int lo = 0;
     int hi = addresses.length; // first index whose address is above
     while (lo < hi) {
@@ -172,10 +191,25 @@ final class SymbolNames {
       if (Long.compareUnsigned(addresses[mid], address) <= 0) lo = mid + 1;
       else hi = mid;
     }
-    if (lo == 0) return null;
+    if (lo == 0) return -1;
     int i = lo - 1;
-    if (sizes[i] != 0 && Long.compareUnsigned(addresses[i] + sizes[i], address) <= 0) return null;
-    return new Hit(names[i], addresses[i], files[i] == null || files[i].isEmpty() ? null : files[i]);
+    if (sizes[i] != 0 && Long.compareUnsigned(addresses[i] + sizes[i], address) <= 0) return -1;
+    return i;
+  }
+
+  /** The name of symbol {@code i}. */
+  String name(int i) {
+    return names[i];
+  }
+
+  /** The address of symbol {@code i}. */
+  long address(int i) {
+    return addresses[i];
+  }
+
+  /** For a local symbol {@code i}, the file its {@code STT_FILE} symbol names; else null. */
+  String file(int i) {
+    return files[i] == null || files[i].isEmpty() ? null : files[i];
   }
 
   /** The number of symbols kept (one per address). */

@@ -1,17 +1,23 @@
 package dev.gsym.cli;
 
+import dev.gsym.GsymFormatException;
 import dev.gsym.Progress;
 import dev.gsym.TextBuffer;
 import dev.gsym.demangle.Demangler;
+import dev.gsym.format.FileEntry;
+import dev.gsym.read.GsymReader;
+import dev.gsym.read.LookupFrames;
 import dev.gsym.symbolize.AddressAdjustment;
 import dev.gsym.symbolize.Frame;
 import dev.gsym.symbolize.Merged;
 import dev.gsym.read.SourceLine;
+import dev.gsym.symbolize.ModuleRef;
 import dev.gsym.symbolize.Symbolized;
 import dev.gsym.symbolize.Symbolizer;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 
 /**
@@ -23,6 +29,12 @@ import java.util.List;
  * opened once, at its first request (and later requests of it get an empty answer), while a
  * build-id that cannot be found is reported each time; errors go to stderr in their place among
  * the answers.
+ *
+ * <p>Without {@code --stack}, a chunk's addresses are looked up in the modules' GSYMs directly
+ * ({@link Symbolizer#openModules}, {@link GsymReader#lookup(long, LookupFrames)}) and printed from
+ * names and paths encoded once per string-table offset and file index ({@link Texts}): no object
+ * per answer. A module that does not open, and a record found malformed, are answered through
+ * {@link Symbolizer#symbolize} (its messages, and its replacement of a corrupt store entry).
  */
 final class SymbolizeBatches extends ChunkPipeline<SymbolizeBatches.Chunk> {
   static final int CHUNK_SIZE = 2048;
@@ -293,9 +305,94 @@ final class SymbolizeBatches extends ChunkPipeline<SymbolizeBatches.Chunk> {
   private final class Texts {
     /** Entries kept before a cache starts over (a few modules' worth of names). */
     private static final int MAX = 1 << 17;
+    /** Modules (readers, symbol tables) whose texts are kept before all are dropped. */
+    private static final int MAX_MODULES = 1 << 10;
     private final HashMap<String, byte[]> names = new HashMap<>();
     private final HashMap<String, HashMap<String, byte[]>> files = new HashMap<>();
     private int fileCount;
+    /** The lookup buffer and the frames of the answer being printed. */
+    final LookupFrames lookup = new LookupFrames();
+    final SymbolizePrinter.Frames frames = new SymbolizePrinter.Frames();
+    /** Per GSYM reader: names by string-table offset, files by file index (offsets are per file). */
+    private final IdentityHashMap<GsymReader, ReaderTexts> readers = new IdentityHashMap<>();
+    /** Per symbol table: names and STT_FILE names by symbol index. */
+    private final IdentityHashMap<SymbolNames, ReaderTexts> symbolTables = new IdentityHashMap<>();
+
+    ReaderTexts of(GsymReader r) {
+      ReaderTexts t = readers.get(r);
+      if (t == null) {
+        if (readers.size() >= MAX_MODULES) readers.clear();
+        t = new ReaderTexts();
+        readers.put(r, t);
+      }
+      return t;
+    }
+
+    ReaderTexts of(SymbolNames s) {
+      ReaderTexts t = symbolTables.get(s);
+      if (t == null) {
+        if (symbolTables.size() >= MAX_MODULES) symbolTables.clear();
+        t = new ReaderTexts();
+        symbolTables.put(s, t);
+      }
+      return t;
+    }
+
+    /** The encoded name at string-table offset {@code strp} of {@code r}: demangled once per offset. */
+    byte[] name(GsymReader r, ReaderTexts t, int strp) {
+      byte[] b = t.names.get(strp);
+      if (b == null) {
+        String raw = r.string(strp);
+        b = printer.encode(settings.demangle ? demangler.demangle(raw) : raw);
+        t.names.put(strp, b);
+      }
+      return b;
+    }
+
+    /**
+     * The encoded path of file {@code index} of {@code r}; {@link #NO_FILE} if it has neither part,
+     * or for index -1 (a frame without a location).
+     */
+    FileText file(GsymReader r, ReaderTexts t, long index) {
+      if (index < 0) return NO_FILE;
+      int key = (int) index; // an index addRow checked: below the file count, an int
+      FileText f = t.files.get(key);
+      if (f == null) {
+        FileEntry e = r.file(index);
+        String dir = r.string(e.dir());
+        String base = r.string(e.base());
+        if (dir.isEmpty() && base.isEmpty()) {
+          f = NO_FILE;
+        } else {
+          String text = SymbolizeBatches.this.file(dir, base);
+          f = new FileText(printer.encode(text), text);
+        }
+        t.files.put(key, f);
+      }
+      return f;
+    }
+
+    /** Symbol {@code i}'s encoded name (demangled once per symbol). */
+    byte[] symbolName(SymbolNames s, ReaderTexts t, int i) {
+      byte[] b = t.names.get(i);
+      if (b == null) {
+        String raw = s.name(i);
+        b = printer.encode(settings.demangle ? demangler.demangle(raw) : raw);
+        t.names.put(i, b);
+      }
+      return b;
+    }
+
+    /** The file symbol {@code i}'s STT_FILE symbol names, or {@link #NO_FILE}. */
+    FileText symbolFile(SymbolNames s, ReaderTexts t, int i) {
+      FileText f = t.files.get(i);
+      if (f == null) {
+        String text = s.file(i);
+        f = text == null ? NO_FILE : new FileText(printer.encode(text), text);
+        t.files.put(i, f);
+      }
+      return f;
+    }
 
     byte[] name(String raw) {
       byte[] b = names.get(raw);
@@ -325,6 +422,112 @@ final class SymbolizeBatches extends ChunkPipeline<SymbolizeBatches.Chunk> {
       }
       return b;
     }
+  }
+
+  /** A module's (or symbol table's) encoded texts, by string-table offset or index; one per thread. */
+  private static final class ReaderTexts {
+    final IntCache<byte[]> names = new IntCache<>(Texts.MAX);
+    final IntCache<FileText> files = new IntCache<>(Texts.MAX);
+  }
+
+  /** A file as printed ({@link SymbolizePrinter#encode}) and as text (for source lines). */
+  private record FileText(byte[] encoded, String text) {}
+
+  /** A file entry without directory and name: no location. */
+  private static final FileText NO_FILE = new FileText(null, null);
+
+  /**
+   * The answer to a {@code CODE} request whose module is open, from its GSYM: as {@link #answer}
+   * prints a {@link Symbolized.Found}, or its one frame without anything when no function covers
+   * the address, or null when the record that answers is malformed (the caller asks the symbolizer,
+   * which says so or converts the module again).
+   *
+   * @return false if the record is malformed (nothing written)
+   */
+  private boolean answerFromGsym(TextBuffer out, SymbolizeInput in, SymbolizeModules.Module m, GsymReader reader,
+      Texts t) {
+    boolean code = in.symbol() == null && in.command() == SymbolizeInput.Command.CODE;
+    long address = in.symbol() == null ? in.offset() - settings.adjustVma : 0;
+    LookupFrames lf = t.lookup;
+    boolean found;
+    try {
+      found = reader.lookup(address, lf);
+    } catch (GsymFormatException e) {
+      return false;
+    }
+    if (!code) {
+      emptyAnswer(out, in, request(in));
+      return true;
+    }
+    byte[] moduleJson = null;
+    if (json) {
+      moduleJson = m.jsonName;
+      if (moduleJson == null) m.jsonName = moduleJson = printer.encode(m.name);
+    }
+    SymbolizePrinter.Request r = new SymbolizePrinter.Request(in.module(), true, in.offset(), null, moduleJson);
+    SymbolizePrinter.Frames frames = t.frames;
+    frames.clear();
+    if (!found) {
+      // no function there: llvm's one frame without anything
+      frames.addEmpty();
+      printer.frames(out, r, frames, settings.inlines);
+      return true;
+    }
+    ReaderTexts rt = t.of(reader);
+    int n = lf.count();
+    long start = lf.functionStart();
+    boolean names = settings.functions != Functions.NONE;
+    // the outermost frame as llvm names it from the binary's symbol table (see answer)
+    SymbolNames symbols = settings.functions == Functions.LINKAGE ? m.symbols() : null;
+    int hit = symbols == null ? -1 : symbols.indexAt(address);
+    ReaderTexts st = hit < 0 ? null : t.of(symbols);
+    if (settings.inlines) {
+      for (int k = 0; k < n - 1; k++) {
+        FileText f = t.file(reader, rt, lf.fileIndex(k));
+        frames.add(names ? t.name(reader, rt, lf.nameOffset(k)) : null, f.encoded, contextText(f),
+            Integer.toUnsignedLong(lf.line(k)), start);
+      }
+      addOuter(frames, t, reader, rt, lf, n - 1, n - 1, start, names, symbols, st, hit);
+      printer.frames(out, r, frames, true);
+    } else {
+      boolean outer = settings.functions == Functions.LINKAGE && printer.config().style() != SymbolizePrinter.Style.GNU
+          || n == 1;
+      if (outer) {
+        addOuter(frames, t, reader, rt, lf, n - 1, 0, start, names, symbols, st, hit);
+      } else {
+        FileText f = t.file(reader, rt, lf.fileIndex(0));
+        frames.add(names ? t.name(reader, rt, lf.nameOffset(0)) : null, f.encoded, contextText(f),
+            Integer.toUnsignedLong(lf.line(0)), start);
+      }
+      printer.frames(out, r, frames, false);
+    }
+    return true;
+  }
+
+  /**
+   * Adds the outermost function's frame (frame {@code nameFrame}'s function) at frame {@code
+   * lineFrame}'s location: named by symbol {@code hit} if there is one (its address as the start,
+   * its STT_FILE name where the location has no file), else by GSYM.
+   */
+  private void addOuter(SymbolizePrinter.Frames frames, Texts t, GsymReader reader, ReaderTexts rt, LookupFrames lf,
+      int nameFrame, int lineFrame, long start, boolean names, SymbolNames symbols, ReaderTexts st, int hit) {
+    FileText f = t.file(reader, rt, lf.fileIndex(lineFrame));
+    byte[] name;
+    long outerStart;
+    if (hit >= 0) {
+      name = names ? t.symbolName(symbols, st, hit) : null;
+      outerStart = symbols.address(hit);
+      if (f == NO_FILE) f = t.symbolFile(symbols, st, hit);
+    } else {
+      name = names ? t.name(reader, rt, lf.nameOffset(nameFrame)) : null;
+      outerStart = start;
+    }
+    frames.add(name, f.encoded, contextText(f), Integer.toUnsignedLong(lf.line(lineFrame)), outerStart);
+  }
+
+  /** The file's text where source lines are printed, else null (as {@link #lineInfo} gives it). */
+  private String contextText(FileText f) {
+    return printer.config().context().enabled() ? f.text : null;
   }
 
   /**
@@ -395,6 +598,99 @@ final class SymbolizeBatches extends ChunkPipeline<SymbolizeBatches.Chunk> {
     }
 
     Chunk process(SymbolizeBatches b) {
+      return b.settings.stack ? processObjects(b) : processFromGsym(b);
+    }
+
+    /** The chunk's modules, each once, and per input its index among them (-1: none). */
+    private final int[] moduleOf = new int[CHUNK_SIZE];
+
+    /**
+     * Answers without {@code --stack}: the modules opened once for the chunk, each address looked
+     * up in its GSYM and printed from encoded texts ({@link #answerFromGsym}); the requests of a
+     * module that did not open are answered by the symbolizer, as is a record found malformed.
+     */
+    private Chunk processFromGsym(SymbolizeBatches b) {
+      IdentityHashMap<SymbolizeModules.Module, Integer> index = new IdentityHashMap<>();
+      List<ModuleRef> refs = new ArrayList<>();
+      for (int i = 0; i < size; i++) {
+        moduleOf[i] = -1;
+        SymbolizeModules.Module m = modules[i];
+        if (m == null || m.ref == null || inputs[i] == null || inputs[i].error() != null) continue;
+        Integer k = index.get(m);
+        if (k == null) {
+          k = refs.size();
+          index.put(m, k);
+          refs.add(m.ref);
+        }
+        moduleOf[i] = k;
+      }
+      List<Symbolizer.OpenModule> open = refs.isEmpty() ? List.of() : b.symbolizer.openModules(refs);
+      try {
+        // a module that did not open: the symbolizer's answers say why (as processObjects)
+        for (int i = 0; i < size; i++) {
+          requestOf[i] = -1;
+          if (moduleOf[i] < 0 || open.get(moduleOf[i]).found()) continue;
+          requestOf[i] = requests.size();
+          requests.add(new Symbolizer.Request(modules[i].ref, address(b, inputs[i])));
+        }
+        List<Symbolized> answers = requests.isEmpty() ? List.of() : b.symbolizer.symbolize(requests);
+        Texts t = b.texts.get();
+        TextBuffer o = out;
+        for (int i = 0; i < size; i++) {
+          SymbolizeInput in = inputs[i];
+          if (in == null) {
+            b.printer.lineInfo(o, new SymbolizePrinter.Request("", false, 0, null), SymbolizePrinter.LineInfo.EMPTY);
+            continue;
+          }
+          SymbolizeModules.Module m = modules[i];
+          if (in.error() != null) {
+            mark(i);
+            continue;
+          }
+          if (m.ref == null) {
+            failure[i] = m.error;
+            everyTime[i] = m.byBuildId;
+            mark(i);
+            continue;
+          }
+          if (requestOf[i] >= 0) {
+            answer(b, i, answers.get(requestOf[i]));
+            continue;
+          }
+          if (!b.answerFromGsym(o, in, m, open.get(moduleOf[i]).reader(), t)) {
+            // a malformed record: the symbolizer reports it (or answers from the module converted again)
+            answer(b, i, b.symbolizer.symbolize(m.ref, address(b, in)));
+          }
+        }
+      } finally {
+        for (Symbolizer.OpenModule m : open) m.close();
+      }
+      return this;
+    }
+
+    private static long address(SymbolizeBatches b, SymbolizeInput in) {
+      return in.symbol() == null ? in.offset() - b.settings.adjustVma : 0;
+    }
+
+    /** Input {@code i}'s answer {@code s}: printed, or marked to be reported while writing. */
+    private void answer(SymbolizeBatches b, int i, Symbolized s) {
+      SymbolizeModules.Module m = modules[i];
+      switch (s) {
+        case Symbolized.ModuleNotFound nf -> {
+          failure[i] = m.byBuildId ? SymbolizeModules.NO_BUILD_ID : detail(m, nf.message());
+          everyTime[i] = m.byBuildId;
+          mark(i);
+        }
+        case Symbolized.ModuleUnreadable u -> {
+          failure[i] = detail(m, u.message());
+          mark(i);
+        }
+        default -> b.answer(out, inputs[i], m, s, frames, null);
+      }
+    }
+
+    /** Answers through the symbolizer's answer objects ({@code --stack}). */
+    private Chunk processObjects(SymbolizeBatches b) {
       for (int i = 0; i < size; i++) {
         requestOf[i] = -1;
         SymbolizeModules.Module m = modules[i];

@@ -241,6 +241,7 @@ final class SymbolizeCommand {
     private final List<SymbolizeModules.Module> frameModules = new ArrayList<>();
     /** Frames of the current stack already submitted (in pieces, when it is longer than a chunk). */
     private int framesBefore;
+    private final SymbolizeInput.Words words = new SymbolizeInput.Words();
 
     Reader(SymbolizeBatches batches, SymbolizeModules modules, String obj, byte[] buildId, boolean stack) {
       this.batches = batches;
@@ -266,7 +267,7 @@ final class SymbolizeCommand {
       if (from == to) {
         chunk.add(null, null);
       } else {
-        SymbolizeInput in = SymbolizeInput.parse(b, from, to, obj, buildId);
+        SymbolizeInput in = SymbolizeInput.parse(b, from, to, obj, buildId, words);
         chunk.add(in, in.error() == null ? modules.of(in) : null);
       }
       if (chunk.isFull()) submit();
@@ -283,7 +284,7 @@ final class SymbolizeCommand {
         return;
       }
       if (b[from] == '#') return;
-      SymbolizeInput in = SymbolizeInput.parse(b, from, to, obj, buildId);
+      SymbolizeInput in = SymbolizeInput.parse(b, from, to, obj, buildId, words);
       frames.add(in);
       frameModules.add(in.error() == null ? modules.of(in) : null);
       if (frames.size() == SymbolizeBatches.CHUNK_SIZE - 1) endStack(false);

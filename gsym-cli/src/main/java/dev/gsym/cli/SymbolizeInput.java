@@ -51,6 +51,64 @@ record SymbolizeInput(Command command, String module, byte[] buildId, String sym
    * Works on the bytes (llvm's delimiters are ASCII) and decodes only the module name and a symbol.
    */
   static SymbolizeInput parse(byte[] b, int from, int to, String binaryName, byte[] buildId) {
+    return parse(b, from, to, binaryName, buildId, null);
+  }
+
+  /**
+   * Module words already read, by their bytes: a batch names few modules, each many times, and a
+   * word seen before gives its module name and build-id without decoding them again. Direct-mapped
+   * (a word that collides is read again); one per reading thread.
+   */
+  static final class Words {
+    private static final int SLOTS = 1 << 10;
+    private final byte[][] word = new byte[SLOTS][];
+    private final boolean[] buildIdWord = new boolean[SLOTS];
+    private final String[] name = new String[SLOTS];
+    private final byte[][] id = new byte[SLOTS][];
+    /** The last build-id named in upper-case hex, and that name. */
+    private byte[] lastId;
+    private String lastIdName;
+    private int found = -1;
+
+    /** True if {@code b[from, to)} was read before as a word of this kind: {@link #name}, {@link #id}. */
+    private boolean find(byte[] b, int from, int to, boolean buildId) {
+      int slot = slot(b, from, to);
+      byte[] w = word[slot];
+      if (w == null || buildIdWord[slot] != buildId || !java.util.Arrays.equals(w, 0, w.length, b, from, to)) return false;
+      found = slot;
+      return true;
+    }
+
+    private void put(byte[] b, int from, int to, boolean buildId, String moduleName, byte[] buildIdBytes) {
+      int slot = slot(b, from, to);
+      word[slot] = java.util.Arrays.copyOfRange(b, from, to);
+      buildIdWord[slot] = buildId;
+      name[slot] = moduleName;
+      id[slot] = buildIdBytes;
+    }
+
+    /** The upper-case hex of {@code buildId} (the same array as last time: the same name). */
+    private String hexName(byte[] buildId) {
+      if (buildId != lastId) {
+        lastIdName = HexFormat.of().formatHex(buildId).toUpperCase(Locale.ROOT);
+        lastId = buildId;
+      }
+      return lastIdName;
+    }
+
+    private static int slot(byte[] b, int from, int to) {
+      int h = 1;
+      for (int i = from; i < to; i++) h = 31 * h + b[i];
+      h *= 0x9E3779B9;
+      return (h ^ (h >>> 16)) & (SLOTS - 1);
+    }
+  }
+
+  /**
+   * {@link #parse(byte[], int, int, String, byte[])} with module words remembered in {@code words}
+   * (null: none), for a batch of lines.
+   */
+  static SymbolizeInput parse(byte[] b, int from, int to, String binaryName, byte[] buildId, Words words) {
     String moduleName = binaryName;
     byte[] id = buildId;
     Command cmd = Command.CODE;
@@ -67,7 +125,7 @@ record SymbolizeInput(Command command, String module, byte[] buildId, String sym
     boolean filePrefix = false;
     boolean buildIdPrefix = false;
     while (p < to) {
-      p = skip(b, p, to, WHITESPACE);
+      p = skipWhitespace(b, p, to);
       if (startsWith(b, p, to, FILE)) {
         if (filePrefix || buildIdPrefix) return error(b, from, to, moduleName, "duplicate input file specification prefix");
         filePrefix = true;
@@ -83,7 +141,7 @@ record SymbolizeInput(Command command, String module, byte[] buildId, String sym
       break;
     }
     if (filePrefix || buildIdPrefix) {
-      p = skip(b, p, to, WHITESPACE);
+      p = skipWhitespace(b, p, to);
       if (p == to) {
         return error(b, from, to, moduleName, filePrefix ? "must be followed by an input file" : "must be followed by a hash");
       }
@@ -93,27 +151,40 @@ record SymbolizeInput(Command command, String module, byte[] buildId, String sym
       int we = w[1];
       if (we == ws) return error(b, from, to, moduleName, "unbalanced quotes in input file name");
       p = w[2];
-      if (buildIdPrefix) {
+      if (words != null && words.find(b, ws, we, buildIdPrefix)) {
+        moduleName = words.name[words.found];
+        id = words.id[words.found];
+      } else if (buildIdPrefix) {
         id = parseBuildId(ByteStrings.decode(b, ws, we - ws));
         if (id == null) return error(b, from, to, moduleName, "wrong format of build-id");
+        moduleName = HexFormat.of().formatHex(id).toUpperCase(Locale.ROOT);
+        if (words != null) words.put(b, ws, we, true, moduleName, id);
       } else {
         moduleName = ByteStrings.decode(b, ws, we - ws);
+        if (words != null) words.put(b, ws, we, false, moduleName, null);
       }
     } else if (binaryName.isEmpty() && buildId == null) {
       int[] w = word(b, p, to);
       int ws = w[0];
       int we = w[1];
-      moduleName = ByteStrings.decode(b, ws, we - ws);
+      if (words != null && words.find(b, ws, we, false)) {
+        moduleName = words.name[words.found];
+      } else {
+        moduleName = ByteStrings.decode(b, ws, we - ws);
+        if (words != null && we > ws) words.put(b, ws, we, false, moduleName, null);
+      }
       if (we == ws) return error(b, from, to, moduleName, "no input filename has been specified");
       p = w[2];
+    } else if (id != null) {
+      // --build-id names the module of every line
+      moduleName = words != null ? words.hexName(id) : HexFormat.of().formatHex(id).toUpperCase(Locale.ROOT);
     }
-    if (id != null) moduleName = HexFormat.of().formatHex(id).toUpperCase(Locale.ROOT);
-    p = skip(b, p, to, WHITESPACE);
+    p = skipWhitespace(b, p, to);
     int end = to;
-    while (end > p && WHITESPACE.indexOf(b[end - 1]) >= 0) end--;
+    while (end > p && whitespace(b[end - 1])) end--;
     if (p == end) return error(b, from, to, moduleName, "no module offset has been specified");
     int specEnd = p;
-    while (specEnd < end && DELIMITERS.indexOf(b[specEnd]) < 0) specEnd++;
+    while (specEnd < end && !delimiter(b[specEnd])) specEnd++;
     long[] value = new long[1];
     if (Addresses.parse(b, p, specEnd, value)) return new SymbolizeInput(cmd, moduleName, id, null, value[0], null, null);
     if (b[p] >= '0' && b[p] <= '9') return error(b, from, to, moduleName, "expected a number as module offset");
@@ -146,10 +217,14 @@ record SymbolizeInput(Command command, String module, byte[] buildId, String sym
     return new SymbolizeInput(Command.CODE, module, null, null, 0, message, ByteStrings.decode(b, from, to - from));
   }
 
-  /** Whitespace as {@code StringRef::trim} has it. */
-  private static final String WHITESPACE = " \t\n\u000b\f\r";
+  /** Whitespace as {@code StringRef::trim} has it: space, TAB, LF, VT, FF, CR. */
+  private static boolean whitespace(byte c) {
+    return c == ' ' || c >= '\t' && c <= '\r';
+  }
   /** What ends a word ({@code getSpaceDelimitedWord}) and an address. */
-  private static final String DELIMITERS = " \n\r";
+  private static boolean delimiter(byte c) {
+    return c == ' ' || c == '\n' || c == '\r';
+  }
 
   private static boolean startsWith(byte[] b, int p, int to, byte[] prefix) {
     if (to - p < prefix.length) return false;
@@ -157,8 +232,8 @@ record SymbolizeInput(Command command, String module, byte[] buildId, String sym
     return true;
   }
 
-  private static int skip(byte[] b, int p, int to, String set) {
-    while (p < to && set.indexOf(b[p]) >= 0) p++;
+  private static int skipWhitespace(byte[] b, int p, int to) {
+    while (p < to && whitespace(b[p])) p++;
     return p;
   }
 
@@ -167,7 +242,7 @@ record SymbolizeInput(Command command, String module, byte[] buildId, String sym
    * as {start, end, where parsing goes on}; empty for an unclosed quote.
    */
   private static int[] word(byte[] b, int p, int to) {
-    p = skip(b, p, to, DELIMITERS);
+    while (p < to && delimiter(b[p])) p++;
     if (p < to && (b[p] == '"' || b[p] == '\'')) {
       byte quote = b[p];
       int close = p + 1;
@@ -176,7 +251,7 @@ record SymbolizeInput(Command command, String module, byte[] buildId, String sym
       return new int[] {p + 1, close, close + 1};
     }
     int e = p;
-    while (e < to && DELIMITERS.indexOf(b[e]) < 0) e++;
+    while (e < to && !delimiter(b[e])) e++;
     return new int[] {p, e, e};
   }
 }

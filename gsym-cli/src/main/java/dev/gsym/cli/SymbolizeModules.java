@@ -48,6 +48,8 @@ final class SymbolizeModules {
     final String error;
     /** Set by the writing thread once llvm would have reported this module's error. */
     boolean reported;
+    /** {@link #name} quoted as a JSON string, made by the first answer that prints it (any thread). */
+    volatile byte[] jsonName;
     /**
      * The ELF file whose symbol table names the outermost frames (as llvm-symbolizer names them
      * when it reads DWARF), or null: the module is no ELF file, or a GSYM file is read for it.

@@ -36,8 +36,14 @@ final class SymbolizePrinter {
    * @param module the module name as llvm prints it
    * @param hasAddress false for a symbol lookup and for input that could not be parsed
    * @param symbol the symbol of a symbol lookup, else null
+   * @param moduleJson {@code module} quoted as a JSON string ({@link #encode} in JSON style), or null
+   *     to quote it here: a module's many answers quote its name once
    */
-  record Request(String module, boolean hasAddress, long address, String symbol) {}
+  record Request(String module, boolean hasAddress, long address, String symbol, byte[] moduleJson) {
+    Request(String module, boolean hasAddress, long address, String symbol) {
+      this(module, hasAddress, address, symbol, null);
+    }
+  }
 
   /**
    * One frame (llvm's {@code DILineInfo}), its texts already encoded for the output style ({@link
@@ -54,6 +60,55 @@ final class SymbolizePrinter {
   }
 
   /**
+   * The frames of one answer, as {@link LineInfo}s without an object per frame: one per thread,
+   * refilled for each answer ({@link #clear}, {@link #add}), so that printing a batch allocates
+   * nothing per answer.
+   */
+  static final class Frames {
+    private int count;
+    private byte[][] function = new byte[8][];
+    private byte[][] file = new byte[8][];
+    private String[] fileText = new String[8];
+    private long[] line = new long[8];
+    private long[] start = new long[8];
+    private boolean[] hasStart = new boolean[8];
+
+    void clear() {
+      count = 0;
+    }
+
+    /** Adds llvm's frame without anything ({@link LineInfo#EMPTY}). */
+    void addEmpty() {
+      add(null, null, null, 0, 0);
+      hasStart[count - 1] = false;
+    }
+
+    int count() {
+      return count;
+    }
+
+    /** Adds a frame (its function start known), as {@link LineInfo}'s components. */
+    void add(byte[] function, byte[] file, String fileText, long line, long start) {
+      if (count == this.function.length) {
+        int n = count * 2;
+        this.function = java.util.Arrays.copyOf(this.function, n);
+        this.file = java.util.Arrays.copyOf(this.file, n);
+        this.fileText = java.util.Arrays.copyOf(this.fileText, n);
+        this.line = java.util.Arrays.copyOf(this.line, n);
+        this.start = java.util.Arrays.copyOf(this.start, n);
+        this.hasStart = java.util.Arrays.copyOf(this.hasStart, n);
+      }
+      this.hasStart[count] = true;
+      this.function[count] = function;
+      this.file[count] = file;
+      this.fileText[count] = fileText;
+      this.line[count] = line;
+      this.start[count] = start;
+      count++;
+    }
+  }
+
+  /**
    * {@code --stack}: how a frame with merged functions was resolved (docs/symbolize.md, "Merged
    * functions"), its names encoded for the style ({@link #encode}).
    *
@@ -63,17 +118,34 @@ final class SymbolizePrinter {
   record MergedNote(String resolution, int callerFrame, List<byte[]> candidates, List<byte[]> chosen) {}
 
   private static final byte[] EMPTY_STRING = {'"', '"'};
+  // compact JSON as JsonText writes it, in pieces: the answer up to the address, then the module,
+  // then the frames' array; a frame from its start to the file, and its members after it
+  private static final byte[] ADDRESS_KEY = ascii("{\"Address\":\"");
+  private static final byte[] MODULE_KEY = ascii("\",\"ModuleName\":");
+  private static final byte[] SYMBOL_KEY = ascii(",\"Symbol\":[");
+  private static final byte[] FRAME_FILE = ascii("{\"Column\":0,\"Discriminator\":0,\"FileName\":");
+  private static final byte[] FRAME_FUNCTION = ascii(",\"FunctionName\":");
+  private static final byte[] FRAME_LINE = ascii(",\"Line\":");
+  private static final byte[] FRAME_START = ascii(",\"StartAddress\":\"");
+  private static final byte[] FRAME_END = ascii("\",\"StartFileName\":\"\",\"StartLine\":0}");
+
+  private static byte[] ascii(String s) {
+    return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  }
   private static final byte[] UNKNOWN = {'?', '?'};
 
   private final Config c;
   private final boolean json;
   /** JSON: spaces per level; 0 compact. */
   private final int indent;
+  /** Compact JSON without source lines: {@link #frames} writes it from ready-made pieces. */
+  private final boolean compact;
 
   SymbolizePrinter(Config config) {
     this.c = config;
     this.json = config.style == Style.JSON;
     this.indent = config.pretty ? 2 : 0;
+    this.compact = json && indent == 0 && !config.context.enabled();
   }
 
   Config config() {
@@ -114,7 +186,7 @@ final class SymbolizePrinter {
       JsonText j = open(out);
       top(j, r, null, merged);
       j.key("Symbol").arrayBegin();
-      for (LineInfo f : frames) frame(j, out, f);
+      for (LineInfo f : frames) frame(j, f.function, f.file, f.fileText, f.line, f.hasStart, f.start);
       j.arrayEnd().objectEnd();
       close(j, out);
       return;
@@ -126,6 +198,45 @@ final class SymbolizePrinter {
       for (int i = 0; i < frames.size(); i++) plain(out, frames.get(i), i > 0);
     }
     note(out, merged);
+    footer(out);
+  }
+
+  /**
+   * An address's frames, deepest first ({@link #inlining(TextBuffer, Request, List, MergedNote)});
+   * with {@code inlines} false only frame 0 is printed ({@link #lineInfo(TextBuffer, Request,
+   * LineInfo)}). Compact JSON without source context is written from ready-made pieces.
+   */
+  void frames(TextBuffer out, Request r, Frames f, boolean inlines) {
+    int n = inlines ? f.count : Math.min(1, f.count);
+    if (json) {
+      if (compact) {
+        if (c.list) out.append(',');
+        out.append(ADDRESS_KEY).appendHex(r.address, 1).append(MODULE_KEY);
+        if (r.moduleJson != null) out.append(r.moduleJson);
+        else JsonText.quote(out, r.module);
+        out.append(SYMBOL_KEY);
+        for (int i = 0; i < n; i++) {
+          if (i > 0) out.append(',');
+          out.append(FRAME_FILE).append(f.file[i] == null ? EMPTY_STRING : f.file[i]).append(FRAME_FUNCTION)
+              .append(f.function[i] == null ? EMPTY_STRING : f.function[i]).append(FRAME_LINE).appendUnsigned(f.line[i])
+              .append(FRAME_START);
+          if (f.hasStart[i]) out.appendHex(f.start[i], 1);
+          out.append(FRAME_END);
+        }
+        out.append(']').append('}');
+        if (!c.list) out.append('\n');
+        return;
+      }
+      JsonText j = open(out);
+      top(j, r, null, null);
+      j.key("Symbol").arrayBegin();
+      for (int i = 0; i < n; i++) frame(j, f.function[i], f.file[i], f.fileText[i], f.line[i], f.hasStart[i], f.start[i]);
+      j.arrayEnd().objectEnd();
+      close(j, out);
+      return;
+    }
+    header(out, r);
+    for (int i = 0; i < n; i++) plain(out, f.function[i], f.file[i], f.fileText[i], f.line[i], f.hasStart[i], f.start[i], i > 0);
     footer(out);
   }
 
@@ -246,22 +357,23 @@ final class SymbolizePrinter {
       for (byte[] n : merged.chosen) j.rawValue(n);
       j.arrayEnd().member("Resolution", merged.resolution).objectEnd();
     }
-    j.member("ModuleName", r.module);
+    if (r.moduleJson != null) j.rawMember("ModuleName", r.moduleJson);
+    else j.member("ModuleName", r.module);
     if (r.symbol != null) j.member("SymName", r.symbol);
   }
 
-  private void frame(JsonText j, TextBuffer out, LineInfo f) {
+  private void frame(JsonText j, byte[] function, byte[] file, String fileText, long line, boolean hasStart, long start) {
     j.objectBegin();
     j.member("Column", 0).member("Discriminator", 0);
-    j.rawMember("FileName", f.file == null ? EMPTY_STRING : f.file);
-    j.rawMember("FunctionName", f.function == null ? EMPTY_STRING : f.function);
-    j.member("Line", f.line);
-    if (c.context.enabled() && f.fileText != null) {
+    j.rawMember("FileName", file == null ? EMPTY_STRING : file);
+    j.rawMember("FunctionName", function == null ? EMPTY_STRING : function);
+    j.member("Line", line);
+    if (c.context.enabled() && fileText != null) {
       TextBuffer src = new TextBuffer(256);
-      c.context.format(src, f.fileText, f.line);
+      c.context.format(src, fileText, line);
       if (src.length() > 0) j.member("Source", src.toString());
     }
-    if (f.hasStart) j.hexMember("StartAddress", f.start);
+    if (hasStart) j.hexMember("StartAddress", start);
     else j.member("StartAddress", "");
     j.member("StartFileName", "").member("StartLine", 0);
     j.objectEnd();
@@ -280,22 +392,31 @@ final class SymbolizePrinter {
   }
 
   private void plain(TextBuffer out, LineInfo f, boolean inlined) {
+    plain(out, f.function, f.file, f.fileText, f.line, f.hasStart, f.start, inlined);
+  }
+
+  private void plain(TextBuffer out, byte[] function, byte[] fileName, String fileText, long line, boolean hasStart,
+      long start, boolean inlined) {
     if (c.printFunctions) {
-      if (c.pretty && inlined) out.append(" (inlined by) ");
-      out.append(f.function == null ? UNKNOWN : f.function);
-      out.append(c.pretty ? " at " : "\n");
+      if (c.pretty && inlined) out.append(INLINED_BY);
+      out.append(function == null ? UNKNOWN : function);
+      if (c.pretty) out.append(AT);
+      else out.append('\n');
     }
-    byte[] file = f.file == null ? UNKNOWN : f.file;
+    byte[] file = fileName == null ? UNKNOWN : fileName;
     if (c.verbose) {
       out.append("  Filename: ").append(file).append('\n');
-      if (c.style == Style.LLVM && f.hasStart) out.append("  Function start address: ").appendHex(f.start, 1).append('\n');
-      out.append("  Line: ").appendUnsigned(f.line).append('\n');
+      if (c.style == Style.LLVM && hasStart) out.append("  Function start address: ").appendHex(start, 1).append('\n');
+      out.append("  Line: ").appendUnsigned(line).append('\n');
       out.append("  Column: 0\n");
       return;
     }
-    out.append(file).append(':').appendUnsigned(f.line);
+    out.append(file).append(':').appendUnsigned(line);
     if (c.style == Style.LLVM) out.append(':').append('0');
     out.append('\n');
-    if (f.fileText != null) c.context.format(out, f.fileText, f.line);
+    if (fileText != null) c.context.format(out, fileText, line);
   }
+
+  private static final byte[] INLINED_BY = ascii(" (inlined by) ");
+  private static final byte[] AT = ascii(" at ");
 }

@@ -209,6 +209,27 @@ class LauncherTest {
     assertThat(oneShot.out).doesNotContain("TieredStopAtLevel");
   }
 
+  /** symbolize from a file of up to 64 MiB runs on C1 alone; from a pipe or a larger file, tiered. */
+  @Test
+  void shortSymbolizeBatchesFromAFileRunOnC1Alone() throws Exception {
+    Path small = Files.writeString(tmp.resolve("small.txt"), "BUILDID:ab 0x10\n");
+    Path large = tmp.resolve("large.txt");
+    try (var ch = java.nio.channels.FileChannel.open(large, java.nio.file.StandardOpenOption.CREATE_NEW,
+        java.nio.file.StandardOpenOption.WRITE)) {
+      ch.write(java.nio.ByteBuffer.wrap(new byte[] {'\n'}), (64L << 20)); // sparse, 64 MiB + 1 byte
+    }
+    Result fromSmall = Result.of(launcher(project.resolve("gsymutil"), "symbolize", "--show-jvm")
+        .redirectInput(small.toFile()).start());
+    assertThat(fromSmall.status).as(fromSmall.err).isZero();
+    assertThat(fromSmall.out).contains("-XX:TieredStopAtLevel=1");
+    Result fromLarge = Result.of(launcher(project.resolve("gsymutil"), "symbolize", "--show-jvm")
+        .redirectInput(large.toFile()).start());
+    assertThat(fromLarge.status).as(fromLarge.err).isZero();
+    assertThat(fromLarge.out).doesNotContain("TieredStopAtLevel");
+    Result fromPipe = Result.of(launcher(project.resolve("gsymutil"), "symbolize", "--show-jvm").start());
+    assertThat(fromPipe.out).doesNotContain("TieredStopAtLevel");
+  }
+
   /**
    * serve runs on its own AOT cache when there is one, and hands the conversion settings (the main
    * cache, the conversion JIT options) to its child JVMs; other commands use the main cache.

@@ -252,6 +252,43 @@ class SymbolizeLlvmDifferentialTest {
     return tests.stream();
   }
 
+  /** The option sets of {@link #interleavedModulesAsLlvm}. */
+  private static final List<List<String>> INTERLEAVED_STYLES = List.of(
+      List.of(), List.of("--output-style=JSON"), List.of("--output-style=GNU"), List.of("--output-style=JSON", "--no-demangle"),
+      List.of("--output-style=JSON", "-p"), List.of("-f=none", "-a"), List.of("--output-style=GNU", "--no-inlines"),
+      List.of("--output-style=GNU", "--functions=short", "--no-inlines"), List.of("--output-style=JSON", "--basenames"));
+
+  /**
+   * The inputs by build-id in a shuffled order (fixed seed): each chunk of answers mixes every
+   * module, and a function comes back through its other addresses after other modules' answers,
+   * so the names and paths kept per module and string-table offset ({@code SymbolizeBatches}'
+   * texts) must stay each module's own. Byte for byte as llvm-symbolizer-22 over the same GSYM files
+   * ({@code --no-inlines} in GNU style only: see the class comment).
+   */
+  @TestFactory
+  Stream<DynamicTest> interleavedModulesAsLlvm() {
+    List<String> lines = new ArrayList<>(lines(true, true).lines().toList());
+    java.util.Collections.shuffle(lines, new java.util.Random(38));
+    String stdin = String.join("\n", lines) + "\n";
+    List<DynamicTest> tests = new ArrayList<>();
+    for (List<String> style : INTERLEAVED_STYLES) {
+      tests.add(DynamicTest.dynamicTest("interleaved " + style, () -> {
+        List<String> args = new ArrayList<>(style);
+        args.add("--debug-file-directory=" + work.resolve("debug"));
+        args.add("--gsym-file-directory=" + work.resolve("gsym"));
+        Out expected = llvm(stdin, args);
+        String expectedOut = expected.out;
+        if (style.contains("--basenames")) expectedOut = BASENAME_NO_FILE.matcher(expectedOut).replaceAll("$1??$3");
+        List<String> ourArgs = new ArrayList<>(args);
+        ourArgs.add("--store=" + work.resolve("store"));
+        Out actual = ours(stdin, ourArgs);
+        assertSameText(actual.out, expectedOut, "interleaved " + style);
+        assertThat(actual.err).as("stderr, interleaved %s", style).isEqualTo(expected.err);
+      }));
+    }
+    return tests.stream();
+  }
+
   /**
    * The lines of {@code stdin} whose outermost frame llvm-symbolizer-22 names alike on the DWARF
    * (from the binary's symbol table) and over the GSYM file: the same function name and start

@@ -71,6 +71,27 @@ public final class LookupFrames {
     return reader.string(names[java.util.Objects.checkIndex(k, count)]);
   }
 
+  /**
+   * The string-table offset of frame {@code k}'s function name ({@link GsymReader#string} decodes
+   * it): equal offsets are equal names, so a caller can keep what it makes of a name by offset.
+   */
+  public int nameOffset(int k) {
+    return names[java.util.Objects.checkIndex(k, count)];
+  }
+
+  /**
+   * The file-table index of frame {@code k}'s source file ({@link GsymReader#file}), or -1 for a
+   * frame without a location (a function without a line table).
+   */
+  public long fileIndex(int k) {
+    return files[java.util.Objects.checkIndex(k, count)];
+  }
+
+  /** The start address of the function that covers the address (the outermost frame's function). */
+  public long functionStart() {
+    return functionStart;
+  }
+
   /** The reader that filled these frames. */
   public GsymReader reader() {
     return reader;
@@ -98,6 +119,10 @@ public final class LookupFrames {
   void reset(GsymReader r) {
     reader = r;
     count = 0;
+    // as a new instance: a record without a name never calls begin()
+    functionStart = 0;
+    functionEnd = 0;
+    functionName = 0;
     regexCount = 0;
     callSiteFlags = 0;
     missMessage = null;

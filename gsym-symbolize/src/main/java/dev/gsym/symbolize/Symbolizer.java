@@ -194,6 +194,29 @@ public final class Symbolizer implements AutoCloseable {
   }
 
   /**
+   * {@link #openModule} for each of {@code modules}, found, converted and opened in parallel as a
+   * batch's modules are ({@link #symbolize(List)}); the answer has one {@link OpenModule} per
+   * element, in order. For callers that look many addresses up themselves in the modules' GSYMs
+   * ({@link dev.gsym.read.GsymReader#lookup(long, dev.gsym.read.LookupFrames)}). Close each when done.
+   *
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public List<OpenModule> openModules(List<ModuleRef> modules) {
+    checkOpen();
+    List<ModuleRef> refs = List.copyOf(modules);
+    OpenModule[] out = new OpenModule[refs.size()];
+    try {
+      parallel(refs.size(), i -> out[i] = openModule(refs.get(i)));
+    } catch (RuntimeException e) {
+      for (OpenModule m : out) {
+        if (m != null) m.close();
+      }
+      throw e;
+    }
+    return List.of(out);
+  }
+
+  /**
    * Symbolizes one address. Never throws for a module or address problem: those are answers. An
    * address with merged functions answers with their {@link Merged} information, resolved without a
    * stack ({@link Merged.Resolution#UNIQUE} or {@link Merged.Resolution#AMBIGUOUS}).

@@ -93,6 +93,22 @@ class LauncherTest {
     assertThat(Files.readString(project.resolve(".gsymutil/build.log"))).contains("AOTConfiguration recorded");
   }
 
+  /** The build reads nothing of the command's standard input: the command gets all of it. */
+  @Test
+  void theBuildDoesNotReadTheCommandsInput() throws Exception {
+    Path seen = tmp.resolve("mvnw-stdin");
+    writeMvnw("""
+        cat > %s
+        mkdir -p gsym-cli/target
+        cp %s gsym-cli/target/gsymutil.jar
+        """.formatted(seen, tmp.resolve("hello.jar")));
+    Path input = Files.writeString(tmp.resolve("input.txt"), "0x10 f.gsym\n");
+    Result r = Result.of(launcher(project.resolve("gsymutil"), "--addresses-from-stdin").redirectInput(input.toFile())
+        .start());
+    assertThat(r.status).as(r.err).isZero();
+    assertThat(seen).isEmptyFile();
+  }
+
   @Test
   void worksThroughSymlinksOnPath() throws Exception {
     Path bin = Files.createDirectories(tmp.resolve("bin"));

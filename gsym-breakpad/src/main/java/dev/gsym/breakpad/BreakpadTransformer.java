@@ -16,7 +16,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.TreeMap;
 
 /**
@@ -524,6 +523,8 @@ public final class BreakpadTransformer {
     int[] rowLine = new int[64];
     int rows;
     final List<InlineRecord> inlines = new ArrayList<>();
+    /** Scratch of {@link #children}: an INLINE record's group among the nodes being grouped, else -1. */
+    int[] groupOf = new int[0];
     int lastLevel;
 
     void reset(String name, long start, long end) {
@@ -726,23 +727,37 @@ public final class BreakpadTransformer {
 
   /**
    * A node of Breakpad's {@code ContainedRangeMap}: a range [base, high] (inclusive, as Breakpad
-   * stores it) of an INLINE record, and the ranges stored inside it, by their high address.
+   * stores it) of an INLINE record, and the ranges stored inside it, sorted by their high address
+   * (unsigned; disjoint, so their bases are sorted too). A function has thousands of them: arrays,
+   * not tree maps.
    */
-  private static final class Node {
+  static final class Node {
     final long base;
     final long high;
     final int record;
-    TreeMap<Long, Node> children; // high ^ MIN_VALUE -> node
+    Node[] kids;
+    int nKids;
+    /** This node clipped to the function: [start, end), empty when it lies outside. */
+    long start;
+    long end;
 
     Node(long base, long high, int record) {
       this.base = base;
       this.high = high;
       this.record = record;
     }
-  }
 
-  private static long key(long address) {
-    return address ^ Long.MIN_VALUE; // unsigned order in a TreeMap of signed keys
+    /** The index of the first child whose high is at or above {@code a} (nKids: none). */
+    int ceiling(long a) {
+      int lo = 0;
+      int hi = nKids;
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        if (Long.compareUnsigned(kids[mid].high, a) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    }
   }
 
   /**
@@ -751,33 +766,39 @@ public final class BreakpadTransformer {
    * too: the later range is the inner one), and takes the stored ranges it contains as children; a
    * range that partly overlaps a stored one is refused (false).
    */
-  private static boolean store(Node root, long base, long end, int record) {
+  static boolean store(Node root, long base, long end, int record) {
     long high = end - 1;
     Node m = root;
     while (true) {
-      if (m.children == null) m.children = new TreeMap<>();
-      Map.Entry<Long, Node> lo = m.children.ceilingEntry(key(base)); // first high >= base
-      Map.Entry<Long, Node> hi = m.children.ceilingEntry(key(high));
-      if (lo != null && hi != null && lo.getKey().equals(hi.getKey())
-          && Long.compareUnsigned(base, lo.getValue().base) >= 0) {
-        m = lo.getValue(); // entirely within a stored range
+      int n = m.nKids;
+      int lo = m.ceiling(base); // the first child whose high >= base
+      int hi = lo == n ? n : m.ceiling(high);
+      if (lo == hi && lo < n && Long.compareUnsigned(base, m.kids[lo].base) >= 0) {
+        m = m.kids[lo]; // entirely within a stored range
         continue;
       }
-      boolean containsHigh = hi != null && Long.compareUnsigned(high, hi.getValue().base) >= 0;
-      if ((lo != null && Long.compareUnsigned(base, lo.getValue().base) > 0)
-          || (containsHigh && Long.compareUnsigned(high, hi.getValue().high) < 0)) {
+      boolean containsHigh = hi < n && Long.compareUnsigned(high, m.kids[hi].base) >= 0;
+      if ((lo < n && Long.compareUnsigned(base, m.kids[lo].base) > 0)
+          || (containsHigh && Long.compareUnsigned(high, m.kids[hi].high) < 0)) {
         return false; // partial overlap
       }
-      Node n = new Node(base, high, record);
-      if (lo != null) {
-        NavigableMap<Long, Node> inside = hi == null ? m.children.tailMap(lo.getKey(), true)
-            : m.children.subMap(lo.getKey(), true, hi.getKey(), containsHigh);
-        if (!inside.isEmpty()) {
-          n.children = new TreeMap<>(inside);
-          inside.clear();
-        }
+      Node node = new Node(base, high, record);
+      // the children from lo up to hi (hi itself if the new range holds it) move into the new node,
+      // which takes their place (the children before lo end below base, those after above high)
+      int to = containsHigh ? hi + 1 : hi;
+      int moved = to - lo;
+      if (moved > 0) {
+        node.kids = Arrays.copyOfRange(m.kids, lo, to);
+        node.nKids = moved;
+      } else if (m.kids == null) {
+        m.kids = new Node[2];
+      } else if (n == m.kids.length) {
+        m.kids = Arrays.copyOf(m.kids, 2 * n);
       }
-      m.children.put(key(high), n);
+      System.arraycopy(m.kids, to, m.kids, lo + 1, n - to);
+      m.kids[lo] = node;
+      m.nKids = n - moved + 1;
+      if (moved > 1) Arrays.fill(m.kids, m.nKids, n, null);
       return true;
     }
   }
@@ -795,45 +816,88 @@ public final class BreakpadTransformer {
         if (!store(root, rs[i], rs[i + 1], r)) ignored++; // as Breakpad: the range is not stored
       }
     }
-    InlineInfo.Builder top = new InlineInfo.Builder(List.of(new AddressRange(f.start, f.end)), name, 0, 0);
-    addChildren(f, top, List.of(root), 1, rowOrder);
-    return top.isLeaf() ? null : top.build();
+    if (f.groupOf.length < f.inlines.size()) f.groupOf = new int[Math.max(f.inlines.size(), 2 * f.groupOf.length)];
+    Arrays.fill(f.groupOf, 0, f.inlines.size(), -1);
+    List<InlineInfo> kids = children(f, new Node[] {root}, 1, 1, rowOrder);
+    if (kids.isEmpty()) return null;
+    return new InlineInfo(List.of(new AddressRange(f.start, f.end)), name, 0, 0, kids);
   }
 
   /**
-   * The GSYM nodes of the children of {@code nodes} (the stored ranges of one parent node): the
-   * ranges one record has under them become one node (GSYM's inlined frame offset counts from the node's first range; Breakpad's from the range
-   * holding the address), so that a GSYM tree written back to a {@code .sym} file and read again
+   * The GSYM nodes of the children of {@code parents[0, nParents)} (the stored ranges of one parent
+   * node, by address): the ranges one record has under them become one node, in the order of their
+   * first range (GSYM's inlined frame offset counts from the node's first range; Breakpad's from the
+   * range holding the address), so that a GSYM tree written back to a {@code .sym} file and read again
    * keeps its nodes.
    */
-  private void addChildren(Func f, InlineInfo.Builder parent, List<Node> nodes, int depth, int[] rowOrder) {
-    Map<Integer, List<Node>> byRecord = new java.util.LinkedHashMap<>();
-    for (Node node : nodes) {
-      if (node.children == null) continue;
-      for (Node c : node.children.values()) {
+  private List<InlineInfo> children(Func f, Node[] parents, int nParents, int depth, int[] rowOrder) {
+    // group the children by record (f.groupOf: record -> group, -1 between calls), counting each group
+    int groups = 0;
+    int total = 0;
+    int[] count = null;
+    int[] groupRecord = null;
+    for (int p = 0; p < nParents; p++) {
+      Node node = parents[p];
+      for (int k = 0; k < node.nKids; k++) {
+        Node c = node.kids[k];
         long s = Long.compareUnsigned(c.base, f.start) < 0 ? f.start : c.base;
         long e = c.high + 1 == 0 || Long.compareUnsigned(c.high + 1, f.end) > 0 ? f.end : c.high + 1;
+        c.start = s;
+        c.end = e;
         if (Long.compareUnsigned(s, e) >= 0) continue; // outside the function: never looked up
-        byRecord.computeIfAbsent(c.record, k -> new ArrayList<>(1)).add(c);
+        int g = f.groupOf[c.record];
+        if (g < 0) {
+          if (count == null) {
+            count = new int[4];
+            groupRecord = new int[4];
+          } else if (groups == count.length) {
+            count = Arrays.copyOf(count, 2 * groups);
+            groupRecord = Arrays.copyOf(groupRecord, 2 * groups);
+          }
+          g = groups++;
+          f.groupOf[c.record] = g;
+          groupRecord[g] = c.record;
+        }
+        count[g]++;
+        total++;
       }
     }
-    for (Map.Entry<Integer, List<Node>> g : byRecord.entrySet()) {
-      InlineRecord r = f.inlines.get(g.getKey());
+    if (groups == 0) return List.of();
+    // the members of each group, in address order, one after another
+    int[] first = new int[groups + 1];
+    for (int g = 0; g < groups; g++) first[g + 1] = first[g] + count[g];
+    int[] fill = Arrays.copyOf(first, groups);
+    Node[] members = new Node[total];
+    for (int p = 0; p < nParents; p++) {
+      Node node = parents[p];
+      for (int k = 0; k < node.nKids; k++) {
+        Node c = node.kids[k];
+        if (Long.compareUnsigned(c.start, c.end) >= 0) continue;
+        members[fill[f.groupOf[c.record]]++] = c;
+      }
+    }
+    for (int g = 0; g < groups; g++) f.groupOf[groupRecord[g]] = -1; // free for the calls below
+    InlineInfo[] out = new InlineInfo[groups];
+    for (int g = 0; g < groups; g++) {
+      InlineRecord r = f.inlines.get(groupRecord[g]);
       if (depth > InlineInfo.MAX_DEPTH) {
         throw parser.error(r.lineNo(), "INLINE ranges nest deeper than " + InlineInfo.MAX_DEPTH
             + " levels below FUNC " + quoted(f.name));
       }
-      List<AddressRange> ranges = new ArrayList<>(g.getValue().size());
-      for (Node c : g.getValue()) { // by address: the parents' and their children maps are ordered
-        long s = Long.compareUnsigned(c.base, f.start) < 0 ? f.start : c.base;
-        long e = c.high + 1 == 0 || Long.compareUnsigned(c.high + 1, f.end) > 0 ? f.end : c.high + 1;
-        ranges.add(new AddressRange(s, e));
+      int n = first[g + 1] - first[g];
+      AddressRange[] ranges = new AddressRange[n];
+      for (int i = 0; i < n; i++) {
+        Node c = members[first[g] + i];
+        ranges[i] = new AddressRange(c.start, c.end);
       }
-      InlineInfo.Builder n = new InlineInfo.Builder(ranges, origin(r.origin()),
-          callFile(f, r, ranges.getFirst().start(), rowOrder), (int) r.callLine());
-      parent.add(n);
-      addChildren(f, n, g.getValue(), depth + 1, rowOrder);
+      Node[] group = Arrays.copyOfRange(members, first[g], first[g + 1]);
+      // each node's name and call file are added to the tables before its children's
+      int origin = origin(r.origin());
+      int callFile = callFile(f, r, ranges[0].start(), rowOrder);
+      List<InlineInfo> kids = children(f, group, n, depth + 1, rowOrder);
+      out[g] = new InlineInfo(Arrays.asList(ranges), origin, callFile, (int) r.callLine(), kids);
     }
+    return Arrays.asList(out);
   }
 
   /**

@@ -713,16 +713,18 @@ public final class BreakpadTransformer {
    * the "no file" entry: GSYM rows have no end, so without it the previous row would answer there.
    */
   private LineTable lineTable(Func f, int[] order) {
-    List<LineEntry> rows = new ArrayList<>(f.rows + 2);
+    LineEntry[] rows = new LineEntry[2 * f.rows + 1]; // each row, and a gap before it or at the end
+    int n = 0;
     long covered = f.start; // every byte of the function below this is covered
     for (int i : order) {
       long s = Long.compareUnsigned(f.rowStart[i], f.start) < 0 ? f.start : f.rowStart[i];
-      if (Long.compareUnsigned(s, covered) > 0) rows.add(new LineEntry(covered, creator.insertNoFile(), 0));
-      rows.add(new LineEntry(s, file(f.rowFile[i]), f.rowLine[i]));
+      if (Long.compareUnsigned(s, covered) > 0) rows[n++] = new LineEntry(covered, creator.insertNoFile(), 0);
+      rows[n++] = new LineEntry(s, file(f.rowFile[i]), f.rowLine[i]);
       covered = Long.compareUnsigned(f.rowEnd[i], f.end) < 0 ? f.rowEnd[i] : f.end;
     }
-    if (Long.compareUnsigned(covered, f.end) < 0) rows.add(new LineEntry(covered, creator.insertNoFile(), 0));
-    return new LineTable(rows);
+    if (Long.compareUnsigned(covered, f.end) < 0) rows[n++] = new LineEntry(covered, creator.insertNoFile(), 0);
+    // an immutable list, which LineTable keeps without copying it
+    return new LineTable(List.of(n == rows.length ? rows : Arrays.copyOf(rows, n)));
   }
 
   /**
@@ -751,6 +753,8 @@ public final class BreakpadTransformer {
     int ceiling(long a) {
       int lo = 0;
       int hi = nKids;
+      // ranges mostly come in address order: one past the last child is the usual answer
+      if (hi == 0 || Long.compareUnsigned(kids[hi - 1].high, a) < 0) return hi;
       while (lo < hi) {
         int mid = (lo + hi) >>> 1;
         if (Long.compareUnsigned(kids[mid].high, a) < 0) lo = mid + 1;
@@ -771,8 +775,18 @@ public final class BreakpadTransformer {
     Node m = root;
     while (true) {
       int n = m.nKids;
-      int lo = m.ceiling(base); // the first child whose high >= base
-      int hi = lo == n ? n : m.ceiling(high);
+      int lo;
+      int hi;
+      if (n > 0 && Long.compareUnsigned(base, m.kids[n - 1].base) >= 0) {
+        // at or after the last child's start (ranges mostly come in address order): the children
+        // before it end below its start, so only the last one is to be looked at
+        Node last = m.kids[n - 1];
+        lo = Long.compareUnsigned(base, last.high) <= 0 ? n - 1 : n;
+        hi = lo == n || Long.compareUnsigned(high, last.high) > 0 ? n : n - 1;
+      } else {
+        lo = m.ceiling(base); // the first child whose high >= base
+        hi = lo == n ? n : m.ceiling(high);
+      }
       if (lo == hi && lo < n && Long.compareUnsigned(base, m.kids[lo].base) >= 0) {
         m = m.kids[lo]; // entirely within a stored range
         continue;
@@ -834,6 +848,7 @@ public final class BreakpadTransformer {
     // group the children by record (f.groupOf: record -> group, -1 between calls), counting each group
     int groups = 0;
     int total = 0;
+    boolean multi = false; // some record has several ranges among the children
     int[] count = null;
     int[] groupRecord = null;
     for (int p = 0; p < nParents; p++) {
@@ -858,11 +873,12 @@ public final class BreakpadTransformer {
           f.groupOf[c.record] = g;
           groupRecord[g] = c.record;
         }
-        count[g]++;
+        if (++count[g] > 1) multi = true;
         total++;
       }
     }
     if (groups == 0) return List.of();
+    if (!multi) return singles(f, parents, nParents, groups, groupRecord, depth, rowOrder);
     // the members of each group, in address order, one after another
     int[] first = new int[groups + 1];
     for (int g = 0; g < groups; g++) first[g + 1] = first[g] + count[g];
@@ -880,10 +896,7 @@ public final class BreakpadTransformer {
     InlineInfo[] out = new InlineInfo[groups];
     for (int g = 0; g < groups; g++) {
       InlineRecord r = f.inlines.get(groupRecord[g]);
-      if (depth > InlineInfo.MAX_DEPTH) {
-        throw parser.error(r.lineNo(), "INLINE ranges nest deeper than " + InlineInfo.MAX_DEPTH
-            + " levels below FUNC " + quoted(f.name));
-      }
+      checkDepth(f, r, depth);
       int n = first[g + 1] - first[g];
       AddressRange[] ranges = new AddressRange[n];
       for (int i = 0; i < n; i++) {
@@ -895,9 +908,41 @@ public final class BreakpadTransformer {
       int origin = origin(r.origin());
       int callFile = callFile(f, r, ranges[0].start(), rowOrder);
       List<InlineInfo> kids = children(f, group, n, depth + 1, rowOrder);
-      out[g] = new InlineInfo(Arrays.asList(ranges), origin, callFile, (int) r.callLine(), kids);
+      out[g] = new InlineInfo(List.of(ranges), origin, callFile, (int) r.callLine(), kids);
     }
-    return Arrays.asList(out);
+    return List.of(out); // immutable: InlineInfo keeps these lists without copying them
+  }
+
+  /**
+   * {@link #children} where each record has one range among the children (the usual case): a GSYM
+   * node per child, in address order.
+   */
+  private List<InlineInfo> singles(Func f, Node[] parents, int nParents, int groups, int[] groupRecord,
+      int depth, int[] rowOrder) {
+    for (int g = 0; g < groups; g++) f.groupOf[groupRecord[g]] = -1; // free for the calls below
+    InlineInfo[] out = new InlineInfo[groups];
+    int g = 0;
+    for (int p = 0; p < nParents; p++) {
+      Node node = parents[p];
+      for (int k = 0; k < node.nKids; k++) {
+        Node c = node.kids[k];
+        if (Long.compareUnsigned(c.start, c.end) >= 0) continue;
+        InlineRecord r = f.inlines.get(c.record);
+        checkDepth(f, r, depth);
+        int origin = origin(r.origin());
+        int callFile = callFile(f, r, c.start, rowOrder);
+        List<InlineInfo> kids = c.nKids == 0 ? List.of() : children(f, new Node[] {c}, 1, depth + 1, rowOrder);
+        out[g++] = new InlineInfo(List.of(new AddressRange(c.start, c.end)), origin, callFile, (int) r.callLine(), kids);
+      }
+    }
+    return List.of(out);
+  }
+
+  private void checkDepth(Func f, InlineRecord r, int depth) {
+    if (depth > InlineInfo.MAX_DEPTH) {
+      throw parser.error(r.lineNo(), "INLINE ranges nest deeper than " + InlineInfo.MAX_DEPTH
+          + " levels below FUNC " + quoted(f.name));
+    }
   }
 
   /**

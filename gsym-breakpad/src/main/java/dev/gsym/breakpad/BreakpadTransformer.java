@@ -479,9 +479,12 @@ public final class BreakpadTransformer {
     }
 
     boolean overlaps(long start, long end) {
-      int i = lastStartAtOrBelow(starts, n, start);
-      if (i >= 0 && Long.compareUnsigned(ends[i], start) > 0) return true;
-      if (i + 1 < n && Long.compareUnsigned(starts[i + 1], end) < 0) return true;
+      // at or after the end of the last range in the arrays (the usual case): none of them
+      if (n > 0 && Long.compareUnsigned(start, ends[n - 1]) < 0) {
+        int i = lastStartAtOrBelow(starts, n, start);
+        if (i >= 0 && Long.compareUnsigned(ends[i], start) > 0) return true;
+        if (i + 1 < n && Long.compareUnsigned(starts[i + 1], end) < 0) return true;
+      }
       if (others != null) {
         Map.Entry<Long, Long> below = others.floorEntry(start ^ Long.MIN_VALUE);
         if (below != null && Long.compareUnsigned(below.getValue(), start) > 0) return true;
@@ -522,7 +525,17 @@ public final class BreakpadTransformer {
     long[] rowFile = new long[64];
     int[] rowLine = new int[64];
     int rows;
-    final List<InlineRecord> inlines = new ArrayList<>();
+    /**
+     * Its INLINE records, in file order: their non-empty ranges as [start, end) pairs, call file
+     * ({@link BreakpadRecord.Inline#NO_CALL_FILE} if none) and origin as numbers, call line, and
+     * line in the file, for errors found later. Arrays, not an object per record (there are millions).
+     */
+    long[][] inRanges = new long[64][];
+    long[] inCallFile = new long[64];
+    long[] inOrigin = new long[64];
+    int[] inCallLine = new int[64];
+    long[] inLineNo = new long[64];
+    int inlines;
     /** Scratch of {@link #children}: an INLINE record's group among the nodes being grouped, else -1. */
     int[] groupOf = new int[0];
     int lastLevel;
@@ -535,7 +548,8 @@ public final class BreakpadTransformer {
       early = false;
       lines.clear();
       rows = 0;
-      inlines.clear();
+      Arrays.fill(inRanges, 0, inlines, null);
+      inlines = 0;
       lastLevel = 0;
     }
 
@@ -552,14 +566,24 @@ public final class BreakpadTransformer {
       rowLine[rows] = (int) line;
       rows++;
     }
-  }
 
-  /**
-   * An INLINE record of a FUNC: its non-empty ranges as [start, end) pairs in file order, its call
-   * file ({@link BreakpadRecord.Inline#NO_CALL_FILE} if none) and origin as numbers, and its line,
-   * for errors found later.
-   */
-  private record InlineRecord(int level, long callLine, long callFile, long origin, long[] ranges, long lineNo) {}
+    void addInline(long callLine, long callFile, long origin, long[] ranges, long lineNo) {
+      if (inlines == inRanges.length) {
+        int n = 2 * inlines;
+        inRanges = Arrays.copyOf(inRanges, n);
+        inCallFile = Arrays.copyOf(inCallFile, n);
+        inOrigin = Arrays.copyOf(inOrigin, n);
+        inCallLine = Arrays.copyOf(inCallLine, n);
+        inLineNo = Arrays.copyOf(inLineNo, n);
+      }
+      inRanges[inlines] = ranges;
+      inCallFile[inlines] = callFile;
+      inOrigin[inlines] = origin;
+      inCallLine[inlines] = (int) callLine;
+      inLineNo[inlines] = lineNo;
+      inlines++;
+    }
+  }
 
   /** The ranges of an INLINE record, relocated, as [start, end) pairs (its own array when not moved). */
   private long[] inlineRanges(BreakpadRecord.Inline n) {
@@ -603,7 +627,7 @@ public final class BreakpadTransformer {
     if (callFile != BreakpadRecord.Inline.NO_CALL_FILE && files.get(callFile) == null) {
       earlyUse(earlyFileInInline, callFile);
     }
-    func.inlines.add(new InlineRecord(level, callLine, callFile, origin, kept, parser.lineNumber()));
+    func.addInline(callLine, callFile, origin, kept, parser.lineNumber());
     inlineRecords++;
   }
 
@@ -686,7 +710,7 @@ public final class BreakpadTransformer {
     int name = creator.insertString(f.name);
     int[] order = rowOrder(f);
     LineTable lt = f.rows > 0 ? lineTable(f, order) : null;
-    InlineInfo ii = f.inlines.isEmpty() ? null : inlineTree(f, name, order);
+    InlineInfo ii = f.inlines == 0 ? null : inlineTree(f, name, order);
     creator.addFunctionInfo(new FunctionInfo(range, name, lt, ii, null, null));
   }
 
@@ -738,6 +762,8 @@ public final class BreakpadTransformer {
     final long high;
     final int record;
     Node[] kids;
+    /** kids[i].high: searched without loading the nodes. */
+    long[] kidHigh;
     int nKids;
     /** This node clipped to the function: [start, end), empty when it lies outside. */
     long start;
@@ -754,10 +780,11 @@ public final class BreakpadTransformer {
       int lo = 0;
       int hi = nKids;
       // ranges mostly come in address order: one past the last child is the usual answer
-      if (hi == 0 || Long.compareUnsigned(kids[hi - 1].high, a) < 0) return hi;
+      long[] h = kidHigh;
+      if (hi == 0 || Long.compareUnsigned(h[hi - 1], a) < 0) return hi;
       while (lo < hi) {
         int mid = (lo + hi) >>> 1;
-        if (Long.compareUnsigned(kids[mid].high, a) < 0) lo = mid + 1;
+        if (Long.compareUnsigned(h[mid], a) < 0) lo = mid + 1;
         else hi = mid;
       }
       return lo;
@@ -803,14 +830,19 @@ public final class BreakpadTransformer {
       int moved = to - lo;
       if (moved > 0) {
         node.kids = Arrays.copyOfRange(m.kids, lo, to);
+        node.kidHigh = Arrays.copyOfRange(m.kidHigh, lo, to);
         node.nKids = moved;
       } else if (m.kids == null) {
         m.kids = new Node[2];
+        m.kidHigh = new long[2];
       } else if (n == m.kids.length) {
         m.kids = Arrays.copyOf(m.kids, 2 * n);
+        m.kidHigh = Arrays.copyOf(m.kidHigh, 2 * n);
       }
       System.arraycopy(m.kids, to, m.kids, lo + 1, n - to);
+      System.arraycopy(m.kidHigh, to, m.kidHigh, lo + 1, n - to);
       m.kids[lo] = node;
+      m.kidHigh[lo] = high;
       m.nKids = n - moved + 1;
       if (moved > 1) Arrays.fill(m.kids, m.nKids, n, null);
       return true;
@@ -824,14 +856,14 @@ public final class BreakpadTransformer {
    */
   private InlineInfo inlineTree(Func f, int name, int[] rowOrder) {
     Node root = new Node(f.start, f.end - 1, -1);
-    for (int r = 0; r < f.inlines.size(); r++) {
-      long[] rs = f.inlines.get(r).ranges();
+    for (int r = 0; r < f.inlines; r++) {
+      long[] rs = f.inRanges[r];
       for (int i = 0; i < rs.length; i += 2) {
         if (!store(root, rs[i], rs[i + 1], r)) ignored++; // as Breakpad: the range is not stored
       }
     }
-    if (f.groupOf.length < f.inlines.size()) f.groupOf = new int[Math.max(f.inlines.size(), 2 * f.groupOf.length)];
-    Arrays.fill(f.groupOf, 0, f.inlines.size(), -1);
+    if (f.groupOf.length < f.inlines) f.groupOf = new int[Math.max(f.inlines, 2 * f.groupOf.length)];
+    Arrays.fill(f.groupOf, 0, f.inlines, -1);
     List<InlineInfo> kids = children(f, new Node[] {root}, 1, 1, rowOrder);
     if (kids.isEmpty()) return null;
     return new InlineInfo(List.of(new AddressRange(f.start, f.end)), name, 0, 0, kids);
@@ -895,7 +927,7 @@ public final class BreakpadTransformer {
     for (int g = 0; g < groups; g++) f.groupOf[groupRecord[g]] = -1; // free for the calls below
     InlineInfo[] out = new InlineInfo[groups];
     for (int g = 0; g < groups; g++) {
-      InlineRecord r = f.inlines.get(groupRecord[g]);
+      int r = groupRecord[g];
       checkDepth(f, r, depth);
       int n = first[g + 1] - first[g];
       AddressRange[] ranges = new AddressRange[n];
@@ -905,10 +937,10 @@ public final class BreakpadTransformer {
       }
       Node[] group = Arrays.copyOfRange(members, first[g], first[g + 1]);
       // each node's name and call file are added to the tables before its children's
-      int origin = origin(r.origin());
+      int origin = origin(f.inOrigin[r]);
       int callFile = callFile(f, r, ranges[0].start(), rowOrder);
       List<InlineInfo> kids = children(f, group, n, depth + 1, rowOrder);
-      out[g] = new InlineInfo(List.of(ranges), origin, callFile, (int) r.callLine(), kids);
+      out[g] = new InlineInfo(List.of(ranges), origin, callFile, f.inCallLine[r], kids);
     }
     return List.of(out); // immutable: InlineInfo keeps these lists without copying them
   }
@@ -927,20 +959,20 @@ public final class BreakpadTransformer {
       for (int k = 0; k < node.nKids; k++) {
         Node c = node.kids[k];
         if (Long.compareUnsigned(c.start, c.end) >= 0) continue;
-        InlineRecord r = f.inlines.get(c.record);
+        int r = c.record;
         checkDepth(f, r, depth);
-        int origin = origin(r.origin());
+        int origin = origin(f.inOrigin[r]);
         int callFile = callFile(f, r, c.start, rowOrder);
         List<InlineInfo> kids = c.nKids == 0 ? List.of() : children(f, new Node[] {c}, 1, depth + 1, rowOrder);
-        out[g++] = new InlineInfo(List.of(new AddressRange(c.start, c.end)), origin, callFile, (int) r.callLine(), kids);
+        out[g++] = new InlineInfo(List.of(new AddressRange(c.start, c.end)), origin, callFile, f.inCallLine[r], kids);
       }
     }
     return List.of(out);
   }
 
-  private void checkDepth(Func f, InlineRecord r, int depth) {
+  private void checkDepth(Func f, int r, int depth) {
     if (depth > InlineInfo.MAX_DEPTH) {
-      throw parser.error(r.lineNo(), "INLINE ranges nest deeper than " + InlineInfo.MAX_DEPTH
+      throw parser.error(f.inLineNo[r], "INLINE ranges nest deeper than " + InlineInfo.MAX_DEPTH
           + " levels below FUNC " + quoted(f.name));
     }
   }
@@ -951,9 +983,10 @@ public final class BreakpadTransformer {
    * the file of the line record at the address; GSYM has one call file per node: that of the line
    * record at the node's start ({@code s}), or no file if none covers it.
    */
-  private int callFile(Func f, InlineRecord r, long s, int[] rowOrder) {
-    if (r.callFile() != BreakpadRecord.Inline.NO_CALL_FILE && files.get(r.callFile()) != null) {
-      return file(r.callFile());
+  private int callFile(Func f, int r, long s, int[] rowOrder) {
+    long callFile = f.inCallFile[r];
+    if (callFile != BreakpadRecord.Inline.NO_CALL_FILE && files.get(callFile) != null) {
+      return file(callFile);
     }
     int lo = 0;
     int hi = rowOrder.length;

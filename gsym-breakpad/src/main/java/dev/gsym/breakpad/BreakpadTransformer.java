@@ -92,9 +92,9 @@ public final class BreakpadTransformer {
 
   private BreakpadParser parser;
   private final NumberMap<String> files = new NumberMap<>();
-  private final NumberMap<Integer> fileIndex = new NumberMap<>();
+  private final IndexMap fileIndex = new IndexMap();
   private final NumberMap<String> origins = new NumberMap<>();
-  private final NumberMap<Integer> originIndex = new NumberMap<>(); // string table index of an origin
+  private final IndexMap originIndex = new IndexMap(); // string table offset of an origin's name
   // the first line that uses a FILE / INLINE_ORIGIN number before it is defined (for the error)
   private final NumberMap<Long> earlyFileInLine = new NumberMap<>();
   private final NumberMap<Long> earlyFileInInline = new NumberMap<>();
@@ -463,6 +463,34 @@ public final class BreakpadTransformer {
   }
 
   /**
+   * FILE / INLINE_ORIGIN numbers to the creator's non-negative indexes or offsets, looked up once
+   * per line-table row and inline node: an int array for small numbers, a hash map for the rest.
+   */
+  static final class IndexMap {
+    private int[] dense = new int[64]; // value + 1; 0: none
+    private final HashMap<Long, Integer> sparse = new HashMap<>();
+
+    /** The value of {@code k}, or -1. */
+    int get(long k) {
+      if (k >= 0 && k < dense.length) return dense[(int) k] - 1;
+      if (k >= 0 && k < NumberMap.DENSE_MAX) return -1;
+      Integer v = sparse.get(k);
+      return v == null ? -1 : v;
+    }
+
+    void put(long k, int v) {
+      if (k >= 0 && k < NumberMap.DENSE_MAX) {
+        if (k >= dense.length) {
+          dense = Arrays.copyOf(dense, (int) Math.min(NumberMap.DENSE_MAX, Math.max(2L * dense.length, k + 1)));
+        }
+        dense[(int) k] = v + 1;
+      } else {
+        sparse.put(k, v);
+      }
+    }
+  }
+
+  /**
    * Disjoint address ranges [start, end) (unsigned), as Breakpad's {@code RangeMap} stores them: a
    * range that overlaps one stored before is refused by the caller. Ranges added in address order
    * (the usual case) are kept in sorted primitive arrays; the others in a tree.
@@ -684,8 +712,8 @@ public final class BreakpadTransformer {
 
   /** The creator's file index of FILE {@code number}; the "no file" entry if none defines it. */
   private int file(long number) {
-    Integer idx = fileIndex.get(number);
-    if (idx != null) return idx;
+    int idx = fileIndex.get(number);
+    if (idx >= 0) return idx;
     String path = files.get(number);
     if (path == null) return creator.insertNoFile(); // lenient: Breakpad answers without a file
     PathStyle style = path.indexOf('\\') >= 0 && path.indexOf('/') < 0 ? PathStyle.WINDOWS : PathStyle.POSIX;
@@ -695,8 +723,8 @@ public final class BreakpadTransformer {
   }
 
   private int origin(long number) {
-    Integer name = originIndex.get(number);
-    if (name != null) return name;
+    int name = originIndex.get(number);
+    if (name >= 0) return name;
     String s = origins.get(number);
     if (s == null) return creator.insertString(NAME_OMITTED);
     name = creator.insertString(s);

@@ -92,9 +92,9 @@ public final class BreakpadTransformer {
 
   private BreakpadParser parser;
   private final NumberMap<String> files = new NumberMap<>();
-  private final IndexMap fileIndex = new IndexMap();
+  private final IndexCache fileIndex = new IndexCache();
   private final NumberMap<String> origins = new NumberMap<>();
-  private final IndexMap originIndex = new IndexMap(); // string table offset of an origin's name
+  private final IndexCache originIndex = new IndexCache(); // string table offset of an origin's name
   // the first line that uses a FILE / INLINE_ORIGIN number before it is defined (for the error)
   private final NumberMap<Long> earlyFileInLine = new NumberMap<>();
   private final NumberMap<Long> earlyFileInInline = new NumberMap<>();
@@ -466,7 +466,7 @@ public final class BreakpadTransformer {
    * FILE / INLINE_ORIGIN numbers to the creator's non-negative indexes or offsets, looked up once
    * per line-table row and inline node: an int array for small numbers, a hash map for the rest.
    */
-  static final class IndexMap {
+  static final class IndexCache {
     private int[] dense = new int[64]; // value + 1; 0: none
     private final HashMap<Long, Integer> sparse = new HashMap<>();
 

@@ -330,6 +330,15 @@ public final class BreakpadParser implements Closeable {
   /** The record on {@code buf[ls, le)}, a non-blank line. */
   private BreakpadRecord record() {
     byte[] b = buf;
+    // a first word of digits and lower-case hex letters is no keyword (those are upper-case words):
+    // a line record, the most common record (the check below would come to the same answer)
+    int w = ls;
+    while (w < le && ((b[w] >= '0' && b[w] <= '9') || (b[w] >= 'a' && b[w] <= 'f'))) w++;
+    if (w > ls && (w == le || b[w] == ' ')) {
+      p = ls;
+      problem = null;
+      return lineRecord();
+    }
     int kwEnd = ls;
     while (kwEnd < le && b[kwEnd] != ' ') kwEnd++;
     p = kwEnd < le ? kwEnd + 1 : le;
@@ -368,6 +377,21 @@ public final class BreakpadParser implements Closeable {
     return true;
   }
 
+  /** The number of spaces in {@code buf[from, to)}, counted 8 bytes at a time. */
+  private int spaces(int from, int to) {
+    byte[] b = buf;
+    int n = 0;
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long x = (long) LONGS.get(b, i) ^ 0x2020202020202020L; // spaces become zero bytes
+      // exactly the zero bytes get their high bit set (no borrow between bytes)
+      long y = ~(((x & 0x7F7F7F7F7F7F7F7FL) + 0x7F7F7F7F7F7F7F7FL) | x | 0x7F7F7F7F7F7F7F7FL);
+      n += Long.bitCount(y);
+    }
+    for (; i < to; i++) if (b[i] == ' ') n++;
+    return n;
+  }
+
   /** Upper-case letters, digits and '_' with a letter past F: a keyword, not a hex address. */
   private boolean isUpperWord(int from, int to) {
     boolean letter = false;
@@ -400,8 +424,7 @@ public final class BreakpadParser implements Closeable {
    * call file; as in Breakpad's parser, the parity of the field count tells the two apart.
    */
   private BreakpadRecord inline() {
-    int fields = 1;
-    for (int i = p; i < le; i++) if (buf[i] == ' ') fields++;
+    int fields = 1 + spaces(p, le);
     boolean hasCallFile = fields % 2 == 0;
     int first = hasCallFile ? 4 : 3;
     if (fields < 5) throw error(INLINE_USAGE);

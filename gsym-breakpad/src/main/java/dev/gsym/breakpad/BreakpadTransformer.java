@@ -16,7 +16,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.TreeMap;
 
 /**
@@ -93,9 +92,9 @@ public final class BreakpadTransformer {
 
   private BreakpadParser parser;
   private final NumberMap<String> files = new NumberMap<>();
-  private final NumberMap<Integer> fileIndex = new NumberMap<>();
+  private final IndexCache fileIndex = new IndexCache();
   private final NumberMap<String> origins = new NumberMap<>();
-  private final NumberMap<Integer> originIndex = new NumberMap<>(); // string table index of an origin
+  private final IndexCache originIndex = new IndexCache(); // string table offset of an origin's name
   // the first line that uses a FILE / INLINE_ORIGIN number before it is defined (for the error)
   private final NumberMap<Long> earlyFileInLine = new NumberMap<>();
   private final NumberMap<Long> earlyFileInInline = new NumberMap<>();
@@ -464,6 +463,34 @@ public final class BreakpadTransformer {
   }
 
   /**
+   * FILE / INLINE_ORIGIN numbers to the creator's non-negative indexes or offsets, looked up once
+   * per line-table row and inline node: an int array for small numbers, a hash map for the rest.
+   */
+  static final class IndexCache {
+    private int[] dense = new int[64]; // value + 1; 0: none
+    private final HashMap<Long, Integer> sparse = new HashMap<>();
+
+    /** The value of {@code k}, or -1. */
+    int get(long k) {
+      if (k >= 0 && k < dense.length) return dense[(int) k] - 1;
+      if (k >= 0 && k < NumberMap.DENSE_MAX) return -1;
+      Integer v = sparse.get(k);
+      return v == null ? -1 : v;
+    }
+
+    void put(long k, int v) {
+      if (k >= 0 && k < NumberMap.DENSE_MAX) {
+        if (k >= dense.length) {
+          dense = Arrays.copyOf(dense, (int) Math.min(NumberMap.DENSE_MAX, Math.max(2L * dense.length, k + 1)));
+        }
+        dense[(int) k] = v + 1;
+      } else {
+        sparse.put(k, v);
+      }
+    }
+  }
+
+  /**
    * Disjoint address ranges [start, end) (unsigned), as Breakpad's {@code RangeMap} stores them: a
    * range that overlaps one stored before is refused by the caller. Ranges added in address order
    * (the usual case) are kept in sorted primitive arrays; the others in a tree.
@@ -480,9 +507,12 @@ public final class BreakpadTransformer {
     }
 
     boolean overlaps(long start, long end) {
-      int i = lastStartAtOrBelow(starts, n, start);
-      if (i >= 0 && Long.compareUnsigned(ends[i], start) > 0) return true;
-      if (i + 1 < n && Long.compareUnsigned(starts[i + 1], end) < 0) return true;
+      // at or after the end of the last range in the arrays (the usual case): none of them
+      if (n > 0 && Long.compareUnsigned(start, ends[n - 1]) < 0) {
+        int i = lastStartAtOrBelow(starts, n, start);
+        if (i >= 0 && Long.compareUnsigned(ends[i], start) > 0) return true;
+        if (i + 1 < n && Long.compareUnsigned(starts[i + 1], end) < 0) return true;
+      }
       if (others != null) {
         Map.Entry<Long, Long> below = others.floorEntry(start ^ Long.MIN_VALUE);
         if (below != null && Long.compareUnsigned(below.getValue(), start) > 0) return true;
@@ -523,7 +553,19 @@ public final class BreakpadTransformer {
     long[] rowFile = new long[64];
     int[] rowLine = new int[64];
     int rows;
-    final List<InlineRecord> inlines = new ArrayList<>();
+    /**
+     * Its INLINE records, in file order: their non-empty ranges as [start, end) pairs, call file
+     * ({@link BreakpadRecord.Inline#NO_CALL_FILE} if none) and origin as numbers, call line, and
+     * line in the file, for errors found later. Arrays, not an object per record (there are millions).
+     */
+    long[][] inRanges = new long[64][];
+    long[] inCallFile = new long[64];
+    long[] inOrigin = new long[64];
+    int[] inCallLine = new int[64];
+    long[] inLineNo = new long[64];
+    int inlines;
+    /** Scratch of {@link #children}: an INLINE record's group among the nodes being grouped, else -1. */
+    int[] groupOf = new int[0];
     int lastLevel;
 
     void reset(String name, long start, long end) {
@@ -534,7 +576,8 @@ public final class BreakpadTransformer {
       early = false;
       lines.clear();
       rows = 0;
-      inlines.clear();
+      Arrays.fill(inRanges, 0, inlines, null);
+      inlines = 0;
       lastLevel = 0;
     }
 
@@ -551,14 +594,24 @@ public final class BreakpadTransformer {
       rowLine[rows] = (int) line;
       rows++;
     }
-  }
 
-  /**
-   * An INLINE record of a FUNC: its non-empty ranges as [start, end) pairs in file order, its call
-   * file ({@link BreakpadRecord.Inline#NO_CALL_FILE} if none) and origin as numbers, and its line,
-   * for errors found later.
-   */
-  private record InlineRecord(int level, long callLine, long callFile, long origin, long[] ranges, long lineNo) {}
+    void addInline(long callLine, long callFile, long origin, long[] ranges, long lineNo) {
+      if (inlines == inRanges.length) {
+        int n = 2 * inlines;
+        inRanges = Arrays.copyOf(inRanges, n);
+        inCallFile = Arrays.copyOf(inCallFile, n);
+        inOrigin = Arrays.copyOf(inOrigin, n);
+        inCallLine = Arrays.copyOf(inCallLine, n);
+        inLineNo = Arrays.copyOf(inLineNo, n);
+      }
+      inRanges[inlines] = ranges;
+      inCallFile[inlines] = callFile;
+      inOrigin[inlines] = origin;
+      inCallLine[inlines] = (int) callLine;
+      inLineNo[inlines] = lineNo;
+      inlines++;
+    }
+  }
 
   /** The ranges of an INLINE record, relocated, as [start, end) pairs (its own array when not moved). */
   private long[] inlineRanges(BreakpadRecord.Inline n) {
@@ -602,7 +655,7 @@ public final class BreakpadTransformer {
     if (callFile != BreakpadRecord.Inline.NO_CALL_FILE && files.get(callFile) == null) {
       earlyUse(earlyFileInInline, callFile);
     }
-    func.inlines.add(new InlineRecord(level, callLine, callFile, origin, kept, parser.lineNumber()));
+    func.addInline(callLine, callFile, origin, kept, parser.lineNumber());
     inlineRecords++;
   }
 
@@ -659,8 +712,8 @@ public final class BreakpadTransformer {
 
   /** The creator's file index of FILE {@code number}; the "no file" entry if none defines it. */
   private int file(long number) {
-    Integer idx = fileIndex.get(number);
-    if (idx != null) return idx;
+    int idx = fileIndex.get(number);
+    if (idx >= 0) return idx;
     String path = files.get(number);
     if (path == null) return creator.insertNoFile(); // lenient: Breakpad answers without a file
     PathStyle style = path.indexOf('\\') >= 0 && path.indexOf('/') < 0 ? PathStyle.WINDOWS : PathStyle.POSIX;
@@ -670,8 +723,8 @@ public final class BreakpadTransformer {
   }
 
   private int origin(long number) {
-    Integer name = originIndex.get(number);
-    if (name != null) return name;
+    int name = originIndex.get(number);
+    if (name >= 0) return name;
     String s = origins.get(number);
     if (s == null) return creator.insertString(NAME_OMITTED);
     name = creator.insertString(s);
@@ -685,7 +738,7 @@ public final class BreakpadTransformer {
     int name = creator.insertString(f.name);
     int[] order = rowOrder(f);
     LineTable lt = f.rows > 0 ? lineTable(f, order) : null;
-    InlineInfo ii = f.inlines.isEmpty() ? null : inlineTree(f, name, order);
+    InlineInfo ii = f.inlines == 0 ? null : inlineTree(f, name, order);
     creator.addFunctionInfo(new FunctionInfo(range, name, lt, ii, null, null));
   }
 
@@ -712,37 +765,58 @@ public final class BreakpadTransformer {
    * the "no file" entry: GSYM rows have no end, so without it the previous row would answer there.
    */
   private LineTable lineTable(Func f, int[] order) {
-    List<LineEntry> rows = new ArrayList<>(f.rows + 2);
+    LineEntry[] rows = new LineEntry[2 * f.rows + 1]; // each row, and a gap before it or at the end
+    int n = 0;
     long covered = f.start; // every byte of the function below this is covered
     for (int i : order) {
       long s = Long.compareUnsigned(f.rowStart[i], f.start) < 0 ? f.start : f.rowStart[i];
-      if (Long.compareUnsigned(s, covered) > 0) rows.add(new LineEntry(covered, creator.insertNoFile(), 0));
-      rows.add(new LineEntry(s, file(f.rowFile[i]), f.rowLine[i]));
+      if (Long.compareUnsigned(s, covered) > 0) rows[n++] = new LineEntry(covered, creator.insertNoFile(), 0);
+      rows[n++] = new LineEntry(s, file(f.rowFile[i]), f.rowLine[i]);
       covered = Long.compareUnsigned(f.rowEnd[i], f.end) < 0 ? f.rowEnd[i] : f.end;
     }
-    if (Long.compareUnsigned(covered, f.end) < 0) rows.add(new LineEntry(covered, creator.insertNoFile(), 0));
-    return new LineTable(rows);
+    if (Long.compareUnsigned(covered, f.end) < 0) rows[n++] = new LineEntry(covered, creator.insertNoFile(), 0);
+    // an immutable list, which LineTable keeps without copying it
+    return new LineTable(List.of(n == rows.length ? rows : Arrays.copyOf(rows, n)));
   }
 
   /**
    * A node of Breakpad's {@code ContainedRangeMap}: a range [base, high] (inclusive, as Breakpad
-   * stores it) of an INLINE record, and the ranges stored inside it, by their high address.
+   * stores it) of an INLINE record, and the ranges stored inside it, sorted by their high address
+   * (unsigned; disjoint, so their bases are sorted too). A function has thousands of them: arrays,
+   * not tree maps.
    */
-  private static final class Node {
+  static final class Node {
     final long base;
     final long high;
     final int record;
-    TreeMap<Long, Node> children; // high ^ MIN_VALUE -> node
+    Node[] kids;
+    /** kids[i].high: searched without loading the nodes. */
+    long[] kidHigh;
+    int nKids;
+    /** This node clipped to the function: [start, end), empty when it lies outside. */
+    long start;
+    long end;
 
     Node(long base, long high, int record) {
       this.base = base;
       this.high = high;
       this.record = record;
     }
-  }
 
-  private static long key(long address) {
-    return address ^ Long.MIN_VALUE; // unsigned order in a TreeMap of signed keys
+    /** The index of the first child whose high is at or above {@code a} (nKids: none). */
+    int ceiling(long a) {
+      int lo = 0;
+      int hi = nKids;
+      // ranges mostly come in address order: one past the last child is the usual answer
+      long[] h = kidHigh;
+      if (hi == 0 || Long.compareUnsigned(h[hi - 1], a) < 0) return hi;
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        if (Long.compareUnsigned(h[mid], a) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    }
   }
 
   /**
@@ -751,33 +825,54 @@ public final class BreakpadTransformer {
    * too: the later range is the inner one), and takes the stored ranges it contains as children; a
    * range that partly overlaps a stored one is refused (false).
    */
-  private static boolean store(Node root, long base, long end, int record) {
+  static boolean store(Node root, long base, long end, int record) {
     long high = end - 1;
     Node m = root;
     while (true) {
-      if (m.children == null) m.children = new TreeMap<>();
-      Map.Entry<Long, Node> lo = m.children.ceilingEntry(key(base)); // first high >= base
-      Map.Entry<Long, Node> hi = m.children.ceilingEntry(key(high));
-      if (lo != null && hi != null && lo.getKey().equals(hi.getKey())
-          && Long.compareUnsigned(base, lo.getValue().base) >= 0) {
-        m = lo.getValue(); // entirely within a stored range
+      int n = m.nKids;
+      int lo;
+      int hi;
+      if (n > 0 && Long.compareUnsigned(base, m.kids[n - 1].base) >= 0) {
+        // at or after the last child's start (ranges mostly come in address order): the children
+        // before it end below its start, so only the last one is to be looked at
+        Node last = m.kids[n - 1];
+        lo = Long.compareUnsigned(base, last.high) <= 0 ? n - 1 : n;
+        hi = lo == n || Long.compareUnsigned(high, last.high) > 0 ? n : n - 1;
+      } else {
+        lo = m.ceiling(base); // the first child whose high >= base
+        hi = lo == n ? n : m.ceiling(high);
+      }
+      if (lo == hi && lo < n && Long.compareUnsigned(base, m.kids[lo].base) >= 0) {
+        m = m.kids[lo]; // entirely within a stored range
         continue;
       }
-      boolean containsHigh = hi != null && Long.compareUnsigned(high, hi.getValue().base) >= 0;
-      if ((lo != null && Long.compareUnsigned(base, lo.getValue().base) > 0)
-          || (containsHigh && Long.compareUnsigned(high, hi.getValue().high) < 0)) {
+      boolean containsHigh = hi < n && Long.compareUnsigned(high, m.kids[hi].base) >= 0;
+      if ((lo < n && Long.compareUnsigned(base, m.kids[lo].base) > 0)
+          || (containsHigh && Long.compareUnsigned(high, m.kids[hi].high) < 0)) {
         return false; // partial overlap
       }
-      Node n = new Node(base, high, record);
-      if (lo != null) {
-        NavigableMap<Long, Node> inside = hi == null ? m.children.tailMap(lo.getKey(), true)
-            : m.children.subMap(lo.getKey(), true, hi.getKey(), containsHigh);
-        if (!inside.isEmpty()) {
-          n.children = new TreeMap<>(inside);
-          inside.clear();
-        }
+      Node node = new Node(base, high, record);
+      // the children from lo up to hi (hi itself if the new range holds it) move into the new node,
+      // which takes their place (the children before lo end below base, those after above high)
+      int to = containsHigh ? hi + 1 : hi;
+      int moved = to - lo;
+      if (moved > 0) {
+        node.kids = Arrays.copyOfRange(m.kids, lo, to);
+        node.kidHigh = Arrays.copyOfRange(m.kidHigh, lo, to);
+        node.nKids = moved;
+      } else if (m.kids == null) {
+        m.kids = new Node[2];
+        m.kidHigh = new long[2];
+      } else if (n == m.kids.length) {
+        m.kids = Arrays.copyOf(m.kids, 2 * n);
+        m.kidHigh = Arrays.copyOf(m.kidHigh, 2 * n);
       }
-      m.children.put(key(high), n);
+      System.arraycopy(m.kids, to, m.kids, lo + 1, n - to);
+      System.arraycopy(m.kidHigh, to, m.kidHigh, lo + 1, n - to);
+      m.kids[lo] = node;
+      m.kidHigh[lo] = high;
+      m.nKids = n - moved + 1;
+      if (moved > 1) Arrays.fill(m.kids, m.nKids, n, null);
       return true;
     }
   }
@@ -789,50 +884,124 @@ public final class BreakpadTransformer {
    */
   private InlineInfo inlineTree(Func f, int name, int[] rowOrder) {
     Node root = new Node(f.start, f.end - 1, -1);
-    for (int r = 0; r < f.inlines.size(); r++) {
-      long[] rs = f.inlines.get(r).ranges();
+    for (int r = 0; r < f.inlines; r++) {
+      long[] rs = f.inRanges[r];
       for (int i = 0; i < rs.length; i += 2) {
         if (!store(root, rs[i], rs[i + 1], r)) ignored++; // as Breakpad: the range is not stored
       }
     }
-    InlineInfo.Builder top = new InlineInfo.Builder(List.of(new AddressRange(f.start, f.end)), name, 0, 0);
-    addChildren(f, top, List.of(root), 1, rowOrder);
-    return top.isLeaf() ? null : top.build();
+    if (f.groupOf.length < f.inlines) f.groupOf = new int[Math.max(f.inlines, 2 * f.groupOf.length)];
+    Arrays.fill(f.groupOf, 0, f.inlines, -1);
+    List<InlineInfo> kids = children(f, new Node[] {root}, 1, 1, rowOrder);
+    if (kids.isEmpty()) return null;
+    return new InlineInfo(List.of(new AddressRange(f.start, f.end)), name, 0, 0, kids);
   }
 
   /**
-   * The GSYM nodes of the children of {@code nodes} (the stored ranges of one parent node): the
-   * ranges one record has under them become one node (GSYM's inlined frame offset counts from the node's first range; Breakpad's from the range
-   * holding the address), so that a GSYM tree written back to a {@code .sym} file and read again
+   * The GSYM nodes of the children of {@code parents[0, nParents)} (the stored ranges of one parent
+   * node, by address): the ranges one record has under them become one node, in the order of their
+   * first range (GSYM's inlined frame offset counts from the node's first range; Breakpad's from the
+   * range holding the address), so that a GSYM tree written back to a {@code .sym} file and read again
    * keeps its nodes.
    */
-  private void addChildren(Func f, InlineInfo.Builder parent, List<Node> nodes, int depth, int[] rowOrder) {
-    Map<Integer, List<Node>> byRecord = new java.util.LinkedHashMap<>();
-    for (Node node : nodes) {
-      if (node.children == null) continue;
-      for (Node c : node.children.values()) {
+  private List<InlineInfo> children(Func f, Node[] parents, int nParents, int depth, int[] rowOrder) {
+    // group the children by record (f.groupOf: record -> group, -1 between calls), counting each group
+    int groups = 0;
+    int total = 0;
+    boolean multi = false; // some record has several ranges among the children
+    int[] count = null;
+    int[] groupRecord = null;
+    for (int p = 0; p < nParents; p++) {
+      Node node = parents[p];
+      for (int k = 0; k < node.nKids; k++) {
+        Node c = node.kids[k];
         long s = Long.compareUnsigned(c.base, f.start) < 0 ? f.start : c.base;
         long e = c.high + 1 == 0 || Long.compareUnsigned(c.high + 1, f.end) > 0 ? f.end : c.high + 1;
+        c.start = s;
+        c.end = e;
         if (Long.compareUnsigned(s, e) >= 0) continue; // outside the function: never looked up
-        byRecord.computeIfAbsent(c.record, k -> new ArrayList<>(1)).add(c);
+        int g = f.groupOf[c.record];
+        if (g < 0) {
+          if (count == null) {
+            count = new int[4];
+            groupRecord = new int[4];
+          } else if (groups == count.length) {
+            count = Arrays.copyOf(count, 2 * groups);
+            groupRecord = Arrays.copyOf(groupRecord, 2 * groups);
+          }
+          g = groups++;
+          f.groupOf[c.record] = g;
+          groupRecord[g] = c.record;
+        }
+        if (++count[g] > 1) multi = true;
+        total++;
       }
     }
-    for (Map.Entry<Integer, List<Node>> g : byRecord.entrySet()) {
-      InlineRecord r = f.inlines.get(g.getKey());
-      if (depth > InlineInfo.MAX_DEPTH) {
-        throw parser.error(r.lineNo(), "INLINE ranges nest deeper than " + InlineInfo.MAX_DEPTH
-            + " levels below FUNC " + quoted(f.name));
+    if (groups == 0) return List.of();
+    if (!multi) return singles(f, parents, nParents, groups, groupRecord, depth, rowOrder);
+    // the members of each group, in address order, one after another
+    int[] first = new int[groups + 1];
+    for (int g = 0; g < groups; g++) first[g + 1] = first[g] + count[g];
+    int[] fill = Arrays.copyOf(first, groups);
+    Node[] members = new Node[total];
+    for (int p = 0; p < nParents; p++) {
+      Node node = parents[p];
+      for (int k = 0; k < node.nKids; k++) {
+        Node c = node.kids[k];
+        if (Long.compareUnsigned(c.start, c.end) >= 0) continue;
+        members[fill[f.groupOf[c.record]]++] = c;
       }
-      List<AddressRange> ranges = new ArrayList<>(g.getValue().size());
-      for (Node c : g.getValue()) { // by address: the parents' and their children maps are ordered
-        long s = Long.compareUnsigned(c.base, f.start) < 0 ? f.start : c.base;
-        long e = c.high + 1 == 0 || Long.compareUnsigned(c.high + 1, f.end) > 0 ? f.end : c.high + 1;
-        ranges.add(new AddressRange(s, e));
+    }
+    for (int g = 0; g < groups; g++) f.groupOf[groupRecord[g]] = -1; // free for the calls below
+    InlineInfo[] out = new InlineInfo[groups];
+    for (int g = 0; g < groups; g++) {
+      int r = groupRecord[g];
+      checkDepth(f, r, depth);
+      int n = first[g + 1] - first[g];
+      AddressRange[] ranges = new AddressRange[n];
+      for (int i = 0; i < n; i++) {
+        Node c = members[first[g] + i];
+        ranges[i] = new AddressRange(c.start, c.end);
       }
-      InlineInfo.Builder n = new InlineInfo.Builder(ranges, origin(r.origin()),
-          callFile(f, r, ranges.getFirst().start(), rowOrder), (int) r.callLine());
-      parent.add(n);
-      addChildren(f, n, g.getValue(), depth + 1, rowOrder);
+      Node[] group = Arrays.copyOfRange(members, first[g], first[g + 1]);
+      // each node's name and call file are added to the tables before its children's
+      int origin = origin(f.inOrigin[r]);
+      int callFile = callFile(f, r, ranges[0].start(), rowOrder);
+      List<InlineInfo> kids = children(f, group, n, depth + 1, rowOrder);
+      out[g] = new InlineInfo(List.of(ranges), origin, callFile, f.inCallLine[r], kids);
+    }
+    return List.of(out); // immutable: InlineInfo keeps these lists without copying them
+  }
+
+  /**
+   * {@link #children} where each record has one range among the children (the usual case): a GSYM
+   * node per child, in address order.
+   */
+  private List<InlineInfo> singles(Func f, Node[] parents, int nParents, int groups, int[] groupRecord,
+      int depth, int[] rowOrder) {
+    for (int g = 0; g < groups; g++) f.groupOf[groupRecord[g]] = -1; // free for the calls below
+    InlineInfo[] out = new InlineInfo[groups];
+    int g = 0;
+    for (int p = 0; p < nParents; p++) {
+      Node node = parents[p];
+      for (int k = 0; k < node.nKids; k++) {
+        Node c = node.kids[k];
+        if (Long.compareUnsigned(c.start, c.end) >= 0) continue;
+        int r = c.record;
+        checkDepth(f, r, depth);
+        int origin = origin(f.inOrigin[r]);
+        int callFile = callFile(f, r, c.start, rowOrder);
+        List<InlineInfo> kids = c.nKids == 0 ? List.of() : children(f, new Node[] {c}, 1, depth + 1, rowOrder);
+        out[g++] = new InlineInfo(List.of(new AddressRange(c.start, c.end)), origin, callFile, f.inCallLine[r], kids);
+      }
+    }
+    return List.of(out);
+  }
+
+  private void checkDepth(Func f, int r, int depth) {
+    if (depth > InlineInfo.MAX_DEPTH) {
+      throw parser.error(f.inLineNo[r], "INLINE ranges nest deeper than " + InlineInfo.MAX_DEPTH
+          + " levels below FUNC " + quoted(f.name));
     }
   }
 
@@ -842,9 +1011,10 @@ public final class BreakpadTransformer {
    * the file of the line record at the address; GSYM has one call file per node: that of the line
    * record at the node's start ({@code s}), or no file if none covers it.
    */
-  private int callFile(Func f, InlineRecord r, long s, int[] rowOrder) {
-    if (r.callFile() != BreakpadRecord.Inline.NO_CALL_FILE && files.get(r.callFile()) != null) {
-      return file(r.callFile());
+  private int callFile(Func f, int r, long s, int[] rowOrder) {
+    long callFile = f.inCallFile[r];
+    if (callFile != BreakpadRecord.Inline.NO_CALL_FILE && files.get(callFile) != null) {
+      return file(callFile);
     }
     int lo = 0;
     int hi = rowOrder.length;

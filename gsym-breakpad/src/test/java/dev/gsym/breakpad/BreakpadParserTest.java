@@ -198,6 +198,42 @@ class BreakpadParserTest {
     }
   }
 
+  /**
+   * First words that are hex digits (a line record without looking for a keyword) or almost, and
+   * INLINE records whose field count (its parity tells the two forms apart) is counted 8 bytes at
+   * a time: as the reference grammar says.
+   */
+  @Test
+  void firstWordsAndLongInlineRecordsParseAsTheReferenceGrammarSays() throws IOException {
+    String pairs = " 10 4 20 8 30 c 40 10 50 14 60 18 70 1c 80 20 90 24 a0 28 b0 2c c0 30";
+    List<String> lines = List.of("0XYZ 1 2 3", "0a1b 10 5 1", "a0B 1 2 3", "abcdefg 1 2 3", "0 1 2 3",
+        "f 1 2 3", "F 1 2 3", "fff", "ff ", "0f0f0f0f0f0f0f0f0 1 1 1", "9_ 1 2 3", "0123456789abcdef 1 2 3",
+        "INLINE 1 22 3 4" + pairs, "INLINE 1 22 4" + pairs, "INLINE 1 22 3 4" + pairs + " ",
+        "INLINE 1 22  4" + pairs, "INLINE 1 22 -1 4" + pairs, "INLINE 1 22 3 4" + pairs.replace(' ', '\t'),
+        "INLINE 12345678 2 3 4 5 6", "INLINE        ", "INLINE 0 0 0 0 " + "1 ".repeat(40) + "1");
+    for (String line : lines) {
+      String want;
+      try {
+        want = String.valueOf(ReferenceGrammar.parse(line));
+      } catch (GsymFormatException e) {
+        want = "error " + e.getMessage().replace("t.sym:0", "t.sym:1");
+      }
+      String got;
+      try (BreakpadParser p = new BreakpadParser(new StringReader(line), "t.sym")) {
+        got = String.valueOf(p.next());
+      } catch (GsymFormatException e) {
+        got = "error " + e.getMessage();
+      }
+      assertThat(got).as(line).isEqualTo(want);
+    }
+    assertThat(parse("0XYZ 1 2 3\n0a1b 10 5 1\n")).containsExactly(new BreakpadRecord.Other("0XYZ", "1 2 3"),
+        new BreakpadRecord.Line(0xa1b, 0x10, 5, 1));
+    BreakpadRecord.Inline old = (BreakpadRecord.Inline) parse("INLINE 1 22 4" + pairs + "\n").getFirst();
+    assertThat(old.callFile()).isEqualTo(BreakpadRecord.Inline.NO_CALL_FILE);
+    assertThat(old.origin()).isEqualTo(4);
+    assertThat(old.ranges()).hasSize(12);
+  }
+
   @Test
   void tooLongLinesAreSkippedWithTheirLineEnd(@TempDir Path dir) throws IOException {
     String huge = "FUNC 10 10 0 " + "x".repeat(BreakpadParser.MAX_LINE);

@@ -273,6 +273,28 @@ class LauncherTest {
         .doesNotContain("gsym.conversion.jvmOptions");
   }
 
+  /**
+   * A Breakpad conversion runs with a 24 MB young generation (a small one promoted the converting
+   * function's objects) and the conversion JIT settings; --to-breakpad and lookups keep the defaults.
+   */
+  @Test
+  void breakpadConversionGetsItsYoungGenerationAndJitSettings() throws Exception {
+    assertThat(Result.of(launcher(project.resolve("gsymutil"), "build").start()).status).isZero();
+    for (List<String> args : List.of(List.of("--breakpad", "a.sym", "--show-jvm"), List.of("--breakpad=a.sym", "--show-jvm"),
+        List.of("convert", "--breakpad", "a.sym", "-o", "a.gsym", "--show-jvm"))) {
+      Result r = Result.of(launcher(project.resolve("gsymutil"), args.toArray(String[]::new)).start());
+      assertThat(r.status).as(r.err).isZero();
+      assertThat(r.out).as("%s", args).contains("-Xmn24m").contains("-XX:CompileThresholdScaling=10")
+          .contains("-XX:FreqInlineSize=80").contains("-XX:InitialRAMPercentage=0.15");
+    }
+    for (List<String> args : List.of(List.of("--to-breakpad", "a.gsym", "--show-jvm"),
+        List.of("--lookup", "0x10", "f.gsym", "--show-jvm"))) {
+      Result r = Result.of(launcher(project.resolve("gsymutil"), args.toArray(String[]::new)).start());
+      assertThat(r.status).as(r.err).isZero();
+      assertThat(r.out).as("%s", args).doesNotContain("-Xmn24m").doesNotContain("CompileThresholdScaling");
+    }
+  }
+
   /** The fake build's jar, lib/ and two "AOT caches" (files the JVM ignores) with their records, older than now. */
   private Path builtWithCaches(Instant time) throws Exception {
     assertThat(Result.of(launcher(project.resolve("gsymutil"), "build").start()).status).isZero();

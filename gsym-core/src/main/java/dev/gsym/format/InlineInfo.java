@@ -345,10 +345,15 @@ public record InlineInfo(List<AddressRange> ranges, int name, int callFile, int 
 
   /** True if one of {@code normalized} (sorted, merged: this record's ranges) contains {@code r}. */
   private static boolean covers(List<AddressRange> normalized, AddressRange r) {
-    for (int i = 0, n = normalized.size(); i < n; i++) {
-      if (normalized.get(i).contains(r)) return true;
+    // only the last range starting at or below r's start can hold it (they are sorted and disjoint)
+    int lo = 0;
+    int hi = normalized.size();
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (Long.compareUnsigned(normalized.get(mid).start(), r.start()) <= 0) lo = mid + 1;
+      else hi = mid;
     }
-    return false;
+    return lo > 0 && normalized.get(lo - 1).contains(r);
   }
 
   /**

@@ -245,6 +245,72 @@ public record LineTable(List<LineEntry> rows) {
     }
   }
 
+  /**
+   * The window of line deltas the special opcodes cover when the deltas span more than
+   * MAX_LINE_RANGE: of the windows [d, d + MAX_LINE_RANGE] starting at a delta d, the one holding
+   * the most deltas (the lowest on ties), as {lowest, highest delta in it}. Sorts the deltas
+   * (reordering {@code deltas}). Package-private: tests compare it with {@link #windowByCounts}.
+   */
+  static long[] windowBySort(long[] deltas) {
+    Arrays.sort(deltas);
+    int distinct = 0;
+    long[] keys = new long[deltas.length];
+    long[] counts = new long[deltas.length];
+    for (long d : deltas) {
+      if (distinct > 0 && keys[distinct - 1] == d) {
+        counts[distinct - 1]++;
+      } else {
+        keys[distinct] = d;
+        counts[distinct++] = 1;
+      }
+    }
+    long bestCount = 0;
+    int bestIndex = 0;
+    int bestEnd = 0;
+    for (int i = 0; i < distinct; i++) {
+      long first = keys[i];
+      long count = 0;
+      int j = i;
+      for (; j < distinct && keys[j] - first <= MAX_LINE_RANGE; j++) count += counts[j];
+      if (count > bestCount) {
+        bestCount = count;
+        bestIndex = i;
+        bestEnd = j - 1;
+      }
+    }
+    return new long[] {keys[bestIndex], keys[bestEnd]};
+  }
+
+  /**
+   * {@link #windowBySort} by counting each delta in an array indexed by {@code delta - lo}
+   * ({@code lo} and {@code hi} the lowest and highest delta; for many deltas over a span of a few
+   * times their number, where sorting costs more): the same window.
+   */
+  static long[] windowByCounts(long[] deltas, long lo, long hi) {
+    int span = (int) (hi - lo) + 1;
+    int[] prefix = new int[span + 1]; // prefix[i]: deltas below lo + i
+    for (long d : deltas) prefix[(int) (d - lo) + 1]++;
+    boolean[] present = new boolean[span];
+    for (int i = 0; i < span; i++) {
+      present[i] = prefix[i + 1] != 0;
+      prefix[i + 1] += prefix[i];
+    }
+    int best = -1;
+    int bestCount = 0;
+    for (int i = 0; i < span; i++) {
+      if (!present[i]) continue;
+      int end = (int) Math.min(span - 1, i + MAX_LINE_RANGE);
+      int count = prefix[end + 1] - prefix[i];
+      if (count > bestCount) {
+        bestCount = count;
+        best = i;
+      }
+    }
+    int end = (int) Math.min(span - 1, best + MAX_LINE_RANGE);
+    while (!present[end]) end--;
+    return new long[] {lo + best, lo + end};
+  }
+
   /** Encodes the rows exactly as LLVM does (same delta window, same opcodes). */
   public void encode(GsymWriter w, long base) {
     encode(w, base, IndexMap.IDENTITY);
@@ -269,8 +335,6 @@ public record LineTable(List<LineEntry> rows) {
         maxDelta = Math.max(maxDelta, d);
       }
       if (maxDelta - minDelta > MAX_LINE_RANGE) {
-        // Choose the window of MAX_LINE_RANGE that covers the most deltas (first one on ties), over
-        // the distinct deltas in ascending order with their counts.
         long[] deltas = new long[n - 1];
         prevLine = Integer.toUnsignedLong(rows.getFirst().line());
         for (int i = 1; i < n; i++) {
@@ -278,34 +342,11 @@ public record LineTable(List<LineEntry> rows) {
           deltas[i - 1] = curLine - prevLine;
           prevLine = curLine;
         }
-        Arrays.sort(deltas);
-        int distinct = 0;
-        long[] keys = new long[deltas.length];
-        long[] counts = new long[deltas.length];
-        for (long d : deltas) {
-          if (distinct > 0 && keys[distinct - 1] == d) {
-            counts[distinct - 1]++;
-          } else {
-            keys[distinct] = d;
-            counts[distinct++] = 1;
-          }
-        }
-        long bestCount = 0;
-        int bestIndex = 0;
-        int bestEnd = 0;
-        for (int i = 0; i < distinct; i++) {
-          long first = keys[i];
-          long count = 0;
-          int j = i;
-          for (; j < distinct && keys[j] - first <= MAX_LINE_RANGE; j++) count += counts[j];
-          if (count > bestCount) {
-            bestCount = count;
-            bestIndex = i;
-            bestEnd = j - 1;
-          }
-        }
-        minDelta = keys[bestIndex];
-        maxDelta = keys[bestEnd];
+        // many deltas over a span of a few times their number (at most 2^33 in all): counted, not sorted
+        long[] window = deltas.length >= 64 && maxDelta - minDelta < 4L * deltas.length
+            ? windowByCounts(deltas, minDelta, maxDelta) : windowBySort(deltas);
+        minDelta = window[0];
+        maxDelta = window[1];
       }
       if (minDelta == maxDelta && minDelta > 0 && minDelta < MAX_LINE_RANGE) minDelta = 0;
     }

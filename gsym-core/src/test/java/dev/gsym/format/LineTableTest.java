@@ -87,6 +87,33 @@ class LineTableTest {
     assertCodec(List.of(row(0x210, 1, 5)), 0x200, "00 00 05 14 00");
   }
 
+  /**
+   * The two ways of choosing the special opcodes' delta window agree (counting is used for many
+   * deltas over a small span, sorting otherwise): random deltas of many spreads, ties included.
+   */
+  @Test
+  void deltaWindowByCountsIsTheWindowBySort() {
+    java.util.Random rnd = new java.util.Random(7);
+    for (int iter = 0; iter < 3000; iter++) {
+      int n = 1 + rnd.nextInt(iter % 10 == 0 ? 2000 : 200);
+      int spread = 1 + rnd.nextInt(iter % 3 == 0 ? 8 : 600);
+      long offset = rnd.nextInt(3) == 0 ? -(1L << 32) + rnd.nextInt(1000) : -rnd.nextInt(300);
+      long[] deltas = new long[n];
+      long lo = Long.MAX_VALUE;
+      long hi = Long.MIN_VALUE;
+      for (int i = 0; i < n; i++) {
+        deltas[i] = offset + rnd.nextInt(spread) * (rnd.nextInt(4) == 0 ? 3L : 1L);
+        lo = Math.min(lo, deltas[i]);
+        hi = Math.max(hi, deltas[i]);
+      }
+      long[] byCounts = LineTable.windowByCounts(deltas.clone(), lo, hi);
+      assertThat(byCounts).as("iteration %d", iter).containsExactly(LineTable.windowBySort(deltas.clone()));
+    }
+    // ties: the lowest window wins; the window ends at the highest delta in it
+    assertThat(LineTable.windowByCounts(new long[] {0, 0, 20, 20, 40}, 0, 40)).containsExactly(0, 0);
+    assertThat(LineTable.windowByCounts(new long[] {-5, 3, 9, 30, 31, 32}, -5, 32)).containsExactly(-5, 9);
+  }
+
   @Test
   void uniformDeltaOf14IsNotLowered() {
     // Min == Max == 14 is not < 14, so Min stays 14

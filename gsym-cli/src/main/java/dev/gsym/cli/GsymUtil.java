@@ -1,6 +1,12 @@
 package dev.gsym.cli;
 
 import dev.gsym.ByteStrings;
+import dev.gsym.cli.gsymutil.CommandModel;
+import dev.gsym.cli.gsymutil.Conversions;
+import dev.gsym.cli.gsymutil.GsymUtilCommand;
+import dev.gsym.cli.gsymutil.QuickArgs;
+import dev.gsym.cli.stackwalk.StackwalkCommand;
+import dev.gsym.cli.symbolize.SymbolizeCommand;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.InputStream;
@@ -103,7 +109,7 @@ public final class GsymUtil {
 
   /**
    * The arguments of {@code gsymutil symbolize ...} (llvm-symbolizer's command line, parsed by
-   * {@link SymbolizeArgs}, never by picocli), with {@code help symbolize} read as {@code symbolize
+   * {@link dev.gsym.cli.symbolize.SymbolizeArgs}, never by picocli), with {@code help symbolize} read as {@code symbolize
    * --help}; null for any other command line.
    */
   static List<String> symbolizeArguments(String[] args) {
@@ -118,7 +124,7 @@ public final class GsymUtil {
     return null;
   }
 
-  static final String SYMBOLIZE = "symbolize";
+  public static final String SYMBOLIZE = "symbolize";
   static final String FLAMEGRAPH = "flamegraph";
 
   /**
@@ -304,7 +310,7 @@ public final class GsymUtil {
     return "unknown argument '" + arg + "', did you mean '" + nearest + "'?";
   }
 
-  static int editDistance(String a, String b) {
+  public static int editDistance(String a, String b) {
     int[] prev = new int[b.length() + 1];
     int[] cur = new int[b.length() + 1];
     for (int j = 0; j <= b.length(); j++) prev[j] = j;

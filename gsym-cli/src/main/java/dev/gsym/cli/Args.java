@@ -7,10 +7,11 @@ import java.util.Map;
 
 /**
  * The values one command was given, by {@link Opt}: filled by picocli (through the setters of the
- * model {@link dev.gsym.cli.gsymutil.CommandModel} builds) or by {@link dev.gsym.cli.gsymutil.QuickArgs}. Picocli stores what it likes (a
- * {@code false} flag, an empty list it fills later); reads and {@link #equals} see only what was
- * given. (An array by ordinal, not an EnumMap: that one finds the constants by reflection, which a
- * one-shot lookup would pay for.)
+ * model {@link dev.gsym.cli.gsymutil.CommandModel} builds) or by {@link
+ * dev.gsym.cli.gsymutil.QuickArgs}. Picocli stores what it likes (a {@code false} flag, an empty
+ * list it fills later); reads and {@link #equals} see only what was given. (An array by ordinal,
+ * not an EnumMap: that one finds the constants by reflection, which a one-shot lookup would pay
+ * for.)
  */
 public final class Args {
   private final Object[] raw = new Object[Opt.COUNT];

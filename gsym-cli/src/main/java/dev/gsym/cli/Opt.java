@@ -4,11 +4,11 @@ import java.util.List;
 
 /**
  * Every option and positional parameter of gsymutil, spelled once: its names, value label, help
- * text and how it takes values. {@link dev.gsym.cli.gsymutil.CommandModel} builds picocli's model of each command from
- * these entries (programmatically: picocli never scans annotations), and {@link dev.gsym.cli.gsymutil.QuickArgs} parses the
- * everyday command lines with the same entries without building that model; both fill an {@link
- * Args}. A command may give an entry its own help text where the option means more there (see
- * {@link dev.gsym.cli.gsymutil.CommandModel}).
+ * text and how it takes values. {@link dev.gsym.cli.gsymutil.CommandModel} builds picocli's model
+ * of each command from these entries (programmatically: picocli never scans annotations), and
+ * {@link dev.gsym.cli.gsymutil.QuickArgs} parses the everyday command lines with the same entries
+ * without building that model; both fill an {@link Args}. A command may give an entry its own help
+ * text where the option means more there (see {@link dev.gsym.cli.gsymutil.CommandModel}).
  */
 public enum Opt {
   HELP(Kind.USAGE_HELP, null, "Print this help and exit.", "-h", "--help"),
@@ -172,7 +172,10 @@ public enum Opt {
   /** What an {@link Kind#OPTIONAL_VALUE} entry holds when given without a value. */
   public static final String FALLBACK = "";
 
-  /** The top-level command's entries, in help order (also all that {@link dev.gsym.cli.gsymutil.QuickArgs} knows). */
+  /**
+   * The top-level command's entries, in help order (also all that {@link
+   * dev.gsym.cli.gsymutil.QuickArgs} knows).
+   */
   public static final List<Opt> TOP = List.of(HELP, VERSION, DUMP, ADDRESS, FROM_STDIN, VERBOSE, MERGED_FUNCTIONS,
       MERGED_FILTER, STATISTICS, THREADS, DWARF, BREAKPAD, TO_BREAKPAD, OUT_FILE, QUIET, OUTPUT_VERSION, LENIENT,
       SEGMENT_SIZE, LOAD_ADDRESS, MODULE_OS, MODULE_ARCH, MODULE_NAME, DWARF_CALLSITES, CALLSITES_YAML, ARCH, SYMTAB_FILE,

@@ -3,7 +3,6 @@ package dev.gsym.cli.gsymutil;
 import dev.gsym.cli.Args;
 import dev.gsym.cli.CliCommand;
 import dev.gsym.cli.CliException;
-import dev.gsym.cli.GsymUtil;
 import dev.gsym.cli.Opt;
 import dev.gsym.cli.Session;
 import dev.gsym.cli.Version;
@@ -104,7 +103,7 @@ public final class CommandModel {
     cl.addSubcommand("lookup", new CommandLine(lookup(session)));
     cl.addSubcommand("convert", new CommandLine(convert(session)));
     cl.addSubcommand("embed", new CommandLine(embed(session)));
-    cl.addSubcommand(GsymUtil.SYMBOLIZE, new CommandLine(symbolize(session)));
+    cl.addSubcommand("symbolize", new CommandLine(symbolize(session)));
     cl.addSubcommand("serve", new CommandLine(serve(session)));
     cl.addSubcommand(StackwalkCommand.NAME, new CommandLine(stackwalk(session)));
     cl.addSubcommand("help", new CommandLine(new CommandLine.HelpCommand()));
@@ -165,9 +164,9 @@ public final class CommandModel {
   }
 
   /**
-   * {@code symbolize} is parsed by {@link dev.gsym.cli.symbolize.SymbolizeArgs} ({@link GsymUtil#symbolizeArguments} hands
-   * it over before picocli sees it); picocli only lists it, and passes its arguments through as they
-   * are when other options come first.
+   * {@code symbolize} is parsed by {@link dev.gsym.cli.symbolize.SymbolizeArgs} ({@link
+   * dev.gsym.cli.GsymUtil#symbolizeArguments} hands it over before picocli sees it); picocli only
+   * lists it, and passes its arguments through as they are when other options come first.
    */
   private static CommandSpec symbolize(Session session) {
     SymbolizeSubcommand c = new SymbolizeSubcommand(session);
@@ -180,8 +179,9 @@ public final class CommandModel {
   }
 
   /**
-   * {@code stackwalk} is parsed by {@link StackwalkCommand} ({@link GsymUtil#stackwalkArguments}
-   * hands it over before picocli sees it); picocli only lists it.
+   * {@code stackwalk} is parsed by {@link StackwalkCommand} ({@link
+   * dev.gsym.cli.GsymUtil#stackwalkArguments} hands it over before picocli sees it); picocli only
+   * lists it.
    */
   private static CommandSpec stackwalk(Session session) {
     StackwalkSubcommand c = new StackwalkSubcommand(session);

@@ -3,7 +3,7 @@ package dev.gsym.cli.gsymutil;
 import dev.gsym.cli.Args;
 import dev.gsym.cli.CliCommand;
 import dev.gsym.cli.CliException;
-import dev.gsym.cli.GsymUtil;
+import dev.gsym.cli.EditDistance;
 import dev.gsym.cli.Opt;
 import dev.gsym.cli.Session;
 import java.nio.file.Files;
@@ -106,7 +106,7 @@ public final class GsymUtilCommand implements CliCommand {
     if (word.indexOf('/') >= 0 || word.indexOf('.') >= 0 || word.length() > 12) return null;
     String w = word.toLowerCase(java.util.Locale.ROOT);
     for (String command : Opt.SUBCOMMANDS) {
-      if (GsymUtil.editDistance(command, w) <= (command.length() >= 5 ? 2 : 1)) return command;
+      if (EditDistance.between(command, w) <= (command.length() >= 5 ? 2 : 1)) return command;
     }
     return null;
   }

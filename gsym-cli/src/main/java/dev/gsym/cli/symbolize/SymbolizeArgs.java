@@ -1,6 +1,6 @@
 package dev.gsym.cli.symbolize;
 
-import dev.gsym.cli.GsymUtil;
+import dev.gsym.cli.EditDistance;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -191,7 +191,7 @@ final class SymbolizeArgs {
       }
       String candidate = sp.text();
       if (Math.abs(candidate.length() - normalized.length()) > best) continue;
-      int d = GsymUtil.editDistance(candidate, normalized);
+      int d = EditDistance.between(candidate, normalized);
       if (rhs.isEmpty() && delimited) d++;
       if (d < best) {
         best = d;

@@ -6,11 +6,11 @@ package dev.gsym.cli;
  * {@code 0} followed by a digit octal, otherwise decimal), the whole string must be consumed, no
  * sign, no whitespace, and the value must fit in 64 unsigned bits.
  */
-final class Addresses {
+public final class Addresses {
   private Addresses() {}
 
   /** The address, or null if {@code s} is not a valid unsigned 64-bit integer. */
-  static Long parse(String s) {
+  public static Long parse(String s) {
     int radix = 10;
     int i = 0;
     int n = s.length();
@@ -50,7 +50,7 @@ final class Addresses {
    * Parses the ASCII bytes {@code s[from, to)} like {@link #parse(String)} into {@code out[0]};
    * false if they are not a valid address (bytes above 0x7f never are).
    */
-  static boolean parse(byte[] s, int from, int to, long[] out) {
+  public static boolean parse(byte[] s, int from, int to, long[] out) {
     int radix = 10;
     int i = from;
     if (to <= from) return false;

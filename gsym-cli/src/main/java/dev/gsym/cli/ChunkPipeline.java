@@ -12,9 +12,9 @@ import java.util.ArrayDeque;
  *
  * @param <C> a chunk: its input, and the output computed from it
  */
-abstract class ChunkPipeline<C extends ChunkPipeline.Chunk> implements AutoCloseable {
+public abstract class ChunkPipeline<C extends ChunkPipeline.Chunk> implements AutoCloseable {
   /** A chunk's input and output, cleared for reuse. */
-  interface Chunk {
+  public interface Chunk {
     void reset();
   }
 
@@ -23,7 +23,7 @@ abstract class ChunkPipeline<C extends ChunkPipeline.Chunk> implements AutoClose
   private final OrderedPipeline<C, C> pipeline;
   private final ArrayDeque<C> free = new ArrayDeque<>();
 
-  ChunkPipeline(String threadName, int threads) {
+  protected ChunkPipeline(String threadName, int threads) {
     this.pool = threads <= 1 ? null : new ScopedPool(threads, threadName);
     this.pipeline = new OrderedPipeline<>(pool, pool == null ? 0 : threads, Math.max(1, 2 * threads), false,
         new OrderedPipeline.Stage<>() {
@@ -44,16 +44,16 @@ abstract class ChunkPipeline<C extends ChunkPipeline.Chunk> implements AutoClose
   }
 
   /** A new, empty chunk. */
-  abstract C newChunk();
+  protected abstract C newChunk();
 
   /** Works on a chunk; runs on any thread, concurrently with other chunks. */
-  abstract C compute(C c);
+  protected abstract C compute(C c);
 
   /** Writes a computed chunk, on the calling thread in submission order; the chunk is reused after. */
-  abstract void write(C c);
+  protected abstract void write(C c);
 
   /** An empty chunk to fill (recycled once written). */
-  final C chunk() {
+  public final C chunk() {
     C c = free.poll();
     if (c == null) return newChunk();
     c.reset();
@@ -61,12 +61,12 @@ abstract class ChunkPipeline<C extends ChunkPipeline.Chunk> implements AutoClose
   }
 
   /** Works on {@code c} (in the background with threads) and writes every chunk whose turn it is. */
-  final void submit(C c) {
+  public final void submit(C c) {
     pipeline.submit(c);
   }
 
   /** Waits for and writes every submitted chunk. */
-  final void drain() {
+  public final void drain() {
     pipeline.drain();
   }
 

@@ -4,34 +4,34 @@ package dev.gsym.cli;
  * Ends the command with {@code exitCode} after printing {@code message} (one line, no stack trace)
  * on stderr, or on stdout where llvm-gsymutil prints that error on stdout.
  */
-final class CliException extends RuntimeException {
+public final class CliException extends RuntimeException {
   /**
    * The name printed where llvm-gsymutil prints its argv[0]: the first word of gsymutil's errors,
    * of its help and of its version.
    */
-  static final String TOOL_NAME = "gsymutil";
+  public static final String TOOL_NAME = "gsymutil";
 
-  final int exitCode;
+  public final int exitCode;
   final boolean toStdout;
 
-  CliException(String message, int exitCode, boolean toStdout, Throwable cause) {
+  public CliException(String message, int exitCode, boolean toStdout, Throwable cause) {
     super(message, cause, false, false);
     this.exitCode = exitCode;
     this.toStdout = toStdout;
   }
 
   /** An error reported on stderr with exit status 1. */
-  static CliException stderr(String message) {
+  public static CliException stderr(String message) {
     return new CliException(message, 1, false, null);
   }
 
   /** {@link #stderr} of {@code "gsymutil: " + message}, as llvm-gsymutil words a usage error. */
-  static CliException tool(String message) {
+  public static CliException tool(String message) {
     return stderr(TOOL_NAME + ": " + message);
   }
 
   /** An error llvm-gsymutil reports on stdout, with exit status 1. */
-  static CliException stdout(String message) {
+  public static CliException stdout(String message) {
     return new CliException(message, 1, true, null);
   }
 }

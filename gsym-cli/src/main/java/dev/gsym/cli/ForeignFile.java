@@ -10,11 +10,11 @@ import java.util.regex.Pattern;
  * recognises it), so that the error says what the file is and how to convert it (rather than only
  * "not a GSYM file"): ELF, Mach-O (thin and universal), PE/COFF and Breakpad text.
  */
-final class ForeignFile {
+public final class ForeignFile {
   private ForeignFile() {}
 
   /** The kind of the file at {@code path}; OTHER if it cannot be read. */
-  static FileKind of(Path path) {
+  public static FileKind of(Path path) {
     try {
       return FileKind.sniff(path);
     } catch (IOException | RuntimeException e) {
@@ -28,7 +28,7 @@ final class ForeignFile {
   }
 
   /** What a file of {@code kind} is, as in "a Mach-O object file"; null for the kinds without a conversion to name. */
-  static String description(FileKind kind) {
+  public static String description(FileKind kind) {
     return switch (kind) {
       case ELF -> "an ELF object file";
       case MACH_O -> "a Mach-O object file";

@@ -1,6 +1,12 @@
 package dev.gsym.cli;
 
 import dev.gsym.ByteStrings;
+import dev.gsym.cli.gsymutil.CommandModel;
+import dev.gsym.cli.gsymutil.Conversions;
+import dev.gsym.cli.gsymutil.GsymUtilCommand;
+import dev.gsym.cli.gsymutil.QuickArgs;
+import dev.gsym.cli.stackwalk.StackwalkCommand;
+import dev.gsym.cli.symbolize.SymbolizeCommand;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.InputStream;
@@ -103,8 +109,8 @@ public final class GsymUtil {
 
   /**
    * The arguments of {@code gsymutil symbolize ...} (llvm-symbolizer's command line, parsed by
-   * {@link SymbolizeArgs}, never by picocli), with {@code help symbolize} read as {@code symbolize
-   * --help}; null for any other command line.
+   * {@link dev.gsym.cli.symbolize.SymbolizeArgs}, never by picocli), with {@code help symbolize}
+   * read as {@code symbolize --help}; null for any other command line.
    */
   static List<String> symbolizeArguments(String[] args) {
     if (args.length >= 1 && args[0].equals(SYMBOLIZE)) return List.of(args).subList(1, args.length);
@@ -293,7 +299,7 @@ public final class GsymUtil {
           rhs = arg.substring(eq + 1);
         }
       }
-      int d = editDistance(cand, normalized);
+      int d = EditDistance.between(cand, normalized);
       if (rhs.isEmpty() && delim) d++;
       if (d < best) {
         best = d;
@@ -302,22 +308,5 @@ public final class GsymUtil {
     }
     if (nearest == null || best > 1) return "unknown argument '" + arg + "'";
     return "unknown argument '" + arg + "', did you mean '" + nearest + "'?";
-  }
-
-  static int editDistance(String a, String b) {
-    int[] prev = new int[b.length() + 1];
-    int[] cur = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) prev[j] = j;
-    for (int i = 1; i <= a.length(); i++) {
-      cur[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-        cur[j] = Math.min(sub, Math.min(prev[j], cur[j - 1]) + 1);
-      }
-      int[] t = prev;
-      prev = cur;
-      cur = t;
-    }
-    return prev[b.length()];
   }
 }

@@ -11,7 +11,7 @@ import java.util.Arrays;
  * read them). Before a read that would block it runs {@code beforeBlocking}, so that a caller
  * feeding lines interactively gets the answers to what it sent before sending more.
  */
-final class InputLines {
+public final class InputLines {
   private final InputStream in;
   private final Runnable beforeBlocking;
   private final boolean cutAtNul;
@@ -22,14 +22,14 @@ final class InputLines {
   private int length;
 
   /** @param cutAtNul a line ends at a NUL byte (a C string), the rest up to '\n' is dropped */
-  InputLines(InputStream in, Runnable beforeBlocking, boolean cutAtNul) {
+  public InputLines(InputStream in, Runnable beforeBlocking, boolean cutAtNul) {
     this.in = in;
     this.beforeBlocking = beforeBlocking;
     this.cutAtNul = cutAtNul;
   }
 
   /** Reads the next line into {@link #bytes()}; false at the end of the input. */
-  boolean next() {
+  public boolean next() {
     length = 0;
     boolean any = false;
     boolean cut = false;
@@ -56,11 +56,11 @@ final class InputLines {
   }
 
   /** The current line's bytes, {@code [0, length())}; the array is reused by the next line. */
-  byte[] bytes() {
+  public byte[] bytes() {
     return line;
   }
 
-  int length() {
+  public int length() {
     return length;
   }
 

@@ -4,13 +4,13 @@ import java.util.List;
 
 /**
  * Every option and positional parameter of gsymutil, spelled once: its names, value label, help
- * text and how it takes values. {@link CommandModel} builds picocli's model of each command from
- * these entries (programmatically: picocli never scans annotations), and {@link QuickArgs} parses the
- * everyday command lines with the same entries without building that model; both fill an {@link
- * Args}. A command may give an entry its own help text where the option means more there (see
- * {@link CommandModel}).
+ * text and how it takes values. {@link dev.gsym.cli.gsymutil.CommandModel} builds picocli's model
+ * of each command from these entries (programmatically: picocli never scans annotations), and
+ * {@link dev.gsym.cli.gsymutil.QuickArgs} parses the everyday command lines with the same entries
+ * without building that model; both fill an {@link Args}. A command may give an entry its own help
+ * text where the option means more there (see {@link dev.gsym.cli.gsymutil.CommandModel}).
  */
-enum Opt {
+public enum Opt {
   HELP(Kind.USAGE_HELP, null, "Print this help and exit.", "-h", "--help"),
   VERSION(Kind.VERSION_HELP, null, "Print the version and exit.", "-v", "--version"),
   DUMP(Kind.FLAG, null, "Dump every FILE (the default when no address is given).", "--dump"),
@@ -142,7 +142,7 @@ enum Opt {
   STACKWALK_ARGS(Kind.POSITIONAL, "ARG", "minidump_stackwalk's options, minidumps and symbol paths.");
 
   /** How an entry takes its values (and so what {@link Args} holds for it). */
-  enum Kind {
+  public enum Kind {
     /** {@code -h}/{@code --help}: picocli prints the usage help. */
     USAGE_HELP,
     /** {@code -v}/{@code --version}: picocli prints the version. */
@@ -170,16 +170,19 @@ enum Opt {
   }
 
   /** What an {@link Kind#OPTIONAL_VALUE} entry holds when given without a value. */
-  static final String FALLBACK = "";
+  public static final String FALLBACK = "";
 
-  /** The top-level command's entries, in help order (also all that {@link QuickArgs} knows). */
-  static final List<Opt> TOP = List.of(HELP, VERSION, DUMP, ADDRESS, FROM_STDIN, VERBOSE, MERGED_FUNCTIONS,
+  /**
+   * The top-level command's entries, in help order (also all that {@link
+   * dev.gsym.cli.gsymutil.QuickArgs} knows).
+   */
+  public static final List<Opt> TOP = List.of(HELP, VERSION, DUMP, ADDRESS, FROM_STDIN, VERBOSE, MERGED_FUNCTIONS,
       MERGED_FILTER, STATISTICS, THREADS, DWARF, BREAKPAD, TO_BREAKPAD, OUT_FILE, QUIET, OUTPUT_VERSION, LENIENT,
       SEGMENT_SIZE, LOAD_ADDRESS, MODULE_OS, MODULE_ARCH, MODULE_NAME, DWARF_CALLSITES, CALLSITES_YAML, ARCH, SYMTAB_FILE,
       LLVM_COMPAT, VERIFY, UNWIND, NO_CFI, DEBUG_FILE_DIRECTORY, NUM_THREADS, JSON_SUMMARY, EMBED, IN_PLACE, FILES);
 
   /** The subcommand names: an argument spelled so is a subcommand, not a file. */
-  static final List<String> SUBCOMMANDS = List.of("dump", "lookup", "convert", "embed", "symbolize", "serve", "stackwalk",
+  public static final List<String> SUBCOMMANDS = List.of("dump", "lookup", "convert", "embed", "symbolize", "serve", "stackwalk",
       "help");
 
   /**
@@ -187,18 +190,18 @@ enum Opt {
    * an error. {@link #VERIFY} is not one: llvm-gsymutil-22 ignores it without {@code --convert}, so
    * {@code --verify X.gsym} dumps X.gsym.
    */
-  static final List<Opt> CONVERSION_ONLY = List.of(DWARF, BREAKPAD, TO_BREAKPAD, OUT_FILE, QUIET, OUTPUT_VERSION,
+  public static final List<Opt> CONVERSION_ONLY = List.of(DWARF, BREAKPAD, TO_BREAKPAD, OUT_FILE, QUIET, OUTPUT_VERSION,
       LENIENT, SEGMENT_SIZE, LOAD_ADDRESS, MODULE_OS, MODULE_ARCH, MODULE_NAME, DWARF_CALLSITES, CALLSITES_YAML,
       ARCH, SYMTAB_FILE, LLVM_COMPAT, UNWIND, NO_CFI, DEBUG_FILE_DIRECTORY, NUM_THREADS, JSON_SUMMARY, EMBED, IN_PLACE);
 
   /** The number of entries. */
   static final int COUNT = values().length;
 
-  final Kind kind;
+  public final Kind kind;
   /** The value's name in the help ({@code --dwarf=FILE}), null for a flag. */
-  final String label;
-  final String description;
-  final List<String> names;
+  public final String label;
+  public final String description;
+  public final List<String> names;
 
   Opt(Kind kind, String label, String description, String... names) {
     this.kind = kind;
@@ -208,7 +211,7 @@ enum Opt {
   }
 
   /** True if the option takes a value: the argument after it is that value, whatever it looks like. */
-  boolean takesValue() {
+  public boolean takesValue() {
     return kind == Kind.VALUE || kind == Kind.LIST || kind == Kind.INT || kind == Kind.MODE;
     // (an OPTIONAL_VALUE entry's value is attached, never the next argument)
   }

@@ -20,20 +20,20 @@ import java.util.stream.Stream;
  * names, {@code -o -} (standard output), refusing an output that is an input, and the wording of
  * file errors. The bytes are written through {@link dev.gsym.io.AtomicFile} by the writers.
  */
-final class OutputFiles {
+public final class OutputFiles {
   private OutputFiles() {}
 
   /** The output name that means standard output. */
-  static final String STDOUT = "-";
+  public static final String STDOUT = "-";
 
   /** {@code in} with {@code fromExt} replaced by {@code toExt}, or with {@code toExt} appended. */
-  static String defaultOutput(String in, String fromExt, String toExt) {
+  public static String defaultOutput(String in, String fromExt, String toExt) {
     return in.endsWith(fromExt) && in.length() > fromExt.length()
         ? in.substring(0, in.length() - fromExt.length()) + toExt : in + toExt;
   }
 
   /** The input's path; a bad name or a directory is an error naming it. */
-  static Path inputPath(String in) {
+  public static Path inputPath(String in) {
     Path p;
     try {
       p = Path.of(in);
@@ -44,16 +44,16 @@ final class OutputFiles {
     return p;
   }
 
-  static CliException notToStdout(String option) {
+  public static CliException notToStdout(String option) {
     return CliException.tool("-o - (standard output) cannot be used with " + option);
   }
 
   /** PrintStream (our stdout) records write errors instead of throwing them. */
-  static void checkStdout(OutputStream data) throws IOException {
+  public static void checkStdout(OutputStream data) throws IOException {
     if (data instanceof PrintStream ps && ps.checkError()) throw new IOException("error writing standard output");
   }
 
-  static Path outputPath(String out) {
+  public static Path outputPath(String out) {
     try {
       return Path.of(out);
     } catch (InvalidPathException e) {
@@ -67,7 +67,7 @@ final class OutputFiles {
    * {@code segments}, the existing files {@code OUTPUT-0x...} that --segment-size could replace are
    * checked instead of {@code output} itself.
    */
-  static void refuseOverwriting(String output, boolean segments, String role, String other) {
+  public static void refuseOverwriting(String output, boolean segments, String role, String other) {
     if (output == null || other == null || output.equals(STDOUT) || other.equals(STDOUT)) return;
     Path out;
     Path in;
@@ -119,13 +119,13 @@ final class OutputFiles {
    * output are not checked. When the {@code input} file (not stdin) does not exist, nothing is
    * checked: that error comes first, as llvm reports it.
    */
-  static void checkWritable(String output, boolean segments, String input) {
+  public static void checkWritable(String output, boolean segments, String input) {
     String reason = unwritable(output, segments, input);
     if (reason != null) throw Session.fileError(output, reason, null);
   }
 
   /** Why {@code output} cannot be written (see {@link #checkWritable}), or null. */
-  static String unwritable(String output, boolean segments, String input) {
+  public static String unwritable(String output, boolean segments, String input) {
     if (output == null || output.equals(STDOUT)) return null;
     try {
       if (input != null && !input.equals(STDOUT) && !Files.exists(Path.of(input))) return null;
@@ -158,11 +158,11 @@ final class OutputFiles {
   }
 
   /** "PATH: reason", as llvm words I/O errors. */
-  static CliException ioError(String path, IOException e) {
+  public static CliException ioError(String path, IOException e) {
     return Session.fileError(path, reason(e), e);
   }
 
-  static String reason(IOException e) {
+  public static String reason(IOException e) {
     if (e instanceof NoSuchFileException) return "No such file or directory";
     if (e instanceof AccessDeniedException) return "Permission denied";
     if (e instanceof FileSystemException f && f.getReason() != null) return f.getReason();

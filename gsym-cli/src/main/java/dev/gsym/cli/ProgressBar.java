@@ -9,7 +9,7 @@ import java.util.function.LongSupplier;
  * ten redraws a second of {@code [#####.....] done/total what  pct  rate/s  ETA m:ss}, and the
  * line erased by {@link #close()} so later output starts on a clean line.
  */
-final class ProgressBar implements Progress, AutoCloseable {
+public final class ProgressBar implements Progress, AutoCloseable {
   private static final long QUIET_NANOS = 1_000_000_000L;
   private static final long REDRAW_NANOS = 100_000_000L;
   private static final int WIDTH = 30;
@@ -36,7 +36,7 @@ final class ProgressBar implements Progress, AutoCloseable {
    * A bar for {@code what} on {@code err} if stderr is a terminal (the launcher passes
    * {@code -Dgsym.stderr.tty=true}) and the job is not {@code quiet}; otherwise {@link Progress#NONE}.
    */
-  static Progress forTerminal(PrintStream err, String what, boolean quiet) {
+  public static Progress forTerminal(PrintStream err, String what, boolean quiet) {
     if (quiet || !Boolean.getBoolean("gsym.stderr.tty")) return Progress.NONE;
     return new ProgressBar(err, what, System::nanoTime);
   }

@@ -29,20 +29,20 @@ import java.util.Optional;
  * {@value #CHUNK} bytes and flushed only at the end, before an error message and when stdin input
  * runs dry.
  */
-final class Session {
+public final class Session {
   /** Stdout is written in pieces of at least this many bytes. */
   static final int CHUNK = 1 << 16;
 
-  final InputStream in;
+  public final InputStream in;
   private final OutputStream out;
   /** Where the text goes: stdout, or stderr once stdout carries a conversion's output. */
   private OutputStream text;
-  final PrintStream err;
+  public final PrintStream err;
   /** Reused for every text result; {@link #emit()} writes and clears it. */
-  final StringBuilder sb = new StringBuilder(1 << 12);
+  public final StringBuilder sb = new StringBuilder(1 << 12);
   private final TextBuffer buf = new TextBuffer(2 * CHUNK);
   /** Set once --verbose has been parsed: errors then also print their stack trace. */
-  boolean verbose;
+  public boolean verbose;
   /** Worker threads for batch lookups (--threads). */
   int threads = 1;
 
@@ -58,7 +58,7 @@ final class Session {
    * sends all later text (the conversion summary, errors llvm prints on stdout) to stderr, and
    * returns stdout for the output file's bytes.
    */
-  OutputStream stdoutForData() {
+  public OutputStream stdoutForData() {
     flush();
     text = err;
     return out;
@@ -68,7 +68,7 @@ final class Session {
    * Writes {@link #sb} to stdout (buffered, encoded by {@link dev.gsym.ByteStrings}: escaped
    * bytes of names and paths are written as the original bytes) and clears it.
    */
-  void emit() {
+  public void emit() {
     buf.append(sb);
     sb.setLength(0);
     if (buf.length() >= CHUNK) drain();
@@ -78,7 +78,7 @@ final class Session {
    * Text appended to stdout (buffered, encoded as {@link #emit} encodes it), for writers that hand
    * out whole lines in pieces (GsymReader's dump).
    */
-  Appendable stdoutText() {
+  public Appendable stdoutText() {
     return new Appendable() {
       @Override
       public Appendable append(CharSequence csq) {
@@ -101,7 +101,7 @@ final class Session {
   }
 
   /** Writes ready-made bytes to stdout (buffered). */
-  void write(TextBuffer bytes) {
+  public void write(TextBuffer bytes) {
     if (buf.length() == 0 && bytes.length() >= CHUNK) {
       try {
         text.write(bytes.array(), 0, bytes.length());
@@ -123,7 +123,7 @@ final class Session {
     }
   }
 
-  void flush() {
+  public void flush() {
     drain();
     try {
       text.flush();
@@ -165,7 +165,7 @@ final class Session {
    * {@code <path>: <reason>} with llvm's wording (strerror text or the GSYM validation message),
    * except that an object file or Breakpad file is named as such, with the command converting it.
    */
-  GsymReader open(String path) {
+  public GsymReader open(String path) {
     byte[] stdin = null;
     Path p = null;
     try {
@@ -238,7 +238,7 @@ final class Session {
   }
 
   /** {@code <path>: <reason>} on stderr, exit status 1. */
-  static CliException fileError(String path, String reason, Throwable cause) {
+  public static CliException fileError(String path, String reason, Throwable cause) {
     return new CliException(path + ": " + reason, 1, false, cause);
   }
 }

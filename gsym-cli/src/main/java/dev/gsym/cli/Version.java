@@ -5,7 +5,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 
 /** {@code --version}: the tool name, then the project version (llvm prints its name and LLVM version). */
-final class Version {
+public final class Version {
   private Version() {}
 
   /** The project version the build wrote into {@code version.txt}, or "unknown". */
@@ -22,7 +22,7 @@ final class Version {
   }
 
   /** The lines {@code --version} prints. */
-  static String[] lines() {
+  public static String[] lines() {
     return new String[] {CliException.TOOL_NAME, "gsym-java version " + version()};
   }
 }

@@ -10,8 +10,8 @@ import java.io.PrintStream;
  * {@link GsymUtil#main} uses; the outputs are decoded by {@link ByteStrings}, so comparing them
  * compares bytes.
  */
-record CliRun(int status, String out, String err) {
-  static CliRun stdin(String stdin, String... args) {
+public record CliRun(int status, String out, String err) {
+  public static CliRun stdin(String stdin, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int status;
@@ -22,7 +22,7 @@ record CliRun(int status, String out, String err) {
     return new CliRun(status, ByteStrings.decode(out.toByteArray()), ByteStrings.decode(err.toByteArray()));
   }
 
-  static CliRun run(String... args) {
+  public static CliRun run(String... args) {
     return stdin("", args);
   }
 
@@ -30,12 +30,12 @@ record CliRun(int status, String out, String err) {
    * {@code stderr} without the lines gsymutil adds after an llvm-gsymutil-22 message (the hint
    * after "no functions to encode"), for comparing with llvm's stderr.
    */
-  static String llvmStderr(String stderr) {
+  public static String llvmStderr(String stderr) {
     return stderr.replaceAll("(?m)^gsymutil: no functions in the debug info or the symbol table of .*\n", "");
   }
 
   /** A run with the environment {@code env} (instead of this process's) and stdin bytes. */
-  static CliRun withEnv(java.util.Map<String, String> env, byte[] stdin, String... args) {
+  public static CliRun withEnv(java.util.Map<String, String> env, byte[] stdin, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int status;

@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The conversion modes as picocli's exclusive argument group ({@link CommandModel}): at most one,
+ * The conversion modes as picocli's exclusive argument group ({@link dev.gsym.cli.gsymutil.CommandModel}): at most one,
  * llvm's last-one-wins for a repeated mode option, and the messages and their order as before the
- * group existed (through picocli, not {@link QuickArgs}, which leaves these lines to picocli).
+ * group existed (through picocli, not {@link dev.gsym.cli.gsymutil.QuickArgs}, which leaves these lines to picocli).
  */
 @NeedsLlvm
 class ConversionModesTest {

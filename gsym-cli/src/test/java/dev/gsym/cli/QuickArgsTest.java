@@ -2,6 +2,9 @@ package dev.gsym.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gsym.cli.gsymutil.CommandModel;
+import dev.gsym.cli.gsymutil.GsymUtilCommand;
+import dev.gsym.cli.gsymutil.QuickArgs;
 import dev.gsym.testing.TestData;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -137,8 +140,8 @@ class QuickArgsTest {
       cl.parseArgs(arr(args));
       CommandModel.collect(cl);
       GsymUtilCommand pico = cl.getCommand();
-      assertThat(pico.args.has(Opt.HELP) || pico.args.has(Opt.VERSION)).isFalse();
-      assertThat(quick.args).as("values of %s", args).isEqualTo(pico.args);
+      assertThat(pico.args().has(Opt.HELP) || pico.args().has(Opt.VERSION)).isFalse();
+      assertThat(quick.args()).as("values of %s", args).isEqualTo(pico.args());
     }
   }
 

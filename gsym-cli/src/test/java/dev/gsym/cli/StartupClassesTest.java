@@ -74,7 +74,7 @@ class StartupClassesTest {
     List<String> classes = loadedClasses("symbolize", "--no-debuginfod", "--obj",
         TestData.path("bin", "c-clang-O2").toString(), "--gsym-file-directory", TestData.path("gsym").toString(),
         "--output-style=JSON", "0x1179");
-    assertThat(classes).contains("dev.gsym.cli.SymbolizeCommand", "dev.gsym.read.GsymReader");
+    assertThat(classes).contains("dev.gsym.cli.symbolize.SymbolizeCommand", "dev.gsym.read.GsymReader");
     assertThat(matching(classes, "ch.qos.logback.")).isEmpty();
     assertThat(matching(classes, "org.slf4j.")).isEmpty();
     assertThat(matching(classes, "picocli.")).isEmpty();

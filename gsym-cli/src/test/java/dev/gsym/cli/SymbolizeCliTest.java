@@ -404,21 +404,6 @@ class SymbolizeCliTest {
   }
 
   @Test
-  void sourceContextLines() throws IOException {
-    Path src = Files.writeString(tmp.resolve("f.c"), "one\ntwo\r\nthree\nfour\nfive\n");
-    SourceContext c = new SourceContext(3);
-    dev.gsym.TextBuffer out = new dev.gsym.TextBuffer(64);
-    c.format(out, src.toString(), 3);
-    assertThat(out.toString()).isEqualTo("2  : two\n3 >: three\n4  : four\n");
-    out.clear();
-    c.format(out, src.toString(), 5);
-    assertThat(out.toString()).isEqualTo("4  : four\n5 >: five\n");
-    out.clear();
-    new SourceContext(3).format(out, tmp.resolve("missing.c").toString(), 2);
-    assertThat(out.length()).isZero();
-  }
-
-  @Test
   void helpAndVersion() {
     CliRun help = run("", "--help");
     assertThat(help.status()).isZero();

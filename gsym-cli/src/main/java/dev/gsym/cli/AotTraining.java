@@ -97,6 +97,9 @@ public final class AotTraining {
   /** Runs the workload; returns the number of commands that did not exit 0. */
   private static int train(Path data, Path workDir) throws IOException {
     Path work = Files.createDirectories(workDir);
+    // the caches and stores of an earlier build's training would spare this one the conversions,
+    // and their classes would be missing from the cache
+    for (String dir : List.of("store", "symbol-cache", "profile-store", "profile-debug")) deleteTree(work.resolve(dir));
     String gsym = data.resolve("gsym/cpp-gcc-O2.gsym").toString();
     String icf = data.resolve("gsym/icf-clang-O2-gold.merged.gsym").toString();
     List<String> addrs = Files.readAllLines(data.resolve("expected/gsym/cpp-gcc-O2.gsym.addrs"));
@@ -249,6 +252,14 @@ public final class AotTraining {
       String response = new String(c.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       int eol = response.indexOf("\r\n");
       return eol < 0 ? response : response.substring(0, eol);
+    }
+  }
+
+  /** Deletes {@code dir} and everything under it, if it exists. */
+  private static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;
+    try (var paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(p);
     }
   }
 

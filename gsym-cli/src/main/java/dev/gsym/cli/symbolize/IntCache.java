@@ -1,4 +1,4 @@
-package dev.gsym.cli;
+package dev.gsym.cli.symbolize;
 
 import java.util.Arrays;
 

@@ -1,4 +1,4 @@
-package dev.gsym.cli;
+package dev.gsym.cli.symbolize;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -14,12 +14,21 @@ import java.nio.file.StandardOpenOption;
  * than its threshold (a Breakpad file of hundreds of MB makes records of about a third of its size,
  * which would otherwise wait in the heap for the final layout). An unlinked temporary file: nothing
  * is left behind, also when the process is killed, and its pages are the kernel's cache to keep or
- * write out, not the process's memory. Appends are buffered and reads read ahead (1 MiB each), so
- * that a few hundred thousand records cost a few hundred system calls. Any thread may use it.
+ * write out, not the process's memory. Appends are buffered and reads in spill order read ahead
+ * (1 MiB each), so that a few hundred thousand records cost a few hundred system calls; a read
+ * elsewhere (sorting compares equal ranges of functions spilled far apart) reads a few KiB only,
+ * not a whole window it would not use. Any thread may use it.
  */
 final class RecordSpill {
   /** Bytes read ahead: records are read back mostly in the order they were spilled. */
   private static final int WINDOW = 1 << 20;
+  /**
+   * Bytes read for a record outside the window and not just past it: the libjvm DWARF conversion
+   * reads ~100,000 such records while sorting, and a whole window each cost seconds of copying.
+   */
+  static final int SMALL_READ = 4096;
+  /** A miss up to this far past the window's end counts as reading on in spill order. */
+  private static final int SEQUENTIAL_GAP = 64 << 10;
 
   private final FileChannel ch;
   /** Appended bytes not written yet: they go to the file at pendingStart. */
@@ -89,9 +98,10 @@ final class RecordSpill {
         return out;
       }
       if (window == null || at < windowStart || at + length > windowStart + windowLength) {
+        boolean onward = window != null && at >= windowStart && at <= windowStart + windowLength + SEQUENTIAL_GAP;
         if (window == null) window = new byte[WINDOW];
         windowStart = at;
-        windowLength = (int) Math.min(WINDOW, pendingStart - at);
+        windowLength = (int) Math.min(onward ? WINDOW : Math.max(length, SMALL_READ), pendingStart - at);
         if (windowLength < length) throw new IOException("record spill file ends before " + (at + length));
         fill(window, at, windowLength);
       }

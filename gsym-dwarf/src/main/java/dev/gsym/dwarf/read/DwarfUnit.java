@@ -520,6 +520,12 @@ public final class DwarfUnit {
     long code = ab.code();
     int[] offs = code > 0 && code < t.attrOffsets.length ? t.attrOffsets[(int) code] : null;
     if (offs != null && offs[k] >= 0) { // every attribute before it has a fixed size
+      Form f = Form.of(ab.forms()[k]);
+      // the common numbers straight from the section (the tree's parse checked they are inside the unit)
+      if (f != null && f.encoding == Form.Encoding.IMPLICIT) {
+        return f.value(f.meaning == Form.Meaning.TRUE ? 1 : ab.implicitConsts()[k], this);
+      }
+      if (f != null && f.fixedNumber(formParams)) return f.value(uN(unitView, t.attrOffset[i] + offs[k], f.size(formParams)), this);
       return readForm(unitView.cursor(t.attrOffset[i] + offs[k]), ab.forms()[k], ab.implicitConsts()[k]);
     }
     Cursor c = unitView.cursor(t.attrOffset[i]);

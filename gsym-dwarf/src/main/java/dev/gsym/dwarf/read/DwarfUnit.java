@@ -36,6 +36,11 @@ public final class DwarfUnit {
   /** 4 for 32-bit DWARF, 8 for 64-bit DWARF. */
   private final int offsetSize;
   private final Form.Params formParams;
+  /**
+   * By standard form code: the size of a value that {@link Form#value} makes from a number of fixed
+   * size ({@link Form#fixedNumber}), 0 for the implicit forms, -1 for the others.
+   */
+  private final int[] numberSizes;
   private final DwarfFile.AbbreviationSet abbrevs;
   /** .debug_info up to this unit's end: cursors over it have absolute positions and stop at the unit end. */
   private final ByteView unitView;
@@ -122,6 +127,11 @@ public final class DwarfUnit {
       abbrevOffset = abbrev.offset();
     }
     this.formParams = new Form.Params(version, addressSize, offsetSize);
+    this.numberSizes = new int[Form.STANDARD_CODES];
+    for (int fc = 0; fc < numberSizes.length; fc++) {
+      Form f = Form.of(fc);
+      numberSizes[fc] = f == null ? -1 : f.encoding == Form.Encoding.IMPLICIT ? 0 : f.fixedNumber(formParams) ? f.size(formParams) : -1;
+    }
     this.headerDwoId = dwoId;
     this.abbrevs = dwarf.abbreviations(new DebugAbbrevOffset(abbrevOffset));
     this.unitView = info.slice(0, end);
@@ -331,6 +341,7 @@ public final class DwarfUnit {
 
   /** The size of a value of form code {@code form} in this unit, or -1 if it varies or the form is unknown. */
   private int formSize(int form) {
+    if (form >= 0 && form < numberSizes.length && numberSizes[form] > 0) return numberSizes[form];
     Form f = Form.of(form);
     return f == null ? -1 : f.size(formParams); // unknown: skipped form by form, which reports it
   }
@@ -473,6 +484,11 @@ public final class DwarfUnit {
     return tree().dieOffset[i];
   }
 
+  /** The abbreviation of DIE {@code i}. */
+  Abbreviation abbreviation(int i) {
+    return tree().dieAbbrev[i];
+  }
+
   /** The tag of DIE {@code i}. */
   public int tag(int i) {
     return tree().dieAbbrev[i].tag();
@@ -520,12 +536,14 @@ public final class DwarfUnit {
     long code = ab.code();
     int[] offs = code > 0 && code < t.attrOffsets.length ? t.attrOffsets[(int) code] : null;
     if (offs != null && offs[k] >= 0) { // every attribute before it has a fixed size
-      Form f = Form.of(ab.forms()[k]);
       // the common numbers straight from the section (the tree's parse checked they are inside the unit)
-      if (f != null && f.encoding == Form.Encoding.IMPLICIT) {
+      int fc = ab.forms()[k];
+      int n = fc >= 0 && fc < numberSizes.length ? numberSizes[fc] : -1;
+      if (n > 0) return Form.of(fc).value(uN(unitView, t.attrOffset[i] + offs[k], n), this);
+      if (n == 0) {
+        Form f = Form.of(fc);
         return f.value(f.meaning == Form.Meaning.TRUE ? 1 : ab.implicitConsts()[k], this);
       }
-      if (f != null && f.fixedNumber(formParams)) return f.value(uN(unitView, t.attrOffset[i] + offs[k], f.size(formParams)), this);
       return readForm(unitView.cursor(t.attrOffset[i] + offs[k]), ab.forms()[k], ab.implicitConsts()[k]);
     }
     Cursor c = unitView.cursor(t.attrOffset[i]);

@@ -104,7 +104,10 @@ public enum Form {
   final int width;
   final Meaning meaning;
 
-  private static final Form[] STANDARD = new Form[0x2d];
+  /** Standard form codes are below this (DWARF 5's last is 0x2c). */
+  static final int STANDARD_CODES = 0x2d;
+
+  private static final Form[] STANDARD = new Form[STANDARD_CODES];
   private static final Form[] GNU = new Form[0x22];
 
   static {

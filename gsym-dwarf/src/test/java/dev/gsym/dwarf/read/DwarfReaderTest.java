@@ -144,6 +144,50 @@ class DwarfReaderTest {
     assertEquals(0x30L, lex.find(AT_HIGH_PC).asUnsigned()); // DW_FORM_indirect -> data1
   }
 
+  /** A DWARF 4 unit over abbreviations {@code abbrev}, with DIEs {@code dies} (after the header). */
+  private static DwarfUnit unit4(byte[] abbrev, byte[] dies) {
+    byte[] info = new Bytes().u16(4).u32(0).u8(8).bytes(dies).withLength();
+    return new DwarfFile(sections(info, abbrev, new byte[0], new byte[0], new byte[0], new byte[0], new byte[0], new byte[0]))
+        .units().getFirst();
+  }
+
+  /**
+   * Abbreviation codes far apart (no dense table: the tree keeps a table of the abbreviations it
+   * saw) give the same tree and attributes as small codes; an unknown code, and one whose ULEB128
+   * does not fit a signed long, are errors at the DIE.
+   */
+  @Test
+  void sparseAbbreviationCodes() {
+    for (long[] codes : new long[][] {{1, 2}, {5000, 1000}}) {
+      byte[] abbrev = new Bytes()
+          .uleb(codes[0]).uleb(TAG_COMPILE_UNIT).u8(1).uleb(AT_NAME).uleb(Form.STRING.code).uleb(0).uleb(0)
+          .uleb(codes[1]).uleb(TAG_SUBPROGRAM).u8(0).uleb(AT_NAME).uleb(Form.STRING.code)
+          .uleb(AT_LOW_PC).uleb(Form.ADDR.code).uleb(AT_HIGH_PC).uleb(Form.DATA4.code).uleb(0).uleb(0)
+          .uleb(0).get();
+      byte[] dies = new Bytes().uleb(codes[0]).str("cu.c")
+          .uleb(codes[1]).str("f").u64(0x1000).u32(0x10)
+          .uleb(codes[1]).str("g").u64(0x2000).u32(0x20)
+          .uleb(0).get();
+      DwarfUnit u = unit4(abbrev, dies);
+      assertEquals(3, u.dieCount());
+      Die cu = u.unitDie();
+      assertEquals(TAG_COMPILE_UNIT, cu.tag());
+      assertEquals("cu.c", ((AttributeValue.Str) cu.find(AT_NAME)).value());
+      List<Die> kids = cu.children();
+      assertEquals(2, kids.size());
+      assertEquals(TAG_SUBPROGRAM, kids.get(1).tag());
+      assertEquals("g", kids.get(1).shortName());
+      assertEquals(cu, kids.get(1).parent());
+      assertEquals(List.of(new AddressRange(0x2000, 0x2020)), kids.get(1).addressRanges());
+      assertEquals(List.of(new AddressRange(0x1000, 0x1010)), kids.get(0).addressRanges());
+      for (long bad : new long[] {7, -1L}) {
+        byte[] wrong = new Bytes().uleb(codes[0]).str("cu.c").uleb(bad).get();
+        GsymFormatException e = assertThrows(GsymFormatException.class, () -> unit4(abbrev, wrong).load());
+        assertTrue(e.getMessage().contains("invalid abbreviation code " + bad), e.getMessage());
+      }
+    }
+  }
+
   @Test
   void lebEdgeCases() {
     ByteView b = v(new Bytes().uleb(0).uleb(127).uleb(128).uleb(-1L).sleb(-1).sleb(63).sleb(-64).sleb(Long.MIN_VALUE).get(), "leb");

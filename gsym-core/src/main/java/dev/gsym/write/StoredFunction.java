@@ -43,6 +43,11 @@ final class StoredFunction {
   private final FunctionInfo obj;
   /** Decoded form, kept only while {@link GsymCreator#finish} compares equal ranges. */
   private FunctionInfo memo;
+  /**
+   * A spilled record read back, kept only while {@link GsymCreator#finish} compares equal ranges
+   * (the sort compares one record with several others: read once, not at every comparison).
+   */
+  private byte[] readBack;
 
   private StoredFunction(FunctionInfo fi, byte[] bytes) {
     this(fi, fi.name(), bytes);
@@ -117,6 +122,13 @@ final class StoredFunction {
   /** The encoded record (read back from the spill if it is there); null if kept as an object. */
   private byte[] bytes() {
     return spill == null ? bytes : spill.read(spillAt, spillLength);
+  }
+
+  /** {@link #bytes}, a spilled record read back once until {@link #forget}. */
+  private byte[] keptBytes() {
+    if (spill == null) return bytes;
+    if (readBack == null) readBack = spill.read(spillAt, spillLength);
+    return readBack;
   }
 
   /** Bytes of the record held in this process's memory. */
@@ -338,7 +350,7 @@ final class StoredFunction {
   FunctionInfo info() {
     if (obj != null) return obj;
     if (memo != null) return memo;
-    return FunctionInfo.decode(cursor(bytes()), range.start());
+    return FunctionInfo.decode(cursor(readBack != null ? readBack : bytes()), range.start());
   }
 
   private FunctionInfo memoized() {
@@ -349,6 +361,7 @@ final class StoredFunction {
 
   void forget() {
     memo = null;
+    readBack = null;
   }
 
   /** Encoded size in bytes (with 4-byte string offsets, as version 1). */
@@ -384,7 +397,7 @@ final class StoredFunction {
     if (c != 0) return c;
     c = Integer.compare(a.lineRows, b.lineRows); // null (-1) first, then by row count
     if (c != 0 || a.lineRows <= 0) return c;
-    if (a.encoded() && b.encoded() && sameLineTableBytes(a.bytes(), b.bytes())) return 0; // duplicates
+    if (a.encoded() && b.encoded() && sameLineTableBytes(a.keptBytes(), b.keptBytes())) return 0; // duplicates
     // ranges and inline counts tie (FunctionInfo.compare would find the same): compare the rows
     return LineTable.compare(a.memoized().lineTable(), b.memoized().lineTable());
   }
@@ -427,7 +440,7 @@ final class StoredFunction {
       return false;
     }
     if (lineRows < 0 && inlineNodes < 0) return true;
-    if (encoded() && o.encoded() && Arrays.equals(bytes(), o.bytes())) return true;
+    if (encoded() && o.encoded() && Arrays.equals(keptBytes(), o.keptBytes())) return true;
     return memoized().sameAs(o.memoized());
   }
 

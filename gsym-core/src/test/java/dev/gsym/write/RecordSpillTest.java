@@ -178,6 +178,40 @@ class RecordSpillTest {
     c.close(); // twice is harmless
   }
 
+  /**
+   * Records read back in spill order, in random order (small reads), and in random order mixed
+   * with runs in spill order (small reads followed by read-ahead windows), across the 1 MiB window
+   * and across records larger than it: every read gives the bytes appended.
+   */
+  @Test
+  void readsInAnyOrderGiveTheAppendedBytes() throws IOException {
+    RecordSpill spill = RecordSpill.create();
+    try {
+      SplittableRandom r = new SplittableRandom(11);
+      List<byte[]> records = new ArrayList<>();
+      List<Long> at = new ArrayList<>();
+      for (int i = 0; i < 3000; i++) {
+        int len = i % 997 == 5 ? (1 << 20) + 3 + r.nextInt(5000) : 1 + r.nextInt(i % 3 == 0 ? 9000 : 300);
+        byte[] b = new byte[len];
+        r.nextBytes(b);
+        records.add(b);
+        at.add(spill.append(b));
+      }
+      for (int i = 0; i < records.size(); i++) {
+        assertThat(spill.read(at.get(i), records.get(i).length)).as("in order, record " + i).isEqualTo(records.get(i));
+      }
+      for (int k = 0; k < 20_000; k++) {
+        int i = r.nextInt(records.size());
+        int run = r.nextInt(4) == 0 ? 1 + r.nextInt(40) : 1; // sometimes read on in spill order
+        for (int j = i; j < Math.min(records.size(), i + run); j += 1 + r.nextInt(2)) {
+          assertThat(spill.read(at.get(j), records.get(j).length)).as("record " + j).isEqualTo(records.get(j));
+        }
+      }
+    } finally {
+      spill.close();
+    }
+  }
+
   /** Descriptors of this process open on a spill file. */
   private static long openSpillFiles(Path fds) throws IOException {
     try (Stream<Path> s = Files.list(fds)) {

@@ -2,9 +2,8 @@ package dev.gsym.dwarf.read;
 
 import dev.gsym.io.ByteView;
 import dev.gsym.io.Cursor;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /** One abbreviation declaration from .debug_abbrev. */
@@ -42,30 +41,33 @@ public record Abbreviation(long code, int tag, boolean hasChildren, int[] attrib
     if (offset < 0 || offset >= abbrev.size()) throw abbrev.error(0, "abbreviation offset 0x" + Long.toHexString(offset) + " past end of .debug_abbrev");
     Cursor c = abbrev.cursor(offset);
     Map<Long, Abbreviation> set = new HashMap<>();
+    // one abbreviation's attribute specifications, reused for the next (copied out exactly sized)
+    int[] a = new int[16], f = new int[16];
+    long[] k = new long[16];
     while (true) {
       long code = c.uleb();
       if (code == 0) break;
       long codeAt = c.position();
       long tag = c.uleb();
       boolean children = c.u8() != 0;
-      List<long[]> specs = new ArrayList<>();
+      int n = 0;
       while (true) {
         long at = c.uleb();
         long form = c.uleb();
         if (at == 0 && form == 0) break;
         long ic = form == Form.IMPLICIT_CONST.code ? c.sleb() : 0;
-        if (specs.size() >= MAX_ATTRIBUTES) throw c.errorAt(codeAt, "too many attributes in abbreviation " + code);
-        specs.add(new long[] {at, form, ic});
+        if (n >= MAX_ATTRIBUTES) throw c.errorAt(codeAt, "too many attributes in abbreviation " + code);
+        if (n == a.length) {
+          a = Arrays.copyOf(a, 2 * n);
+          f = Arrays.copyOf(f, 2 * n);
+          k = Arrays.copyOf(k, 2 * n);
+        }
+        a[n] = (int) at;
+        f[n] = (int) form;
+        k[n] = ic;
+        n++;
       }
-      int n = specs.size();
-      int[] a = new int[n], f = new int[n];
-      long[] k = new long[n];
-      for (int i = 0; i < n; i++) {
-        a[i] = (int) specs.get(i)[0];
-        f[i] = (int) specs.get(i)[1];
-        k[i] = specs.get(i)[2];
-      }
-      set.putIfAbsent(code, new Abbreviation(code, (int) tag, children, a, f, k));
+      set.putIfAbsent(code, new Abbreviation(code, (int) tag, children, Arrays.copyOf(a, n), Arrays.copyOf(f, n), Arrays.copyOf(k, n)));
     }
     if (endOut != null) endOut[0] = c.position();
     return set;

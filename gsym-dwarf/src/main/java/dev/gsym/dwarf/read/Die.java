@@ -40,7 +40,22 @@ public record Die(DwarfUnit unit, int index) {
   public Die ref(int at) {
     AttributeValue v = find(at);
     if (!(v instanceof AttributeValue.Ref r)) return null;
-    return unit.dwarf().dieAt(r.infoOffset());
+    long off = r.infoOffset();
+    // most references stay in their unit: no search for the unit
+    if (off >= unit.offset() && off < unit.endOffset()) return unit.dieAt(off);
+    return unit.dwarf().dieAt(off);
+  }
+
+  /** The first child, or null. */
+  public Die firstChild() {
+    int c = unit.firstChild(index);
+    return c < 0 ? null : new Die(unit, c);
+  }
+
+  /** The next sibling, or null after the last child of the parent. */
+  public Die nextSibling() {
+    int s = unit.nextSibling(index);
+    return s < 0 ? null : new Die(unit, s);
   }
 
   /**
@@ -56,26 +71,43 @@ public record Die(DwarfUnit unit, int index) {
 
   /** As {@link #findRecursively}, also telling which DIE the value came from. */
   public Found findRecursivelyWithDie(int... attrs) {
-    ArrayList<Die> work = new ArrayList<>();
-    ArrayList<Long> seen = new ArrayList<>();
-    work.add(this);
-    seen.add(offset());
-    int steps = 0;
-    while (!work.isEmpty() && steps++ < MAX_REFERENCE_CHAIN) {
-      Die d = work.removeLast();
+    for (int a : attrs) { // this DIE first: most lookups end here, with nothing to follow
+      AttributeValue v = find(a);
+      if (v != null) return new Found(this, v);
+    }
+    Die r1 = ref(AT_ABSTRACT_ORIGIN);
+    Die r2 = ref(AT_SPECIFICATION);
+    if (r1 == null && r2 == null) return null;
+    // Depth first, the specification before the abstract origin (LIFO), each DIE once, at most
+    // MAX_REFERENCE_CHAIN DIEs in all.
+    Die[] work = new Die[8];
+    long[] seen = new long[8];
+    int nWork = 0;
+    int nSeen = 0;
+    seen[nSeen++] = offset();
+    int steps = 1;
+    Die d = this;
+    while (true) {
+      for (Die r : new Die[] {r1, r2}) {
+        if (r == null) continue;
+        long off = r.offset();
+        boolean dup = false;
+        for (int j = 0; j < nSeen && !dup; j++) dup = seen[j] == off;
+        if (dup) continue;
+        if (nSeen == seen.length) seen = java.util.Arrays.copyOf(seen, nSeen * 2);
+        seen[nSeen++] = off;
+        if (nWork == work.length) work = java.util.Arrays.copyOf(work, nWork * 2);
+        work[nWork++] = r;
+      }
+      if (nWork == 0 || steps++ >= MAX_REFERENCE_CHAIN) return null;
+      d = work[--nWork];
       for (int a : attrs) {
         AttributeValue v = d.find(a);
         if (v != null) return new Found(d, v);
       }
-      for (int a : new int[] {AT_ABSTRACT_ORIGIN, AT_SPECIFICATION}) {
-        Die r = d.ref(a);
-        if (r != null && !seen.contains(r.offset())) {
-          seen.add(r.offset());
-          work.add(r);
-        }
-      }
+      r1 = d.ref(AT_ABSTRACT_ORIGIN);
+      r2 = d.ref(AT_SPECIFICATION);
     }
-    return null;
   }
 
   /** A string attribute looked up recursively, or null. */

@@ -36,6 +36,11 @@ public final class DwarfUnit {
   /** 4 for 32-bit DWARF, 8 for 64-bit DWARF. */
   private final int offsetSize;
   private final Form.Params formParams;
+  /**
+   * By standard form code: the size of a value that {@link Form#value} makes from a number of fixed
+   * size ({@link Form#fixedNumber}), 0 for the implicit forms, -1 for the others.
+   */
+  private final int[] numberSizes;
   private final DwarfFile.AbbreviationSet abbrevs;
   /** .debug_info up to this unit's end: cursors over it have absolute positions and stop at the unit end. */
   private final ByteView unitView;
@@ -122,20 +127,34 @@ public final class DwarfUnit {
       abbrevOffset = abbrev.offset();
     }
     this.formParams = new Form.Params(version, addressSize, offsetSize);
+    this.numberSizes = new int[Form.STANDARD_CODES];
+    for (int fc = 0; fc < numberSizes.length; fc++) {
+      Form f = Form.of(fc);
+      numberSizes[fc] = f == null ? -1 : f.encoding == Form.Encoding.IMPLICIT ? 0 : f.fixedNumber(formParams) ? f.size(formParams) : -1;
+    }
     this.headerDwoId = dwoId;
     this.abbrevs = dwarf.abbreviations(new DebugAbbrevOffset(abbrevOffset));
     this.unitView = info.slice(0, end);
     this.firstDie = c.position();
   }
 
-  /** The flat DIE tree of a unit: per DIE its offset, attributes' offset, abbreviation, parent, next sibling. */
+  /**
+   * The flat DIE tree of a unit: per DIE its offset, the length of its abbreviation code (its
+   * attributes follow), its abbreviation (an index into {@link #abbrevs}: primitive arrays only,
+   * which the garbage collector does not scan), parent and next sibling.
+   */
   private static final class Tree {
     long[] dieOffset;
-    long[] attrOffset;
-    Abbreviation[] dieAbbrev;
+    byte[] codeLength;
+    int[] dieAbbrev;
     int[] parent;
     int[] nextSibling;
     int count;
+    /**
+     * The abbreviations {@link #dieAbbrev} indexes: the set's dense table (indexed by code), or for a
+     * set without one, those seen, in the order seen.
+     */
+    Abbreviation[] abbrevs;
     /**
      * Per abbreviation code (below the dense table's length), the offset of each attribute's value
      * from the DIE's first attribute while every attribute before it has a fixed size, else -1; null
@@ -145,27 +164,36 @@ public final class DwarfUnit {
 
     Tree(int capacity) {
       dieOffset = new long[capacity];
-      attrOffset = new long[capacity];
-      dieAbbrev = new Abbreviation[capacity];
+      codeLength = new byte[capacity];
+      dieAbbrev = new int[capacity];
       parent = new int[capacity];
       nextSibling = new int[capacity];
     }
 
-    int add(long at, long attrs, Abbreviation ab, int par) {
+    int add(long at, int codeLen, int abbrev, int par) {
       if (count == dieOffset.length) {
         int n = count * 2;
         dieOffset = Arrays.copyOf(dieOffset, n);
-        attrOffset = Arrays.copyOf(attrOffset, n);
+        codeLength = Arrays.copyOf(codeLength, n);
         dieAbbrev = Arrays.copyOf(dieAbbrev, n);
         parent = Arrays.copyOf(parent, n);
         nextSibling = Arrays.copyOf(nextSibling, n);
       }
       dieOffset[count] = at;
-      attrOffset[count] = attrs;
-      dieAbbrev[count] = ab;
+      codeLength[count] = (byte) codeLen;
+      dieAbbrev[count] = abbrev;
       parent[count] = par;
       nextSibling[count] = -1;
       return count++;
+    }
+
+    Abbreviation abbrev(int i) {
+      return abbrevs[dieAbbrev[i]];
+    }
+
+    /** Where DIE {@code i}'s attributes start. */
+    long attrOffset(int i) {
+      return dieOffset[i] + codeLength[i];
     }
   }
 
@@ -220,6 +248,10 @@ public final class DwarfUnit {
     // sized for an average of ~12 bytes per DIE, so that few units grow their arrays (larger ones double)
     Tree t = new Tree((int) Math.min(1 << 18, Math.max(16, (unitView.size() - firstDie) / 12)));
     Abbreviation[] abbrevByCode = abbrevs.byCode();
+    // a set whose codes are not dense (none seen in practice) gets a table of its own
+    boolean dense = abbrevByCode.length > 0;
+    java.util.Map<Long, Integer> sparseIndex = dense ? null : new java.util.HashMap<>();
+    List<Abbreviation> sparse = dense ? null : new ArrayList<>();
     // Per abbreviation code: 0 unknown, -1 some attribute has a variable size, else 1 + the
     // attributes' total size (most DIEs are then skipped with one bounds check).
     int[] fixed = new int[abbrevByCode.length];
@@ -241,10 +273,24 @@ public final class DwarfUnit {
         lastAtDepth = lastStack[depth];
         continue;
       }
-      Abbreviation ab = code > 0 && code < abbrevByCode.length ? abbrevByCode[(int) code] : abbrevs.map().get(code);
+      Abbreviation ab;
+      int abIndex;
+      if (dense) {
+        ab = code > 0 && code < abbrevByCode.length ? abbrevByCode[(int) code] : null;
+        abIndex = (int) code;
+      } else {
+        ab = abbrevs.map().get(code);
+        Integer seen = ab == null ? null : sparseIndex.get(code);
+        if (seen == null && ab != null) {
+          seen = sparseIndex.size();
+          sparseIndex.put(code, seen);
+          sparse.add(ab);
+        }
+        abIndex = seen == null ? -1 : seen;
+      }
       if (ab == null) throw info.error(at, "invalid abbreviation code " + code);
       if (depth == 0 && t.count > 0) throw info.error(at, "more than one DIE at the top level of the unit");
-      int idx = t.add(at, c.position(), ab, depth == 0 ? -1 : stack[depth - 1]);
+      int idx = t.add(at, (int) (c.position() - at), abIndex, depth == 0 ? -1 : stack[depth - 1]);
       if (lastAtDepth >= 0) t.nextSibling[lastAtDepth] = idx;
       lastAtDepth = idx;
       int f = code < fixed.length ? fixed[(int) code] : -1;
@@ -268,6 +314,7 @@ public final class DwarfUnit {
       }
     }
     if (t.count == 0) throw info.error(offset, "unit has no DIEs");
+    t.abbrevs = dense ? abbrevByCode : sparse.toArray(new Abbreviation[0]);
     return t;
   }
 
@@ -331,6 +378,7 @@ public final class DwarfUnit {
 
   /** The size of a value of form code {@code form} in this unit, or -1 if it varies or the form is unknown. */
   private int formSize(int form) {
+    if (form >= 0 && form < numberSizes.length && numberSizes[form] > 0) return numberSizes[form];
     Form f = Form.of(form);
     return f == null ? -1 : f.size(formParams); // unknown: skipped form by form, which reports it
   }
@@ -413,8 +461,8 @@ public final class DwarfUnit {
 
   private long baseAttr(int at, long dflt) {
     Tree t = tree();
-    Abbreviation ab = t.dieAbbrev[0];
-    Cursor c = unitView.cursor(t.attrOffset[0]);
+    Abbreviation ab = t.abbrev(0);
+    Cursor c = unitView.cursor(t.attrOffset(0));
     int[] attrs = ab.attributes();
     for (int i = 0; i < attrs.length; i++) {
       if (attrs[i] == at && ab.forms()[i] == Form.SEC_OFFSET.code) return readN(c, offsetSize);
@@ -473,13 +521,18 @@ public final class DwarfUnit {
     return tree().dieOffset[i];
   }
 
+  /** The abbreviation of DIE {@code i}. */
+  Abbreviation abbreviation(int i) {
+    return tree().abbrev(i);
+  }
+
   /** The tag of DIE {@code i}. */
   public int tag(int i) {
-    return tree().dieAbbrev[i].tag();
+    return tree().abbrev(i).tag();
   }
 
   boolean hasChildren(int i) {
-    return tree().dieAbbrev[i].hasChildren();
+    return tree().abbrev(i).hasChildren();
   }
 
   /** The index of DIE {@code i}'s parent, or -1 for the unit DIE. */
@@ -489,7 +542,7 @@ public final class DwarfUnit {
 
   int firstChild(int i) {
     Tree t = tree();
-    return t.dieAbbrev[i].hasChildren() && i + 1 < t.count && t.parent[i + 1] == i ? i + 1 : -1;
+    return t.abbrev(i).hasChildren() && i + 1 < t.count && t.parent[i + 1] == i ? i + 1 : -1;
   }
 
   int nextSibling(int i) {
@@ -498,7 +551,7 @@ public final class DwarfUnit {
 
   /** True if DIE {@code i} itself has attribute {@code at} (no value is decoded). */
   public boolean has(int i, int at) {
-    for (int a : tree().dieAbbrev[i].attributes()) {
+    for (int a : tree().abbrev(i).attributes()) {
       if (a == at) return true;
     }
     return false;
@@ -507,7 +560,7 @@ public final class DwarfUnit {
   /** The first value of attribute {@code at} on DIE {@code i}, or null. */
   AttributeValue find(int i, int at) {
     Tree t = tree();
-    Abbreviation ab = t.dieAbbrev[i];
+    Abbreviation ab = t.abbrev(i);
     int[] attrs = ab.attributes();
     int k = -1;
     for (int j = 0; j < attrs.length; j++) {
@@ -520,9 +573,17 @@ public final class DwarfUnit {
     long code = ab.code();
     int[] offs = code > 0 && code < t.attrOffsets.length ? t.attrOffsets[(int) code] : null;
     if (offs != null && offs[k] >= 0) { // every attribute before it has a fixed size
-      return readForm(unitView.cursor(t.attrOffset[i] + offs[k]), ab.forms()[k], ab.implicitConsts()[k]);
+      // the common numbers straight from the section (the tree's parse checked they are inside the unit)
+      int fc = ab.forms()[k];
+      int n = fc >= 0 && fc < numberSizes.length ? numberSizes[fc] : -1;
+      if (n > 0) return Form.of(fc).value(uN(unitView, t.attrOffset(i) + offs[k], n), this);
+      if (n == 0) {
+        Form f = Form.of(fc);
+        return f.value(f.meaning == Form.Meaning.TRUE ? 1 : ab.implicitConsts()[k], this);
+      }
+      return readForm(unitView.cursor(t.attrOffset(i) + offs[k]), ab.forms()[k], ab.implicitConsts()[k]);
     }
-    Cursor c = unitView.cursor(t.attrOffset[i]);
+    Cursor c = unitView.cursor(t.attrOffset(i));
     for (int j = 0; j < k; j++) skipForm(c, ab.forms()[j]);
     return readForm(c, ab.forms()[k], ab.implicitConsts()[k]);
   }

@@ -104,7 +104,10 @@ public enum Form {
   final int width;
   final Meaning meaning;
 
-  private static final Form[] STANDARD = new Form[0x2d];
+  /** Standard form codes are below this (DWARF 5's last is 0x2c). */
+  static final int STANDARD_CODES = 0x2d;
+
+  private static final Form[] STANDARD = new Form[STANDARD_CODES];
   private static final Form[] GNU = new Form[0x22];
 
   static {
@@ -214,13 +217,35 @@ public enum Form {
       }
       case IMPLICIT -> raw = meaning == Meaning.TRUE ? 1 : implicitConst;
     }
+    if (bytes != null) return new AttributeValue.Block(code, bytes);
+    if (string != null) return new AttributeValue.Str(code, string);
+    return value(raw, u);
+  }
+
+  /**
+   * Whether a value of this form is a number of at most 8 bytes whose size does not vary, which
+   * {@link #value} makes into the attribute value (no string or block to read).
+   */
+  boolean fixedNumber(Params p) {
+    return switch (encoding) {
+      case FIXED, ADDRESS_SIZE, OFFSET_SIZE, REF_ADDR_SIZE -> size(p) <= 8 && meaning != Meaning.BLOCK && meaning != Meaning.STRING;
+      default -> false;
+    };
+  }
+
+  /**
+   * The attribute value of a number {@code raw} of this form, as {@link #read} makes it (index forms
+   * resolved through {@code u}'s bases, unit references made absolute); not for strings held in
+   * .debug_info or blocks.
+   */
+  AttributeValue value(long raw, DwarfUnit u) {
     int form = code;
     return switch (meaning) {
       case UNSIGNED, TRUE -> new AttributeValue.Unsigned(form, raw);
       case SIGNED, IMPLICIT_CONST -> new AttributeValue.Signed(form, raw);
       case ADDRESS -> new AttributeValue.Address(form, raw);
       case ADDRESS_INDEX -> new AttributeValue.Address(form, u.address(raw));
-      case STRING -> new AttributeValue.Str(form, string);
+      case STRING -> throw new IllegalStateException(this + " holds its string in .debug_info");
       case STRP -> new AttributeValue.Str(form, u.dwarf().string(u.dwarf().sections().str(), raw));
       case LINE_STRP -> new AttributeValue.Str(form, u.dwarf().string(u.dwarf().sections().lineStr(), raw));
       case STRING_INDEX -> new AttributeValue.Str(form, u.string(raw));
@@ -228,7 +253,7 @@ public enum Form {
       case SECTION_REF -> new AttributeValue.Ref(form, raw);
       case SEC_OFFSET -> new AttributeValue.SecOffset(form, raw);
       case LIST_INDEX -> new AttributeValue.ListIndex(form, raw);
-      case BLOCK -> new AttributeValue.Block(form, bytes);
+      case BLOCK -> throw new IllegalStateException(this + " is a block");
       case OTHER -> new AttributeValue.Other(form, raw);
     };
   }

@@ -213,43 +213,136 @@ public final class LineTable {
     }
     if (programStart > c.size()) throw sec.error(offset, "line program start past end of line table");
     c.seek(programStart);
-    // Instructions decoded one at a time and executed on the row registers.
     // about one row per 2-3 bytes of line program: sized so that few tables grow (larger ones double)
     Rows rows = new Rows((int) Math.max(64, Math.min(1 << 16, (c.size() - programStart) / 3)));
     List<Sequence> seqs = new ArrayList<>();
-    LineInstruction.Params params = new LineInstruction.Params(minInst, defaultIsStmt, lineBase, lineRange, opcodeBase, stdLengths);
-    LineRow state = new LineRow(params);
+    run(c, dwarf.sections().lineRelocationSection(), new Header(minInst, defaultIsStmt, lineBase, lineRange, opcodeBase, stdLengths),
+        rows, seqs, files);
+    seqs.sort((a, b) -> Long.compareUnsigned(a.highPc(), b.highPc()));
+    return new LineTable(version, List.copyOf(dirs), List.copyOf(files), rows, List.copyOf(seqs));
+  }
+
+  /** The header fields the line program's opcodes depend on. */
+  private record Header(int minInstLength, boolean defaultIsStmt, int lineBase, int lineRange, int opcodeBase, int[] standardLengths) {}
+
+  /**
+   * Runs the line program from the cursor to its end (DWARF 6.2.5): decodes each opcode and applies
+   * it to the state machine's registers in place (no object per instruction: a large binary's line
+   * programs have tens of millions), appending rows, sequences (those with an undefined section
+   * only, see below) and DW_LNE_define_file entries. Unknown opcodes are skipped by their operands
+   * (standard ones by the header's lengths, extended ones by their length).
+   */
+  private static void run(Cursor c, java.util.function.LongToIntFunction relocSection, Header p, Rows rows,
+      List<Sequence> seqs, List<FileEntry> files) {
+    final int opcodeBase = p.opcodeBase();
+    final int lineRange = p.lineRange();
+    final long minInst = p.minInstLength();
+    final int[] stdLengths = p.standardLengths();
+    // the registers (DWARF 6.2.2); is_stmt and the like are not kept: no row field depends on them
+    long address = 0;
+    long file = 1;
+    long line = 1;
+    int column = 0;
     int seqFirst = -1;
     long seqLow = 0;
     long seqOffset = c.position();
     long sectionIndex = -1;
-    java.util.function.LongToIntFunction relocSection = dwarf.sections().lineRelocationSection();
     while (c.remaining() > 0) {
-      LineInstruction insn = LineInstruction.read(c, params);
-      if (insn instanceof LineInstruction.DefineFile df) files.add(new FileEntry(df.name(), df.dirIndex()));
-      if (insn instanceof LineInstruction.SetAddress sa) sectionIndex = relocSection.applyAsInt(sa.operandOffset());
-      if (!state.execute(insn)) continue;
+      long opAt = c.position();
+      int op = c.u8();
+      boolean endSequence = false;
+      if (op >= opcodeBase) { // special opcode: advance address and line, append a row
+        if (lineRange == 0) throw c.errorAt(opAt, "special opcode with line_range 0");
+        int adj = op - opcodeBase;
+        address += minInst * (adj / lineRange);
+        line += p.lineBase() + (adj % lineRange);
+      } else if (op == 0) { // extended opcode
+        long len = c.uleb();
+        if (len == 0 || len > c.remaining()) throw c.errorAt(opAt, "bad extended opcode length 0x" + Long.toHexString(len));
+        long next = c.position() + len;
+        int sub = c.u8();
+        switch (sub) {
+          case DW_LNE_END_SEQUENCE -> endSequence = true;
+          case DW_LNE_SET_ADDRESS -> {
+            int n = (int) (len - 1);
+            if (n != 1 && n != 2 && n != 4 && n != 8) throw c.errorAt(opAt, "bad DW_LNE_set_address size " + n);
+            address = DwarfUnit.uN(c.view(), c.position(), n);
+            sectionIndex = relocSection.applyAsInt(c.position());
+          }
+          case DW_LNE_DEFINE_FILE -> {
+            String f = c.view().cString(c.position());
+            while (c.u8() != 0) {}
+            files.add(new FileEntry(f, c.uleb()));
+          }
+          case DW_LNE_SET_DISCRIMINATOR -> c.uleb();
+          default -> {} // unknown: skipped by its length
+        }
+        c.seek(next);
+        if (!endSequence) continue;
+      } else {
+        switch (op) {
+          case DW_LNS_COPY -> {}
+          case DW_LNS_ADVANCE_PC -> {
+            address += minInst * c.uleb();
+            continue;
+          }
+          case DW_LNS_ADVANCE_LINE -> {
+            line += c.sleb();
+            continue;
+          }
+          case DW_LNS_SET_FILE -> {
+            file = c.uleb();
+            continue;
+          }
+          case DW_LNS_SET_COLUMN -> {
+            column = (int) c.uleb();
+            continue;
+          }
+          case DW_LNS_CONST_ADD_PC -> {
+            if (lineRange == 0) throw c.errorAt(opAt, "DW_LNS_const_add_pc with line_range 0");
+            address += minInst * ((255 - opcodeBase) / lineRange);
+            continue;
+          }
+          case DW_LNS_FIXED_ADVANCE_PC -> {
+            address += c.u16();
+            continue;
+          }
+          case DW_LNS_SET_ISA -> {
+            c.uleb();
+            continue;
+          }
+          case DW_LNS_NEGATE_STMT, DW_LNS_SET_BASIC_BLOCK, DW_LNS_SET_PROLOGUE_END, DW_LNS_SET_EPILOGUE_BEGIN -> {
+            continue;
+          }
+          default -> { // unknown standard opcode: its operands are skipped
+            for (int i = stdLengths[op]; i > 0; i--) c.uleb();
+            continue;
+          }
+        }
+      }
+      // append a row (special opcode, DW_LNS_copy, DW_LNE_end_sequence)
       int idx = rows.size();
       if (seqFirst < 0) {
         seqFirst = idx;
-        seqLow = state.address;
+        seqLow = address;
       }
-      rows.add(state.address, state.file, (int) state.line, state.column, state.endSequence);
-      if (state.endSequence) {
-        if (Long.compareUnsigned(seqLow, state.address) < 0) {
+      rows.add(address, file, (int) line, column, endSequence);
+      if (endSequence) {
+        if (Long.compareUnsigned(seqLow, address) < 0) {
           // Our lookups are llvm's with an undefined section (DwarfTransformer, the verifier): a
           // sequence relocated against a section (every one in a relocatable object) never matches,
           // so it is left out.
-          if (sectionIndex == -1) seqs.add(new Sequence(seqLow, state.address, seqFirst, idx + 1, seqOffset, sectionIndex));
+          if (sectionIndex == -1) seqs.add(new Sequence(seqLow, address, seqFirst, idx + 1, seqOffset, sectionIndex));
         }
         seqOffset = c.position();
         sectionIndex = -1;
         seqFirst = -1;
-        state.reset();
+        address = 0;
+        file = 1;
+        line = 1;
+        column = 0;
       }
     }
-    seqs.sort((a, b) -> Long.compareUnsigned(a.highPc(), b.highPc()));
-    return new LineTable(version, List.copyOf(dirs), List.copyOf(files), rows, List.copyOf(seqs));
   }
 
   private static void skipCString(Cursor c) {

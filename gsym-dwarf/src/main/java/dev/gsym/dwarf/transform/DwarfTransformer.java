@@ -225,7 +225,7 @@ public final class DwarfTransformer {
         List<InlineInfo> children = new ArrayList<>();
         // [0]: no inline range belonged to another range of this subprogram; [1]: a non-empty inline range was seen.
         boolean[] warnIfEmpty = {true, false};
-        for (Die c : die.children()) parseInlineInfo(cui, c, 1, top, children, all, warnIfEmpty);
+        for (Die c = die.firstChild(); c != null; c = c.nextSibling()) parseInlineInfo(cui, c, 1, top, children, all, warnIfEmpty);
         if (!children.isEmpty()) {
           inline = new InlineInfo(List.of(r), name, 0, 0, children);
         } else if (warnIfEmpty[0] && warnIfEmpty[1]) {
@@ -322,12 +322,14 @@ public final class DwarfTransformer {
       AttributeValue cl = die.find(AT_CALL_LINE);
       int callLine = cl == null || cl.asUnsigned() == null ? 0 : (int) (long) cl.asUnsigned();
       List<InlineInfo> children = new ArrayList<>();
-      for (Die c : die.children()) parseInlineInfo(cui, c, depth + 1, mine, children, allInline, warnIfEmpty);
+      for (Die c = die.firstChild(); c != null; c = c.nextSibling()) parseInlineInfo(cui, c, depth + 1, mine, children, allInline, warnIfEmpty);
       parentChildren.add(new InlineInfo(mine.toList(), name == null ? 0 : name, callFile, callLine, children));
       return;
     }
     if (tag == TAG_SUBPROGRAM || tag == TAG_LEXICAL_BLOCK) {
-      for (Die c : die.children()) parseInlineInfo(cui, c, depth + 1, parentRanges, parentChildren, allParentRanges, warnIfEmpty);
+      for (Die c = die.firstChild(); c != null; c = c.nextSibling()) {
+        parseInlineInfo(cui, c, depth + 1, parentRanges, parentChildren, allParentRanges, warnIfEmpty);
+      }
     }
   }
 

@@ -144,6 +144,50 @@ class DwarfReaderTest {
     assertEquals(0x30L, lex.find(AT_HIGH_PC).asUnsigned()); // DW_FORM_indirect -> data1
   }
 
+  /** A DWARF 4 unit over abbreviations {@code abbrev}, with DIEs {@code dies} (after the header). */
+  private static DwarfUnit unit4(byte[] abbrev, byte[] dies) {
+    byte[] info = new Bytes().u16(4).u32(0).u8(8).bytes(dies).withLength();
+    return new DwarfFile(sections(info, abbrev, new byte[0], new byte[0], new byte[0], new byte[0], new byte[0], new byte[0]))
+        .units().getFirst();
+  }
+
+  /**
+   * Abbreviation codes far apart (no dense table: the tree keeps a table of the abbreviations it
+   * saw) give the same tree and attributes as small codes; an unknown code, and one whose ULEB128
+   * does not fit a signed long, are errors at the DIE.
+   */
+  @Test
+  void sparseAbbreviationCodes() {
+    for (long[] codes : new long[][] {{1, 2}, {5000, 1000}}) {
+      byte[] abbrev = new Bytes()
+          .uleb(codes[0]).uleb(TAG_COMPILE_UNIT).u8(1).uleb(AT_NAME).uleb(Form.STRING.code).uleb(0).uleb(0)
+          .uleb(codes[1]).uleb(TAG_SUBPROGRAM).u8(0).uleb(AT_NAME).uleb(Form.STRING.code)
+          .uleb(AT_LOW_PC).uleb(Form.ADDR.code).uleb(AT_HIGH_PC).uleb(Form.DATA4.code).uleb(0).uleb(0)
+          .uleb(0).get();
+      byte[] dies = new Bytes().uleb(codes[0]).str("cu.c")
+          .uleb(codes[1]).str("f").u64(0x1000).u32(0x10)
+          .uleb(codes[1]).str("g").u64(0x2000).u32(0x20)
+          .uleb(0).get();
+      DwarfUnit u = unit4(abbrev, dies);
+      assertEquals(3, u.dieCount());
+      Die cu = u.unitDie();
+      assertEquals(TAG_COMPILE_UNIT, cu.tag());
+      assertEquals("cu.c", ((AttributeValue.Str) cu.find(AT_NAME)).value());
+      List<Die> kids = cu.children();
+      assertEquals(2, kids.size());
+      assertEquals(TAG_SUBPROGRAM, kids.get(1).tag());
+      assertEquals("g", kids.get(1).shortName());
+      assertEquals(cu, kids.get(1).parent());
+      assertEquals(List.of(new AddressRange(0x2000, 0x2020)), kids.get(1).addressRanges());
+      assertEquals(List.of(new AddressRange(0x1000, 0x1010)), kids.get(0).addressRanges());
+      for (long bad : new long[] {7, -1L}) {
+        byte[] wrong = new Bytes().uleb(codes[0]).str("cu.c").uleb(bad).get();
+        GsymFormatException e = assertThrows(GsymFormatException.class, () -> unit4(abbrev, wrong).load());
+        assertTrue(e.getMessage().contains("invalid abbreviation code " + bad), e.getMessage());
+      }
+    }
+  }
+
   @Test
   void lebEdgeCases() {
     ByteView b = v(new Bytes().uleb(0).uleb(127).uleb(128).uleb(-1L).sleb(-1).sleb(63).sleb(-64).sleb(Long.MIN_VALUE).get(), "leb");
@@ -268,6 +312,85 @@ class DwarfReaderTest {
     LineTable t = f.lineTable(new DebugLineOffset(0), 8);
     assertEquals(List.of(""), t.includeDirectories());
     assertEquals("a.c", t.filePath(0, "/cd"));
+  }
+
+  /**
+   * Every opcode of a DWARF 4 program with opcode_base 15 (two unknown standard opcodes, 13 with two
+   * operands and 14 with none): the rows follow DWARF 6.2.5 by hand; the opcodes that set nothing
+   * a row holds (negate_stmt, basic_block, prologue_end, epilogue_begin, set_isa, discriminator, an
+   * unknown extended opcode) move nothing; define_file adds a file.
+   */
+  @Test
+  void lineProgramEveryOpcode() {
+    // min_inst_length 2, line_base -3, line_range 12, opcode_base 15
+    Bytes hdr = new Bytes().u8(2).u8(1).u8(1).u8(-3 & 0xff).u8(12).u8(15).u8(0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1, 2, 0)
+        .u8(0).str("x.c").uleb(0).uleb(0).uleb(0).u8(0);
+    Bytes prog = new Bytes()
+        .u8(0).uleb(5).u8(2).u32(0x4000) // set_address (4 bytes) 0x4000
+        .u8(5).uleb(300) // set_column 300
+        .u8(6).u8(7).u8(10).u8(11) // negate_stmt, basic_block, prologue_end, epilogue_begin
+        .u8(12).uleb(1000) // set_isa
+        .u8(0).uleb(2).u8(4).uleb(9) // set_discriminator 9
+        .u8(0).uleb(4).u8(0x80).u8(1, 2, 3) // unknown extended opcode 0x80, 3 operand bytes
+        .u8(13).uleb(200).uleb(1) // unknown standard opcode 13: two ULEB operands
+        .u8(14) // unknown standard opcode 14: none
+        .u8(0).uleb(8).u8(3).str("d.c").uleb(1).uleb(0).uleb(0) // define_file d.c, directory 1
+        .u8(1) // copy: 0x4000 line 1 column 300
+        .u8(9).u16(0x20) // fixed_advance_pc 0x20 (not scaled) -> 0x4020
+        .u8(3).sleb(-1).u8(3).sleb(41) // advance_line twice -> 41
+        .u8(4).uleb(2) // set_file 2
+        .u8(15 + 5 + 12 * 3) // special: address += 2 * 3, line += -3 + 5 -> 0x4026 line 43
+        .u8(8) // const_add_pc: 2 * ((255 - 15) / 12) = 40 -> 0x404e
+        .u8(2).uleb(5) // advance_pc 2 * 5 -> 0x4058
+        .u8(0).uleb(1).u8(1); // end_sequence at 0x4058
+    byte[] h = hdr.get();
+    byte[] line = new Bytes().u16(4).u32(h.length).bytes(h).bytes(prog.get()).withLength();
+    DwarfFile f = new DwarfFile(sections(new byte[0], new byte[] {0}, new byte[0], line, new byte[0], new byte[0], new byte[0], new byte[0]));
+    LineTable t = f.lineTable(new DebugLineOffset(0), 8);
+    assertEquals(List.of(new LineTable.FileEntry("x.c", 0), new LineTable.FileEntry("d.c", 1)), t.files());
+    assertEquals(List.of(new LineTable.Row(0x4000, 1, 1, 300, false), new LineTable.Row(0x4026, 2, 43, 300, false),
+        new LineTable.Row(0x4058, 2, 43, 300, true)), t.rows());
+    assertEquals(1, t.sequences().size());
+    assertEquals(0x4000, t.sequences().get(0).lowPc());
+    assertEquals(0x4058, t.sequences().get(0).highPc());
+  }
+
+  /** A second sequence starts from the initial registers (address 0, file 1, line 1, column 0). */
+  @Test
+  void lineRegistersAreResetAfterEndSequence() {
+    Bytes hdr = new Bytes().u8(1).u8(1).u8(1).u8(-5 & 0xff).u8(14).u8(13).u8(0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1)
+        .u8(0).str("x.c").uleb(0).uleb(0).uleb(0).u8(0);
+    byte[] prog = new Bytes().u8(0).uleb(9).u8(2).u64(0x10).u8(4).uleb(3).u8(5).uleb(7).u8(3).sleb(5).u8(2).uleb(4)
+        .u8(0).uleb(1).u8(1) // end_sequence at 0x14, file 3, line 6, column 7
+        .u8(2).uleb(0x30).u8(1) // copy at 0x30: file 1, line 1, column 0 again
+        .u8(2).uleb(2).u8(0).uleb(1).u8(1).get();
+    byte[] h = hdr.get();
+    byte[] line = new Bytes().u16(4).u32(h.length).bytes(h).bytes(prog).withLength();
+    DwarfFile f = new DwarfFile(sections(new byte[0], new byte[] {0}, new byte[0], line, new byte[0], new byte[0], new byte[0], new byte[0]));
+    LineTable t = f.lineTable(new DebugLineOffset(0), 8);
+    assertEquals(List.of(new LineTable.Row(0x14, 3, 6, 7, true), new LineTable.Row(0x30, 1, 1, 0, false),
+        new LineTable.Row(0x32, 1, 1, 0, true)), t.rows());
+    assertEquals(0x30, t.sequences().get(0).lowPc());
+  }
+
+  /** Malformed opcodes name their offset in .debug_line. */
+  @Test
+  void badLineOpcodes() {
+    Bytes hdr = new Bytes().u8(1).u8(1).u8(1).u8(-5 & 0xff).u8(0).u8(13).u8(0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1)
+        .u8(0).u8(0);
+    byte[] h = hdr.get();
+    int programAt = 4 + 2 + 4 + h.length;
+    java.util.function.Function<byte[], String> error = prog -> {
+      byte[] line = new Bytes().u16(4).u32(h.length).bytes(h).bytes(prog).withLength();
+      DwarfFile f = new DwarfFile(sections(new byte[0], new byte[] {0}, new byte[0], line, new byte[0], new byte[0], new byte[0], new byte[0]));
+      return assertThrows(GsymFormatException.class, () -> f.lineTable(new DebugLineOffset(0), 8)).getMessage();
+    };
+    assertTrue(error.apply(new byte[] {1, 20}).contains(String.format("offset 0x%08x: special opcode with line_range 0", programAt + 1)),
+        error.apply(new byte[] {1, 20}));
+    assertTrue(error.apply(new byte[] {8}).contains("DW_LNS_const_add_pc with line_range 0"));
+    assertTrue(error.apply(new byte[] {1, 0, 0}).contains("bad extended opcode length 0x0"));
+    assertTrue(error.apply(new byte[] {0, 9, 2, 0}).contains("bad extended opcode length 0x9"));
+    assertTrue(error.apply(new byte[] {0, 4, 2, 1, 2, 3}).contains("bad DW_LNE_set_address size 3"));
   }
 
   @Test

@@ -79,6 +79,39 @@ class FormTest {
     }
   }
 
+  /**
+   * DwarfUnit.find makes the value of a fixed-size number ({@link Form#fixedNumber}) or an implicit
+   * form with {@link Form#value} from the bytes, without a cursor: that is what {@link Form#read}
+   * makes of the same bytes, for every such form (index forms resolved through a real unit); strings
+   * in .debug_info, blocks, data16 and LEB128 forms are left to read.
+   */
+  @Test
+  void valueOfANumberIsWhatReadMakes() throws Exception {
+    try (ElfFile elf = ElfFile.open(TestData.path("bin", "c-clang-O2")); DwarfFile dwarf = new DwarfFile(DwarfSections.of(elf))) {
+      DwarfUnit u = dwarf.units().getFirst();
+      Form.Params p = u.formParams();
+      int numbers = 0;
+      for (Form f : Form.values()) {
+        boolean number = f.fixedNumber(p);
+        switch (f.encoding) {
+          case FIXED, ADDRESS_SIZE, OFFSET_SIZE, REF_ADDR_SIZE -> assertThat(number).as("%s", f).isEqualTo(f != Form.DATA16);
+          default -> assertThat(number).as("%s", f).isFalse();
+        }
+        if (f.encoding == Form.Encoding.IMPLICIT) {
+          assertThat(f.value(f == Form.FLAG_PRESENT ? 1 : -9, u)).as("%s", f).isEqualTo(f.read(cursor(new byte[0]), u, -9));
+        }
+        if (!number) continue;
+        numbers++;
+        for (int raw : new int[] {0, 1, 2}) {
+          byte[] v = new byte[f.size(p)];
+          v[0] = (byte) raw;
+          assertThat(f.value(raw, u)).as("%s %d", f, raw).isEqualTo(f.read(cursor(v), u, 0));
+        }
+      }
+      assertThat(numbers).isEqualTo(28);
+    }
+  }
+
   @Test
   void codesMapToForms() {
     for (Form f : Form.values()) assertThat(Form.of(f.code)).isSameAs(f);

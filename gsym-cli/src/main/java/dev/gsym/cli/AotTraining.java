@@ -25,12 +25,13 @@ import java.util.List;
  * lookups (plain, {@code --verbose}, {@code --merged-functions}, the {@code lookup} subcommand,
  * {@code --addresses-from-stdin}), a dump, {@code symbolize} (stdin lines and a JSON list, reading
  * GSYM files, and once converting a binary into a store), a DWARF conversion of a small test binary
- * both Breakpad conversions, {@code stackwalk} over minidumps and {@code symbolize --pprof} and
- * {@code flamegraph} over a profile, so the classes and linked call sites of all of them go into the
+ * and both Breakpad conversions, so the classes and linked call sites of all of them go into the
  * cache.
  *
  * <p>Usage: {@code AotTraining SRC_TEST_DATA WORK_DIR}; {@code AotTraining --serve SRC_TEST_DATA
- * WORK_DIR} trains {@code gsymutil serve}'s own cache. Every command must exit 0; otherwise the
+ * WORK_DIR} trains {@code gsymutil serve}'s own cache, {@code AotTraining --crash SRC_TEST_DATA
+ * WORK_DIR} the cache of {@code stackwalk}, {@code symbolize --pprof} and {@code flamegraph}
+ * ({@code gsymutil-crash.aot}). Every command must exit 0; otherwise the
  * command and its stderr are printed and the exit status is 1, which fails the build. {@code
  * AotTraining --check-classes LOG} reads the {@code -Xlog:class+load} log of a lookup run with the
  * cache and fails (exit status 1) if it loaded a picocli or logging class. {@code AotTraining
@@ -50,6 +51,14 @@ public final class AotTraining {
       for (int i = 2; i < args.length; i++) caches.add(Path.of(args[i]));
       System.exit(AotJars.write(Path.of(args[1]), caches));
     }
+    if (args.length == 3 && args[0].equals("--crash")) {
+      try {
+        System.exit(trainCrash(Path.of(args[1]), Path.of(args[2])) == 0 ? 0 : 1);
+      } catch (IOException e) {
+        System.err.println("AotTraining: " + e);
+        System.exit(1);
+      }
+    }
     if (args.length == 3 && args[0].equals("--serve")) {
       try {
         System.exit(trainServe(Path.of(args[1])) == 0 ? 0 : 1);
@@ -59,7 +68,7 @@ public final class AotTraining {
       }
     }
     if (args.length != 2) {
-      System.err.println("usage: AotTraining [--serve] SRC_TEST_DATA WORK_DIR");
+      System.err.println("usage: AotTraining [--serve|--crash] SRC_TEST_DATA WORK_DIR");
       System.exit(2);
     }
     try {
@@ -99,7 +108,7 @@ public final class AotTraining {
     Path work = Files.createDirectories(workDir);
     // the caches and stores of an earlier build's training would spare this one the conversions,
     // and their classes would be missing from the cache
-    for (String dir : List.of("store", "symbol-cache", "profile-store", "profile-debug")) deleteTree(work.resolve(dir));
+    deleteTree(work.resolve("store"));
     String gsym = data.resolve("gsym/cpp-gcc-O2.gsym").toString();
     String icf = data.resolve("gsym/icf-clang-O2-gold.merged.gsym").toString();
     List<String> addrs = Files.readAllLines(data.resolve("expected/gsym/cpp-gcc-O2.gsym.addrs"));
@@ -142,9 +151,17 @@ public final class AotTraining {
     failures += run("", "--to-breakpad", converted, "-o", sym);
     failures += run("", "--breakpad", sym, "-o", work.resolve("c-clang-O2.from-sym.gsym").toString());
     failures += run("", "--lookup", "0x1179", converted);
-    failures += trainStackwalk(data, work);
-    failures += trainProfiles(data, work);
     return failures;
+  }
+
+  /**
+   * The workload of the crash and profile cache ({@code gsymutil-crash.aot}; kept apart from
+   * {@code gsymutil.aot}, whose classes every lookup loads at start-up): stack walking and profiles.
+   */
+  private static int trainCrash(Path data, Path workDir) throws IOException {
+    Path work = Files.createDirectories(workDir);
+    for (String dir : List.of("symbol-cache", "profile-store", "profile-debug")) deleteTree(work.resolve(dir));
+    return trainStackwalk(data, work) + trainProfiles(data, work);
   }
 
   /**

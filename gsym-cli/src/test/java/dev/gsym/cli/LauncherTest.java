@@ -274,6 +274,32 @@ class LauncherTest {
   }
 
   /**
+   * stackwalk, flamegraph and symbolize --pprof run on the crash and profile cache; a lookup and a
+   * symbolize batch on the main one.
+   */
+  @Test
+  void stackwalkAndProfilesRunOnTheirOwnCache() throws Exception {
+    assertThat(Result.of(launcher(project.resolve("gsymutil"), "build").start()).status).isZero();
+    Path target = project.resolve("gsym-cli/target");
+    Path main = Files.writeString(target.resolve("gsymutil.aot"), "not a cache: the JVM ignores it\n");
+    Path crash = Files.writeString(target.resolve("gsymutil-crash.aot"), "not a cache either\n");
+    for (Path c : List.of(main, crash)) Files.setLastModifiedTime(c, FileTime.from(Instant.now().plusSeconds(5)));
+    Path profile = Files.writeString(tmp.resolve("p.pb"), "x");
+    for (String[] args : List.of(new String[] {"stackwalk", "d.dmp", "--show-jvm"},
+        new String[] {"flamegraph", "p.pb", "-o", "x.html", "--show-jvm"},
+        new String[] {"symbolize", "--pprof", profile.toString(), "-o", "x.pb", "--show-jvm"})) {
+      Result r = Result.of(launcher(project.resolve("gsymutil"), args).start());
+      assertThat(r.status).as(r.err).isZero();
+      assertThat(r.out).as(String.join(" ", args)).contains("-XX:AOTCache=" + crash).doesNotContain("gsymutil.aot,");
+    }
+    for (String[] args : List.of(new String[] {"--lookup", "0x10", "f.gsym", "--show-jvm"},
+        new String[] {"symbolize", "--show-jvm"})) {
+      Result r = Result.of(launcher(project.resolve("gsymutil"), args).start());
+      assertThat(r.out).as(String.join(" ", args)).contains("-XX:AOTCache=" + main).doesNotContain("gsymutil-crash.aot");
+    }
+  }
+
+  /**
    * A Breakpad conversion runs with a 24 MB young generation (a small one promoted the converting
    * function's objects) and the conversion JIT settings; --to-breakpad and lookups keep the defaults.
    */

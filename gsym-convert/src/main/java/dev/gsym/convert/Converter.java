@@ -124,7 +124,12 @@ public final class Converter {
           diag, sink);
       case Input.BreakpadFile b -> convertBreakpad(b.path(), null, b.path().toString(), options, diag, sink);
       case Input.BreakpadStream b -> convertBreakpad(null, b.in(), b.name(), options, diag, sink);
-      case Input.GsymFile g -> rewrite(g.path(), options, sink);
+      case Input.GsymFile g -> {
+        try (GsymReader r = openGsym(g.path())) {
+          rewrite(new Unit(g.path(), null, false, null), r, options, sink);
+        }
+      }
+      case Input.OpenGsym g -> rewrite(new Unit(null, null, false, null), g.reader(), options, sink);
     }
   }
 
@@ -173,6 +178,7 @@ public final class Converter {
       case Input.BreakpadFile b -> b.path().toString();
       case Input.BreakpadStream b -> b.name();
       case Input.GsymFile g -> g.path().toString();
+      case Input.OpenGsym g -> g.name();
     };
   }
 
@@ -391,16 +397,10 @@ public final class Converter {
    * A GSYM file (or an ELF file's {@code .gsym} section) rewritten in {@link
    * ConvertOptions#outputVersion()}, in its byte order: every lookup answers the same.
    */
-  private static void rewrite(Path in, ConvertOptions o, Sink sink) throws IOException {
-    Unit unit = new Unit(in, null, false, null);
+  private static void rewrite(Unit unit, GsymReader r, ConvertOptions o, Sink sink) throws IOException {
     o.listener().objectStarted(unit);
-    GsymCreator creator;
-    ByteOrder order;
-    try (GsymReader r = openGsym(in)) {
-      order = r.byteOrder();
-      creator = GsymCreator.from(r);
-    }
-    try (creator) {
+    ByteOrder order = r.byteOrder();
+    try (GsymCreator creator = GsymCreator.from(r)) {
       creator.setOutputVersion(o.outputVersion());
       creator.finish(Diagnostics.silent());
       sink.accept(new Converted(unit, creator, order, null, null));

@@ -9,8 +9,8 @@ import java.util.Objects;
 
 /**
  * What {@link Converter} converts: an object file with the architectures chosen of it (or one
- * already open), a {@code .dSYM} bundle, a Breakpad symbol file (or Breakpad text from a stream) or a GSYM file. {@link
- * #detect} tells which a path is.
+ * already open), a {@code .dSYM} bundle, a Breakpad symbol file (or Breakpad text from a stream)
+ * or a GSYM file (or one already open). {@link #detect} tells which a path is.
  */
 public sealed interface Input {
 
@@ -94,6 +94,18 @@ public sealed interface Input {
     /** Checks the path. */
     public GsymFile {
       Objects.requireNonNull(path, "path");
+    }
+  }
+
+  /**
+   * A GSYM already open (one read from standard input, or found by the caller's own rules), named
+   * {@code name} in messages; the caller closes it after the conversion.
+   */
+  record OpenGsym(dev.gsym.read.GsymReader reader, String name) implements Input {
+    /** Checks the values. */
+    public OpenGsym {
+      Objects.requireNonNull(reader, "reader");
+      Objects.requireNonNull(name, "name");
     }
   }
 

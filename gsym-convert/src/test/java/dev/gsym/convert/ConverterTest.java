@@ -179,6 +179,22 @@ class ConverterTest {
     assertThat(back).isEqualTo(Files.readAllBytes(ELF_GSYM));
   }
 
+  /** A GSYM already open is rewritten as its file is. */
+  @Test
+  void anOpenGsymIsRewrittenAsItsFile() throws IOException {
+    byte[] fromFile = convert(new Input.GsymFile(ELF_GSYM), ConvertOptions.builder().outputVersion(2).build()).values()
+        .iterator().next();
+    java.io.ByteArrayOutputStream fromOpen = new java.io.ByteArrayOutputStream();
+    try (GsymReader r = GsymReader.open(ELF_GSYM)) {
+      Converter.convert(new Input.OpenGsym(r, "c-clang-O2.gsym"), ConvertOptions.builder().outputVersion(2).build(),
+          Diagnostics.silent(), gsym -> {
+            assertThat(gsym.unit().source()).isNull();
+            gsym.creator().save(fromOpen, gsym.byteOrder());
+          });
+    }
+    assertThat(fromOpen.toByteArray()).isEqualTo(fromFile);
+  }
+
   @Test
   void writeCopiesAnEmbeddedGsymOnlyWhenAsked() throws IOException {
     // an ELF file carrying, in its .gsym section, a GSYM that is not its own conversion (v2 bytes)

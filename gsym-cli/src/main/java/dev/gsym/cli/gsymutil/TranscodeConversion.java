@@ -12,12 +12,13 @@ import dev.gsym.cli.CliException;
 import dev.gsym.cli.Opt;
 import dev.gsym.cli.OutputFiles;
 import dev.gsym.cli.Session;
+import dev.gsym.convert.ConvertOptions;
+import dev.gsym.convert.Converter;
+import dev.gsym.convert.Input;
 import dev.gsym.read.GsymReader;
 import dev.gsym.write.Diagnostics;
-import dev.gsym.write.GsymCreator;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.ByteOrder;
 import java.util.List;
 
 /**
@@ -27,6 +28,22 @@ import java.util.List;
  */
 final class TranscodeConversion {
   private TranscodeConversion() {}
+
+  /** Writes the rewritten GSYM to {@code out} (or {@code data}, standard output); its failures name {@code out}. */
+  private static void save(Converter.Converted gsym, String out, OutputStream data) {
+    try {
+      if (data != null) {
+        gsym.creator().save(data, gsym.byteOrder());
+        checkStdout(data);
+      } else {
+        gsym.creator().save(outputPath(out), gsym.byteOrder());
+      }
+    } catch (GsymFormatException e) {
+      throw CliException.tool("" + out + ": " + e.detail());
+    } catch (IOException e) {
+      throw ioError(out, e);
+    }
+  }
 
   static int run(Session s, Args o) {
     List<String> inputs = o.values(Opt.FILES);
@@ -53,31 +70,17 @@ final class TranscodeConversion {
     refuseOverwriting(out, false, "input file", in);
     OutputFiles.checkWritable(out, false, in);
     OutputStream data = toStdout ? s.stdoutForData() : null;
-    GsymCreator creator;
-    ByteOrder order;
     int from;
     int functions;
     try (GsymReader r = s.open(in)) {
-      order = r.byteOrder();
       from = r.version();
       functions = r.numFunctions();
-      creator = GsymCreator.from(r);
-      creator.setOutputVersion(version);
-      creator.finish(Diagnostics.silent());
+      Converter.convert(new Input.OpenGsym(r, in), ConvertOptions.builder().outputVersion(version).build(),
+          Diagnostics.silent(), gsym -> save(gsym, out, data));
     } catch (GsymFormatException e) {
       throw Session.fileError(in, e.detail(), e);
-    }
-    try {
-      if (toStdout) {
-        creator.save(data, order);
-        checkStdout(data);
-      } else {
-        creator.save(outputPath(out), order);
-      }
-    } catch (GsymFormatException e) {
-      throw CliException.tool("" + out + ": " + e.detail());
     } catch (IOException e) {
-      throw ioError(out, e);
+      throw ioError(in, e);
     }
     if (!o.flag(Opt.QUIET)) {
       s.sb.append("Input file: ").append(in).append(" (GSYM version ").append(from).append(")\n")

@@ -17,7 +17,7 @@
 #     (b1) the corpus's dumps (src-test-data/minidump/dumps, 23 of them) cycled to N, with the
 #     corpus's symbols, output checked against the concatenated minidump_stackwalk goldens;
 #     (b2) the libjvm dump of (a) N times (hard links), output checked as N copies of (a)'s.
-# Timing: farm-bench (whole process, median of RUNS pairs) when installed, else /usr/bin/time.
+# Timing: /usr/bin/time (whole processes), RUNS interleaved pairs, medians and the median ratio.
 # Needs g++, the JDK 17 packages above (apt-get install -y openjdk-17-jdk-headless openjdk-17-dbg),
 # Breakpad's package (src-test-data/breakpad-package.sh: dump_syms, minidump_stackwalk and the
 # sources of its client library, built here), objcopy, xz.
@@ -101,19 +101,25 @@ echo "== machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg),
 echo "== (a) one dump against libjvm.so: gsymutil stackwalk (warm) vs minidump_stackwalk, $RUNS pairs"
 A="$GSYMUTIL stackwalk --symbol-cache $cache $work/jvm.dmp $work/syms"
 B="$STACKWALK $work/jvm.dmp $work/syms"
-if command -v farm-bench > /dev/null; then
-  # shellcheck disable=SC2086
-  farm-bench -n "$RUNS" --timeout 3600 --vs "sh -c 'exec $B 2>/dev/null'" -- $A
-else
-  for ((i = 0; i < RUNS; i++)); do
-    a=$( { /usr/bin/time -f "%e" $A > /dev/null; } 2>&1 | tail -n1 )
-    b=$( { /usr/bin/time -f "%e" $B > /dev/null 2>&1; } 2>&1 | tail -n1 )
-    awk -v a="$a" -v b="$b" 'BEGIN {printf "gsymutil %.2f s  minidump_stackwalk %.2f s  ratio %.1fx\n", a, b, b / a}'
-  done
-fi
+# shellcheck disable=SC2086
+for ((i = 0; i < RUNS; i++)); do   # A B A B ...: wall and CPU (user + sys) of each whole process
+  /usr/bin/time -o time.a -f "%e %U %S" $A > /dev/null
+  /usr/bin/time -o time.b -f "%e %U %S" $B > /dev/null 2>&1
+  paste -d' ' <(tail -n1 time.a) <(tail -n1 time.b)
+done | awk '{wa[NR] = $1; ca[NR] = $2 + $3; wb[NR] = $4; cb[NR] = $5 + $6; rw[NR] = $4 / $1; rc[NR] = ($5 + $6) / ($2 + $3)}
+  function med(x, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+    return n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2 }
+  END { printf "gsymutil stackwalk: wall %.3f s, CPU %.3f s; minidump_stackwalk: wall %.3f s, CPU %.3f s (medians of %d pairs)\n", med(wa, NR), med(ca, NR), med(wb, NR), med(cb, NR), NR
+        printf "ratio per pair (median): %.1fx faster wall, %.1fx less CPU\n", med(rw, NR), med(rc, NR) }'
 
-echo "== the JVM's share: gsymutil --version (start-up, no work), $RUNS runs"
-if command -v farm-bench > /dev/null; then farm-bench -n "$RUNS" -- "$GSYMUTIL" --version | grep -E "^A (cpu|wall) s"; fi
+echo "== the start-up floor: gsymutil --lookup on a 12 KB GSYM (start-up and one lookup), $RUNS runs"
+for ((i = 0; i < RUNS; i++)); do
+  /usr/bin/time -o time.a -f "%e %U %S" "$GSYMUTIL" --lookup 0x1179 "$here/src-test-data/gsym/c-clang-O2.gsym" > /dev/null
+  tail -n1 time.a
+done | awk '{w[NR] = $1; c[NR] = $2 + $3}
+  function med(x, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+    return n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2 }
+  END { printf "wall %.3f s, CPU %.3f s (medians)\n", med(w, NR), med(c, NR) }'
 
 # many OUT SYMS DUMP...: one gsymutil stackwalk over the dumps; prints the dumps, wall and CPU
 # seconds, dumps per wall and per CPU second, peak RSS
